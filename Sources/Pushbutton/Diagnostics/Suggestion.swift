@@ -1,0 +1,38 @@
+/// "Did you mean …?" suggestions by edit distance.
+enum Suggestion {
+    /// The candidate closest to `word` (case-insensitive Levenshtein distance), if it is close enough
+    /// to be a likely typo: at most a third of the word's length, and at least 1 allowed.
+    static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+        let target = Array(word.lowercased().unicodeScalars)
+        let limit = max(1, target.count / 3)
+        var best: (candidate: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
+            if distance <= limit, distance < (best?.distance ?? Int.max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.candidate
+    }
+
+    /// `"; did you mean 'x'?"` or an empty string.
+    static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
+        closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
+    }
+
+    static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
+        if lhs.isEmpty { return rhs.count }
+        if rhs.isEmpty { return lhs.count }
+        var previous = Array(0...rhs.count)
+        var current = [Int](repeating: 0, count: rhs.count + 1)
+        for i in 1...lhs.count {
+            current[0] = i
+            for j in 1...rhs.count {
+                let substitution = previous[j - 1] + (lhs[i - 1] == rhs[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[rhs.count]
+    }
+}
