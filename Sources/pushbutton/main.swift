@@ -1,1 +1,10 @@
-print("stub")
+import PushbuttonCLI
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let status = await CommandLineTool().run(Array(CommandLine.arguments.dropFirst()))
+exit(status)

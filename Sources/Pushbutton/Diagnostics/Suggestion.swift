@@ -1,8 +1,8 @@
 /// "Did you mean …?" suggestions by edit distance.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word` (case-insensitive Levenshtein distance), if it is close enough
     /// to be a likely typo: at most a third of the word's length, and at least 1 allowed.
-    static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, among candidates: some Sequence<String>) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         let limit = max(1, target.count / 3)
         var best: (candidate: String, distance: Int)?
@@ -16,7 +16,7 @@ enum Suggestion {
     }
 
     /// `"; did you mean 'x'?"` or an empty string.
-    static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
+    package static func didYouMean(_ word: String, among candidates: some Sequence<String>) -> String? {
         closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
     }
 

@@ -1,0 +1,40 @@
+# Pushbutton — the two set-up commands are `make demo` and `make test`; both install what they need.
+SWIFT ?= swift
+FUZZ_SECONDS ?= 60
+BIN := .build/debug/pushbutton
+DEMO_DIR := .build/demo
+
+.PHONY: deps build demo test bench format lint fuzz release clean
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(SWIFT) build
+
+# The main job: runs what works today on the example manifests (see README, "Status").
+demo: build
+	@scripts/demo.sh $(BIN) $(DEMO_DIR)
+
+test: deps
+	$(SWIFT) build
+	$(SWIFT) test
+
+bench: deps
+	@echo "bench: no benchmark exists yet; the payload benchmark arrives with payload writing (see README)" >&2
+	@exit 1
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
+
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+release: deps
+	$(SWIFT) build -c release
+
+clean:
+	rm -rf .build .fuzz

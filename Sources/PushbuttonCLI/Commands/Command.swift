@@ -1,0 +1,51 @@
+/// One `pushbutton` subcommand.
+public protocol Command: Sendable {
+    /// The word that selects it: `lint`.
+    var name: String { get }
+    /// One line for the command list.
+    var summary: String { get }
+    /// More text for `--help`, after the usage line and before the options.
+    var discussion: String { get }
+    var arguments: ArgumentSpec { get }
+    /// Runs the command and returns its exit status. Throw ``UsageError`` (status 2) or
+    /// ``CommandFailure`` (status 1) to stop with a one-line reason on standard error.
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32
+}
+
+extension Command {
+    public var discussion: String { "" }
+
+    /// The `--help` text.
+    public var help: String {
+        var positionals = arguments.positionalNames.joined(separator: " ")
+        if arguments.maximumPositionals == nil { positionals += "..." }
+        var text = "USAGE: pushbutton \(name)"
+        if !arguments.options.isEmpty || !arguments.flags.isEmpty { text += " [options]" }
+        if !positionals.isEmpty { text += " \(positionals)" }
+        text += "\n\n\(summary)\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        let rows =
+            arguments.options.map { option in
+                (([option.short].compactMap { $0 } + [option.name]).joined(separator: ", ") + " \(option.valueName)",
+                    option.help + (option.repeatable ? " (repeatable)" : ""))
+            }
+            + arguments.flags.map { flag in
+                (([flag.short].compactMap { $0 } + [flag.name]).joined(separator: ", "), flag.help)
+            } + [("-h, --help", "Show this help.")]
+        let width = rows.map(\.0.count).max() ?? 0
+        text += "\nOPTIONS:\n"
+        for (left, right) in rows {
+            text += "  " + left + String(repeating: " ", count: width - left.count + 2) + right + "\n"
+        }
+        return text
+    }
+}
+
+/// Exit statuses of the `pushbutton` command.
+public enum ExitStatus {
+    public static let success: Int32 = 0
+    /// The command ran and found errors, or could not do its job.
+    public static let failure: Int32 = 1
+    /// The command line itself was wrong.
+    public static let usage: Int32 = 2
+}

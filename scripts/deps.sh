@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and tests need, only those that are missing.
+# Each line of the list is "CHECK PACKAGE": CHECK is pkg-config:NAME (a C library's -dev package)
+# or cmd:NAME (a program on PATH). Nothing is installed when every check passes.
+set -euo pipefail
+
+needs=(
+  "cmd:python3 python3"
+  "cmd:pkg-config pkg-config"
+)
+
+missing=()
+for entry in "${needs[@]}"; do
+  check=${entry%% *}
+  package=${entry#* }
+  case "$check" in
+    pkg-config:*) pkg-config --exists "${check#pkg-config:}" 2>/dev/null || missing+=("$package") ;;
+    cmd:*) command -v "${check#cmd:}" >/dev/null 2>&1 || missing+=("$package") ;;
+  esac
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: everything needed is installed"
+  exit 0
+fi
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
