@@ -4,7 +4,7 @@ FUZZ_SECONDS ?= 60
 BIN := .build/debug/pushbutton
 DEMO_DIR := .build/demo
 
-.PHONY: deps build demo test bench format lint fuzz release clean
+.PHONY: deps build demo test bench format lint fuzz release clean codegen-examples
 
 deps:
 	@scripts/deps.sh
@@ -38,3 +38,8 @@ release: deps
 
 clean:
 	rm -rf .build .fuzz
+
+# Regenerates the codegen golden files that the test target compiles (after changing the generator).
+codegen-examples: build
+	$(BIN) codegen Examples/manifest.json -o Tests/PushbuttonCLITests/Generated --type-name ExampleNotificationCategories --no-strings
+	$(BIN) codegen Examples/legacy-manifest.json -o Tests/PushbuttonCLITests/Generated --type-name LegacyNotificationCategories --no-strings

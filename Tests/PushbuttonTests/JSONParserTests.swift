@@ -66,7 +66,9 @@ import Testing
     @Test func refusesNestingDeeperThanTheLimitInsteadOfOverflowingTheStack() throws {
         let deep = String(repeating: "[", count: 100_000)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
-        let allowed = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        let allowed =
+            String(repeating: "[", count: JSONParser.maximumDepth)
+            + String(repeating: "]", count: JSONParser.maximumDepth)
         #expect(throws: Never.self) { try JSONParser.parse(allowed) }
     }
 

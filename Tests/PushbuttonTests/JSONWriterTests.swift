@@ -32,7 +32,9 @@ import Testing
     }
 
     @Test func prettyPrintsWithTwoSpaces() {
-        #expect(JSONWriter.pretty(["a": [1, 2], "b": .object([:])]) == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}\n")
+        #expect(
+            JSONWriter.pretty(["a": [1, 2], "b": .object([:])])
+                == "{\n  \"a\": [\n    1,\n    2\n  ],\n  \"b\": {}\n}\n")
     }
 
     @Test func everyControlCharacterSurvivesFoundationsParser() throws {

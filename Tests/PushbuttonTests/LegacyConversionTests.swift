@@ -8,9 +8,13 @@ import Testing
 
     @Test func mapsEveryPropertyToTheModernOptions() {
         let secure = LegacyAction("Pay", title: "Pay", activationMode: .foreground, isAuthenticationRequired: true)
-        let (category, diagnostics) = LegacyConversion.convert(LegacyCategory("c", defaultActions: [like, delete, secure]))
+        let (category, diagnostics) = LegacyConversion.convert(
+            LegacyCategory("c", defaultActions: [like, delete, secure]))
         #expect(diagnostics.isEmpty)
-        #expect(category.actions.map(\.options) == [[], [.foreground, .destructive], [.foreground, .authenticationRequired]])
+        #expect(
+            category.actions.map(\.options) == [
+                [], [.foreground, .destructive], [.foreground, .authenticationRequired],
+            ])
         #expect(category.actions.map(\.identifier) == ["Like", "Delete", "Pay"])
     }
 

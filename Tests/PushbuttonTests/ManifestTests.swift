@@ -48,7 +48,8 @@ import Testing
     }
 
     @Test func unknownKeysAreWarningsWithADidYouMean() throws {
-        let warning = try #require(Self.find(.unknownKey, in: Self.manifest(actions: "", category: #""optoins": [],"#)).first)
+        let warning = try #require(
+            Self.find(.unknownKey, in: Self.manifest(actions: "", category: #""optoins": [],"#)).first)
         #expect(warning.severity == .warning)
         #expect(warning.path.description == "categories[0].optoins")
         #expect(warning.hint == "did you mean 'options'?")
@@ -57,30 +58,73 @@ import Testing
 
     @Test(arguments: [
         // (actions JSON, expected code, expected path, severity)
-        (#"{"identifier": "", "title": "T"}"#, Diagnostic.Code.emptyIdentifier, "categories[0].actions[0].identifier", Diagnostic.Severity.error),
-        (#"{"identifier": "a", "title": "T"}, {"identifier": "a", "title": "U"}"#, .duplicateAction, "categories[0].actions[1].identifier", .error),
-        (#"{"identifier": "com.apple.UNNotificationDefaultActionIdentifier", "title": "T"}"#, .systemIdentifier, "categories[0].actions[0].identifier", .error),
-        (#"{"identifier": "pushbutton.like", "title": "T"}"#, .reservedPrefix, "categories[0].actions[0].identifier", .error),
-        (#"{"identifier": "a b", "title": "T"}"#, .identifierWhitespace, "categories[0].actions[0].identifier", .warning),
+        (
+            #"{"identifier": "", "title": "T"}"#, Diagnostic.Code.emptyIdentifier,
+            "categories[0].actions[0].identifier", Diagnostic.Severity.error
+        ),
+        (
+            #"{"identifier": "a", "title": "T"}, {"identifier": "a", "title": "U"}"#, .duplicateAction,
+            "categories[0].actions[1].identifier", .error
+        ),
+        (
+            #"{"identifier": "com.apple.UNNotificationDefaultActionIdentifier", "title": "T"}"#, .systemIdentifier,
+            "categories[0].actions[0].identifier", .error
+        ),
+        (
+            #"{"identifier": "pushbutton.like", "title": "T"}"#, .reservedPrefix, "categories[0].actions[0].identifier",
+            .error
+        ),
+        (
+            #"{"identifier": "a b", "title": "T"}"#, .identifierWhitespace, "categories[0].actions[0].identifier",
+            .warning
+        ),
         (#"{"identifier": "a", "title": "  "}"#, .emptyTitle, "categories[0].actions[0].title", .error),
         (#"{"identifier": "a"}"#, .missingField, "categories[0].actions[0].title", .error),
         (#"{"identifier": "a", "title": 3}"#, .typeMismatch, "categories[0].actions[0].title", .error),
-        (#"{"identifier": "a", "title": "T", "options": ["foregound"]}"#, .unknownOption, "categories[0].actions[0].options[0]", .error),
-        (#"{"identifier": "a", "title": "T", "textInput": {}}"#, .textInputButtonTitle, "categories[0].actions[0].textInput", .warning),
-        (#"{"identifier": "a", "title": "T", "options": ["destructive", "foreground"]}"#, .destructiveForeground, "categories[0].actions[0].options", .note),
-        (#"{"identifier": "a", "title": "T", "options": ["destructive"]}"#, .destructiveUnauthenticated, "categories[0].actions[0].options", .warning),
+        (
+            #"{"identifier": "a", "title": "T", "options": ["foregound"]}"#, .unknownOption,
+            "categories[0].actions[0].options[0]", .error
+        ),
+        (
+            #"{"identifier": "a", "title": "T", "textInput": {}}"#, .textInputButtonTitle,
+            "categories[0].actions[0].textInput", .warning
+        ),
+        (
+            #"{"identifier": "a", "title": "T", "options": ["destructive", "foreground"]}"#, .destructiveForeground,
+            "categories[0].actions[0].options", .note
+        ),
+        (
+            #"{"identifier": "a", "title": "T", "options": ["destructive"]}"#, .destructiveUnauthenticated,
+            "categories[0].actions[0].options", .warning
+        ),
         (#"{"identifier": "a", "title": "T", "icon": {}}"#, .emptyIcon, "categories[0].actions[0].icon", .error),
-        (#"{"identifier": "a", "title": "T", "icon": {"systemImage": "x", "templateImage": "y"}}"#, .iconConflict, "categories[0].actions[0].icon", .error),
-        (#"{"identifier": "a", "title": "T", "activationMode": "foreground"}"#, .legacyModernMixed, "categories[0].actions[0]", .error),
-        (#"{"identifier": "a", "title": "An extremely long button title that will not fit"}"#, .longTitle, "categories[0].actions[0].title", .note),
-        (#"{"identifier": "a", "title": {"key": "", "values": {"en": "A"}}}"#, .emptyLocalization, "categories[0].actions[0].title.key", .error),
-        (#"{"identifier": "a", "title": {"key": "k", "values": {}}}"#, .emptyLocalization, "categories[0].actions[0].title.values", .error),
+        (
+            #"{"identifier": "a", "title": "T", "icon": {"systemImage": "x", "templateImage": "y"}}"#, .iconConflict,
+            "categories[0].actions[0].icon", .error
+        ),
+        (
+            #"{"identifier": "a", "title": "T", "activationMode": "foreground"}"#, .legacyModernMixed,
+            "categories[0].actions[0]", .error
+        ),
+        (
+            #"{"identifier": "a", "title": "An extremely long button title that will not fit"}"#, .longTitle,
+            "categories[0].actions[0].title", .note
+        ),
+        (
+            #"{"identifier": "a", "title": {"key": "", "values": {"en": "A"}}}"#, .emptyLocalization,
+            "categories[0].actions[0].title.key", .error
+        ),
+        (
+            #"{"identifier": "a", "title": {"key": "k", "values": {}}}"#, .emptyLocalization,
+            "categories[0].actions[0].title.values", .error
+        ),
         ("", .noActions, "categories[0].actions", .warning),
         ("7", .typeMismatch, "categories[0].actions[0]", .error),
     ])
     func actionRules(actions: String, code: Diagnostic.Code, path: String, severity: Diagnostic.Severity) throws {
         let found = Self.find(code, in: Self.manifest(actions: actions))
-        let diagnostic = try #require(found.first, "no \(code) in \(Manifest.parse(Self.manifest(actions: actions)).diagnostics)")
+        let diagnostic = try #require(
+            found.first, "no \(code) in \(Manifest.parse(Self.manifest(actions: actions)).diagnostics)")
         #expect(diagnostic.path.description == path)
         #expect(diagnostic.severity == severity)
         #expect(diagnostic.location != nil)
@@ -89,7 +133,9 @@ import Testing
 
     @Test func aLongIdentifierIsAWarning() {
         let long = String(repeating: "x", count: 65)
-        #expect(Self.find(.identifierLength, in: Self.manifest(actions: #"{"identifier": "\#(long)", "title": "T"}"#)).count == 1)
+        #expect(
+            Self.find(.identifierLength, in: Self.manifest(actions: #"{"identifier": "\#(long)", "title": "T"}"#)).count
+                == 1)
     }
 
     @Test func actionCountsSayWhatIsShownWhere() throws {
@@ -120,12 +166,16 @@ import Testing
 
     @Test func translationsAreCheckedAgainstTheDeclaredLocales() throws {
         let text = Self.manifest(
-            actions: #"{"identifier": "a", "title": {"key": "a", "values": {"en": "A", "it": "A"}}}, {"identifier": "b", "title": "B"}"#,
+            actions:
+                #"{"identifier": "a", "title": {"key": "a", "values": {"en": "A", "it": "A"}}}, {"identifier": "b", "title": "B"}"#,
             top: #""locales": ["en", "fr"],"#)
         let missing = try #require(Self.find(.missingTranslation, in: text).first { $0.severity == .warning })
         #expect(missing.message.contains("'fr'"))
-        #expect(Self.find(.undeclaredLocale, in: text).first?.path.description == "categories[0].actions[0].title.values.it")
-        #expect(Self.find(.missingTranslation, in: text).contains { $0.severity == .note && $0.message.contains("\"B\"") })
+        #expect(
+            Self.find(.undeclaredLocale, in: text).first?.path.description == "categories[0].actions[0].title.values.it"
+        )
+        #expect(
+            Self.find(.missingTranslation, in: text).contains { $0.severity == .note && $0.message.contains("\"B\"") })
     }
 
     @Test func localesAndTheDefaultLocaleAreChecked() {
@@ -138,9 +188,14 @@ import Testing
     @Test func versionsAndBuiltinsAreChecked() throws {
         #expect(Self.find(.missingField, in: #"{"categories": []}"#).first?.path.description == "version")
         #expect(Self.find(.unsupportedVersion, in: #"{"version": 2, "categories": []}"#).count == 1)
-        let text = #"{"version": 1, "builtins": ["yes_no", "pushbutton.like_shar", "pushbutton.share", "pushbutton.share", 4]}"#
+        let text =
+            #"{"version": 1, "builtins": ["yes_no", "pushbutton.like_shar", "pushbutton.share", "pushbutton.share", 4]}"#
         let unknown = Self.find(.unknownBuiltin, in: text)
-        #expect(unknown.map(\.hint) == ["built-ins are named with their prefix: write 'pushbutton.yes_no'", "did you mean 'pushbutton.like_share'?"])
+        #expect(
+            unknown.map(\.hint) == [
+                "built-ins are named with their prefix: write 'pushbutton.yes_no'",
+                "did you mean 'pushbutton.like_share'?",
+            ])
         #expect(Self.find(.duplicateBuiltin, in: text).count == 1)
         #expect(Self.find(.typeMismatch, in: text).first?.path.description == "builtins[4]")
     }
@@ -152,8 +207,14 @@ import Testing
         #expect(Self.find(.summaryFormat, in: text).count == 1)
         #expect(Self.find(.deprecatedOption, in: text).first?.severity == .note)
         #expect(Self.find(.emptyIntentIdentifier, in: text).count == 1)
-        #expect(Self.find(.reservedPrefix, in: #"{"version": 1, "categories": [{"identifier": "pushbutton.yes_no", "actions": []}]}"#).first?.hint == "list it in 'builtins' instead of redefining it")
-        #expect(Self.find(.noActions, in: Self.manifest(actions: "", category: #""options": ["customDismissAction"],"#)).isEmpty)
+        #expect(
+            Self.find(
+                .reservedPrefix,
+                in: #"{"version": 1, "categories": [{"identifier": "pushbutton.yes_no", "actions": []}]}"#
+            ).first?.hint == "list it in 'builtins' instead of redefining it")
+        #expect(
+            Self.find(.noActions, in: Self.manifest(actions: "", category: #""options": ["customDismissAction"],"#))
+                .isEmpty)
     }
 
     @Test func legacyAndModernMixturesAreErrorsNotSilentGuesses() {
@@ -161,12 +222,16 @@ import Testing
             {"version": 1, "categories": [{"identifier": "c", "actions": [{"identifier": "a", "title": "A"}]}],
              "legacyCategories": [{"identifier": "c", "defaultActions": [{"identifier": "a", "title": "A"}]}]}
             """#
-        #expect(Self.find(.legacyModernMixed, in: sameIdentifier).first?.path.description == "legacyCategories[0].identifier")
+        #expect(
+            Self.find(.legacyModernMixed, in: sameIdentifier).first?.path.description
+                == "legacyCategories[0].identifier")
         let contextsInModern = Self.manifest(actions: "", category: #""defaultActions": [],"#)
         #expect(Self.find(.legacyModernMixed, in: contextsInModern).count == 1)
-        let modernInLegacy = #"{"version": 1, "legacyCategories": [{"identifier": "c", "actions": [], "defaultActions": [{"identifier": "a", "title": "A", "options": []}]}]}"#
+        let modernInLegacy =
+            #"{"version": 1, "legacyCategories": [{"identifier": "c", "actions": [], "defaultActions": [{"identifier": "a", "title": "A", "options": []}]}]}"#
         #expect(Self.find(.legacyModernMixed, in: modernInLegacy).count == 2)
-        let badMode = #"{"version": 1, "legacyCategories": [{"identifier": "c", "defaultActions": [{"identifier": "a", "title": "A", "activationMode": "foregrund"}]}]}"#
+        let badMode =
+            #"{"version": 1, "legacyCategories": [{"identifier": "c", "defaultActions": [{"identifier": "a", "title": "A", "activationMode": "foregrund"}]}]}"#
         #expect(Self.find(.unknownOption, in: badMode).first?.hint == "did you mean 'foreground'?")
     }
 
@@ -175,7 +240,10 @@ import Testing
         let both = try #require(result.diagnostics.first { $0.code == .legacyBothContexts })
         #expect(both.path.description == "legacyCategories[0].minimalActions")
         #expect(both.location?.line == 12)
-        #expect(result.diagnostics.contains { $0.code == .legacyTextInputTitle && $0.path.description == "legacyCategories[0].defaultActions[2]" })
+        #expect(
+            result.diagnostics.contains {
+                $0.code == .legacyTextInputTitle && $0.path.description == "legacyCategories[0].defaultActions[2]"
+            })
     }
 
     @Test func duplicateMembersAreReported() {
@@ -187,15 +255,18 @@ import Testing
         #expect(Manifest.parse(JSONWriter.compact(original.manifestJSON)).manifest == original)
         let data = try JSONEncoder().encode(original)
         #expect(try JSONDecoder().decode(Manifest.self, from: data) == original)
-        let legacy = try #require(Manifest.parse(Array(try Data(contentsOf: TestFiles.example("legacy-manifest")))).manifest)
+        let legacy = try #require(
+            Manifest.parse(Array(try Data(contentsOf: TestFiles.example("legacy-manifest")))).manifest)
         #expect(try JSONDecoder().decode(Manifest.self, from: JSONEncoder().encode(legacy)) == legacy)
-        let action = Action.textInput("r", title: .localized(key: "k", values: ["en": "R"]), placeholder: "P", icon: .template("t"))
+        let action = Action.textInput(
+            "r", title: .localized(key: "k", values: ["en": "R"]), placeholder: "P", icon: .template("t"))
         #expect(try JSONDecoder().decode(Action.self, from: JSONEncoder().encode(action)) == action)
     }
 
     @Test func decodingAnInvalidDocumentThrowsWithTheReason() {
         #expect {
-            try JSONDecoder().decode(Category.self, from: Data(#"{"identifier": "c", "actions": [{"identifier": "a"}]}"#.utf8))
+            try JSONDecoder().decode(
+                Category.self, from: Data(#"{"identifier": "c", "actions": [{"identifier": "a"}]}"#.utf8))
         } throws: { error in
             "\(error)".contains("actions[0].title")
         }

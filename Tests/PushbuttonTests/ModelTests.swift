@@ -51,3 +51,14 @@ import Testing
         #expect(JSONPath.root.appending("values").appending("zh-Hans").description == "values.zh-Hans")
     }
 }
+
+@Suite struct SuggestionTests {
+    @Test func suggestsTheClosestNameForTyposAndTranspositions() {
+        #expect(Suggestion.closest(to: "optoins", among: ["options", "actions"]) == "options")
+        #expect(Suggestion.closest(to: "lnit", among: ["lint", "builtins"]) == "lint")
+        #expect(Suggestion.closest(to: "FOREGROUND", among: ["foreground"]) == "foreground")
+        #expect(Suggestion.closest(to: "zzz", among: ["options"]) == nil)
+        #expect(Suggestion.editDistance(Array("ab".unicodeScalars), Array("ba".unicodeScalars)) == 1)
+        #expect(Suggestion.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
+    }
+}

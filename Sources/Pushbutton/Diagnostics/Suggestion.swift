@@ -20,9 +20,12 @@ package enum Suggestion {
         closest(to: word, among: candidates).map { "did you mean '\($0)'?" }
     }
 
+    /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent
+    /// transpositions (`lnit` → `lint`) each cost one.
     static func editDistance(_ lhs: [Unicode.Scalar], _ rhs: [Unicode.Scalar]) -> Int {
         if lhs.isEmpty { return rhs.count }
         if rhs.isEmpty { return lhs.count }
+        var beforePrevious = [Int](repeating: 0, count: rhs.count + 1)
         var previous = Array(0...rhs.count)
         var current = [Int](repeating: 0, count: rhs.count + 1)
         for i in 1...lhs.count {
@@ -30,8 +33,11 @@ package enum Suggestion {
             for j in 1...rhs.count {
                 let substitution = previous[j - 1] + (lhs[i - 1] == rhs[j - 1] ? 0 : 1)
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                if i > 1, j > 1, lhs[i - 1] == rhs[j - 2], lhs[i - 2] == rhs[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[rhs.count]
     }

@@ -102,8 +102,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue
-    {
+    private mutating func parseLiteral(_ word: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
         let count = word.utf8CodeUnitCount
         let matches = word.withUTF8Buffer { expected in
             position + count <= bytes.count && bytes[position..<position + count].elementsEqual(expected)
@@ -209,7 +208,9 @@ public struct JSONParser {
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw failure("control character 0x\(String(byte, radix: 16)) must be escaped in a string") }
+            if byte < 0x20 {
+                throw failure("control character 0x\(String(byte, radix: 16)) must be escaped in a string")
+            }
             position += 1
         }
         var scratch = Array(bytes[start..<position])

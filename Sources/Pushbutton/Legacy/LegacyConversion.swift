@@ -44,7 +44,9 @@ public enum LegacyConversion {
         if legacy.activationMode == .foreground { options.insert(.foreground) }
         if legacy.isDestructive { options.insert(.destructive) }
         if legacy.isAuthenticationRequired { options.insert(.authenticationRequired) }
-        guard legacy.behavior == .textInput else { return Action(legacy.identifier, title: legacy.title, options: options) }
+        guard legacy.behavior == .textInput else {
+            return Action(legacy.identifier, title: legacy.title, options: options)
+        }
         let buttonTitle: LocalizedText
         if let title = legacy.parameters[LegacyAction.textInputButtonTitleKey], !title.isEmpty {
             buttonTitle = .literal(title)

@@ -17,7 +17,8 @@ extension ManifestCodable {
         guard let value, errors.isEmpty else {
             let reasons = errors.map { "\($0.path): \($0.message)" }.joined(separator: "; ")
             throw DecodingError.dataCorrupted(
-                DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "invalid \(Self.self): \(reasons)"))
+                DecodingError.Context(
+                    codingPath: decoder.codingPath, debugDescription: "invalid \(Self.self): \(reasons)"))
         }
         self = value
     }
@@ -28,7 +29,8 @@ extension ManifestCodable {
 }
 
 extension Manifest: ManifestCodable {
-    public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Manifest?, diagnostics: [Diagnostic]) {
+    public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Manifest?, diagnostics: [Diagnostic])
+    {
         let result = parse(manifestJSON)
         return (result.manifest, result.diagnostics)
     }
@@ -50,7 +52,8 @@ extension Manifest: ManifestCodable {
 }
 
 extension Category: ManifestCodable {
-    public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Category?, diagnostics: [Diagnostic]) {
+    public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Category?, diagnostics: [Diagnostic])
+    {
         var reader = ManifestReader()
         let category = reader.readCategory(manifestJSON, at: path)
         return (category, reader.diagnostics)
@@ -112,8 +115,9 @@ extension LegacyCategory: ManifestCodable {
 }
 
 extension LegacyAction: ManifestCodable {
-    public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: LegacyAction?, diagnostics: [Diagnostic])
-    {
+    public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (
+        value: LegacyAction?, diagnostics: [Diagnostic]
+    ) {
         var reader = ManifestReader()
         let action = reader.readLegacyAction(manifestJSON, at: path)
         return (action, reader.diagnostics)

@@ -110,7 +110,8 @@ struct ManifestLinter {
             if BuiltinCategories.identifiers.contains(prefixed) {
                 hint = "built-ins are named with their prefix: write '\(prefixed)'"
             } else {
-                hint = Suggestion.didYouMean(name, among: BuiltinCategories.identifiers)
+                hint =
+                    Suggestion.didYouMean(name, among: BuiltinCategories.identifiers)
                     ?? "run 'pushbutton builtins' to list them"
             }
             report(.error, .unknownBuiltin, path, "'\(name)' is not a built-in category", hint: hint)
@@ -131,7 +132,8 @@ struct ManifestLinter {
                 .error, mixed ? .legacyModernMixed : .duplicateCategory, idPath,
                 "category '\(identifier)' is already defined at \(first)"
                     + (mixed ? " (once in the legacy model, once in the modern one)" : ""),
-                hint: mixed ? "keep only one definition: the modern one, or the legacy one to be converted"
+                hint: mixed
+                    ? "keep only one definition: the modern one, or the legacy one to be converted"
                     : "give each category a unique identifier, or merge the two")
         } else {
             seen[identifier] = path
@@ -161,7 +163,9 @@ struct ManifestLinter {
                 "an intent identifier is empty", hint: "remove it or name the SiriKit intent")
         }
         if let placeholder = category.hiddenPreviewsBodyPlaceholder {
-            checkText(placeholder, at: path.appending("hiddenPreviewsBodyPlaceholder"), allowEmpty: false, what: "placeholder")
+            checkText(
+                placeholder, at: path.appending("hiddenPreviewsBodyPlaceholder"), allowEmpty: false, what: "placeholder"
+            )
         }
         if let summary = category.summaryFormat {
             checkText(summary, at: path.appending("summaryFormat"), allowEmpty: false, what: "summary format")
@@ -184,7 +188,8 @@ struct ManifestLinter {
         let count = category.actions.count
         if count == 0 && !category.options.contains(.customDismissAction) {
             report(
-                .warning, .noActions, actionsPath, "category '\(category.identifier)' has no actions, so it shows no buttons",
+                .warning, .noActions, actionsPath,
+                "category '\(category.identifier)' has no actions, so it shows no buttons",
                 hint: "add actions, or remove the category")
         }
         if count > Self.maximumShownActions {
@@ -212,13 +217,19 @@ struct ManifestLinter {
         checkText(action.title, at: path.appending("title"), allowEmpty: false, what: "title")
         // Pushbutton's own default "Send" carries its own translations; only the app's texts are linted.
         if let textInput = action.textInput, textInput.buttonTitle != TextInput.defaultButtonTitle {
-            checkText(textInput.buttonTitle, at: path.appending("textInput").appending("buttonTitle"), allowEmpty: false, what: "send-button title")
+            checkText(
+                textInput.buttonTitle, at: path.appending("textInput").appending("buttonTitle"), allowEmpty: false,
+                what: "send-button title")
         }
         if let textInput = action.textInput {
-            checkText(textInput.placeholder, at: path.appending("textInput").appending("placeholder"), allowEmpty: true, what: "placeholder")
+            checkText(
+                textInput.placeholder, at: path.appending("textInput").appending("placeholder"), allowEmpty: true,
+                what: "placeholder")
         }
         if let icon = action.icon, icon.name.trimmingCharacters(in: .whitespaces).isEmpty {
-            report(.error, .emptyIcon, path.appending("icon"), "the icon's image name is empty", hint: "name an image or remove 'icon'")
+            report(
+                .error, .emptyIcon, path.appending("icon"), "the icon's image name is empty",
+                hint: "name an image or remove 'icon'")
         }
         let options = action.options
         if options.contains(.destructive) && options.contains(.foreground) {
@@ -228,7 +239,9 @@ struct ManifestLinter {
                     + "button to act without leaving the notification",
                 hint: "drop 'foreground' if the action can run in the background, or confirm inside the app")
         }
-        if options.contains(.destructive) && !options.contains(.foreground) && !options.contains(.authenticationRequired) {
+        if options.contains(.destructive) && !options.contains(.foreground)
+            && !options.contains(.authenticationRequired)
+        {
             report(
                 .warning, .destructiveUnauthenticated, path.appending("options"),
                 "'\(action.identifier)' is destructive, runs in the background and does not require authentication: "
@@ -254,7 +267,9 @@ struct ManifestLinter {
 
     private mutating func checkIdentifier(_ identifier: String, at path: JSONPath, kind: String) {
         if identifier.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            report(.error, .emptyIdentifier, path, "the \(kind) identifier is empty", hint: "give the \(kind) a unique identifier")
+            report(
+                .error, .emptyIdentifier, path, "the \(kind) identifier is empty",
+                hint: "give the \(kind) a unique identifier")
             return
         }
         if SystemIdentifiers.isSystemIdentifier(identifier) {
@@ -299,7 +314,9 @@ struct ManifestLinter {
             }
         case .localized(let key, let values):
             if key.isEmpty {
-                report(.error, .emptyLocalization, path.appending("key"), "the localization key is empty", hint: "name the key")
+                report(
+                    .error, .emptyLocalization, path.appending("key"), "the localization key is empty",
+                    hint: "name the key")
             }
             if values.isEmpty {
                 report(
@@ -311,7 +328,9 @@ struct ManifestLinter {
         }
     }
 
-    private mutating func checkTranslations(_ values: [String: String], at path: JSONPath, allowEmpty: Bool, what: String) {
+    private mutating func checkTranslations(
+        _ values: [String: String], at path: JSONPath, allowEmpty: Bool, what: String
+    ) {
         for locale in values.keys.sorted() {
             let valuePath = path.appending("values").appending(locale)
             let value = values[locale]!

@@ -26,7 +26,8 @@ extension Manifest {
         for (path, location) in document.duplicateKeys {
             result.diagnostics.append(
                 Diagnostic(
-                    .warning, .duplicateKey, at: path, "member '\(path.components.last.map(String.init) ?? "")' "
+                    .warning, .duplicateKey, at: path,
+                    "member '\(path.components.last.map(String.init) ?? "")' "
                         + "appears more than once; only the last one counts", hint: "remove the earlier occurrence",
                     location: location))
         }

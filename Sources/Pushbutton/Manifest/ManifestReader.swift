@@ -26,7 +26,9 @@ struct ManifestReader {
     static let legacyActionKeys = [
         "identifier", "title", "activationMode", "destructive", "authenticationRequired", "behavior", "parameters",
     ]
-    static let legacyOnlyActionKeys = ["activationMode", "destructive", "authenticationRequired", "behavior", "parameters"]
+    static let legacyOnlyActionKeys = [
+        "activationMode", "destructive", "authenticationRequired", "behavior", "parameters",
+    ]
 
     mutating func readManifest(_ value: JSONValue) -> ReadManifest? {
         guard let object = ObjectReader(value, at: .root, what: "the manifest", diagnostics: &diagnostics) else {
@@ -119,7 +121,8 @@ struct ManifestReader {
         }
         let legacyKeys = ["defaultActions", "minimalActions"]
         object.reportUnknownKeys(known: Self.categoryKeys + legacyKeys, in: "a category", diagnostics: &diagnostics)
-        var category = Category(object.string("identifier", required: true, diagnostics: &diagnostics) ?? "", actions: [])
+        var category = Category(
+            object.string("identifier", required: true, diagnostics: &diagnostics) ?? "", actions: [])
         let actionsPath = path.appending("actions")
         for (index, element) in (object.array("actions", diagnostics: &diagnostics) ?? []).enumerated() {
             if let action = readAction(element, at: actionsPath.appending(index)) { category.actions.append(action) }
@@ -141,7 +144,8 @@ struct ManifestReader {
                 Diagnostic(
                     .error, .legacyModernMixed, at: path,
                     "this action uses iOS 8/9 properties (\(legacyKeys.joined(separator: ", "))) in a modern category",
-                    hint: "write them as \"options\": [\"foreground\", \"destructive\", \"authenticationRequired\"] and "
+                    hint:
+                        "write them as \"options\": [\"foreground\", \"destructive\", \"authenticationRequired\"] and "
                         + "\"textInput\", or move the category to 'legacyCategories'"))
         }
         object.reportUnknownKeys(
@@ -208,7 +212,9 @@ struct ManifestReader {
             return nil
         }
         if let literal = value.stringValue { return .literal(literal) }
-        guard let text = ObjectReader(value, at: path, what: "'\(key)' (a string or a localized text)", diagnostics: &diagnostics)
+        guard
+            let text = ObjectReader(
+                value, at: path, what: "'\(key)' (a string or a localized text)", diagnostics: &diagnostics)
         else { return nil }
         text.reportUnknownKeys(known: ["key", "values"], in: "a localized text", diagnostics: &diagnostics)
         let localizationKey = text.string("key", required: true, diagnostics: &diagnostics) ?? ""

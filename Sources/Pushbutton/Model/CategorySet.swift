@@ -45,7 +45,9 @@ public struct CategorySet: Sendable, Hashable, Sequence {
         var diagnostics: [Diagnostic] = []
         for identifier in other.identifiers {
             let entry = other.entries[identifier]!
-            if let diagnostic = insert(entry.category, from: entry.source, index: nil) { diagnostics.append(diagnostic) }
+            if let diagnostic = insert(entry.category, from: entry.source, index: nil) {
+                diagnostics.append(diagnostic)
+            }
         }
         return diagnostics
     }

@@ -3,11 +3,13 @@ import Pushbutton
 /// The one place command-line arguments are parsed.
 ///
 /// Accepts `--name value`, `--name=value`, short aliases (`-o value`), flags, `--` to end options,
-/// and `-` as a positional (standard input). `-h`/`--help` is always accepted. Anything else is a
+/// and `-` as a positional (standard input). `-h`/`--help` anywhere before `--` asks for help, whatever else is on the line. Anything else is a
 /// ``UsageError`` that names the problem and, for a misspelt option, the closest known one.
 public enum ArgumentParser {
     /// Parses `arguments` (without the command name). Returns `nil` when help was asked for.
     public static func parse(_ arguments: [String], spec: ArgumentSpec) throws(UsageError) -> ParsedArguments? {
+        let beforeTerminator = arguments.prefix { $0 != "--" }
+        if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") { return nil }
         var parsed = ParsedArguments()
         var index = 0
         var optionsEnded = false
@@ -22,7 +24,6 @@ public enum ArgumentParser {
                 optionsEnded = true
                 continue
             }
-            if argument == "-h" || argument == "--help" { return nil }
             var name = argument
             var inlineValue: String?
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
@@ -43,7 +44,9 @@ public enum ArgumentParser {
             if let inlineValue {
                 value = inlineValue
             } else {
-                guard index < arguments.count else { throw UsageError("\(option.name) needs a value (\(option.valueName))") }
+                guard index < arguments.count else {
+                    throw UsageError("\(option.name) needs a value (\(option.valueName))")
+                }
                 value = arguments[index]
                 index += 1
             }

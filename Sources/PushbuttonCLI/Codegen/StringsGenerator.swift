@@ -59,7 +59,9 @@ struct StringsGenerator {
             }
             strings[key] = ["extractionState": "manual", "localizations": .object(localizations)]
         }
-        return JSONWriter.pretty(["sourceLanguage": .string(sourceLanguage), "strings": .object(strings), "version": "1.0"])
+        return JSONWriter.pretty([
+            "sourceLanguage": .string(sourceLanguage), "strings": .object(strings), "version": "1.0",
+        ])
     }
 
     /// A `.strings` quoted string: `\`, `"` and line breaks escaped.

@@ -17,7 +17,8 @@ struct SwiftCodeGenerator {
 
     func generate() -> String {
         let categories = self.categories
-        let categoryNames = uniqueNames(for: categories.map(\.identifier), prefix: "category", reserved: Self.memberNames)
+        let categoryNames = uniqueNames(
+            for: categories.map(\.identifier), prefix: "category", reserved: Self.memberNames)
         var actionIdentifiers: [String] = []
         for action in categories.flatMap(\.actions) where !actionIdentifiers.contains(action.identifier) {
             actionIdentifiers.append(action.identifier)
@@ -35,7 +36,8 @@ struct SwiftCodeGenerator {
             "    public enum ID {",
         ]
         for (category, name) in zip(categories, categoryNames) {
-            lines.append("        public static let \(SwiftLiteral.escaped(name)) = \(SwiftLiteral.string(category.identifier))")
+            lines.append(
+                "        public static let \(SwiftLiteral.escaped(name)) = \(SwiftLiteral.string(category.identifier))")
         }
         lines += ["    }", "", "    /// Action identifiers, as handlers receive them.", "    public enum ActionID {"]
         for (identifier, name) in zip(actionIdentifiers, actionNames) {

@@ -9,7 +9,9 @@ struct BuiltinsCommand: Command {
         and its other options. Use a category by listing its identifier in a manifest's "builtins".
         """
     let arguments = ArgumentSpec(
-        options: [.init("--locale", value: "LOCALE", help: "Show titles in this locale (en, fr, de, es, ja, zh-Hans).")],
+        options: [
+            .init("--locale", value: "LOCALE", help: "Show titles in this locale (en, fr, de, es, ja, zh-Hans).")
+        ],
         flags: [
             .init("--json", help: "Print the categories in the manifest's JSON format."),
             .init(
@@ -28,7 +30,8 @@ struct BuiltinsCommand: Command {
         let width = categories.map(\.identifier.count).max() ?? 0
         for category in categories {
             let buttons = category.actions.map { describe($0, locale: locale) }.joined(separator: " · ")
-            console.print(category.identifier + String(repeating: " ", count: width - category.identifier.count + 2) + buttons)
+            console.print(
+                category.identifier + String(repeating: " ", count: width - category.identifier.count + 2) + buttons)
         }
         console.print("\n\(categories.count) built-in categories.")
         return ExitStatus.success

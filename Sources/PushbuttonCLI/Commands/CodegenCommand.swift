@@ -43,7 +43,9 @@ struct CodegenCommand: Command {
                 categories: generator.categories + builtins, sourceLanguage: manifest.defaultLocale,
                 sourceName: sourceName)
             for key in strings.conflicts {
-                console.printError("\(file): warning: localization key '\(key)' has different texts in different places; the first is kept")
+                console.printError(
+                    "\(file): warning: localization key '\(key)' has different texts in different places; the first is kept"
+                )
             }
             for locale in strings.locales {
                 files.append(("\(locale).lproj/Localizable.strings", strings.strings(for: locale)))

@@ -26,8 +26,10 @@ extension Command {
         if !discussion.isEmpty { text += "\n\(discussion)\n" }
         let rows =
             arguments.options.map { option in
-                (([option.short].compactMap { $0 } + [option.name]).joined(separator: ", ") + " \(option.valueName)",
-                    option.help + (option.repeatable ? " (repeatable)" : ""))
+                (
+                    ([option.short].compactMap { $0 } + [option.name]).joined(separator: ", ") + " \(option.valueName)",
+                    option.help + (option.repeatable ? " (repeatable)" : "")
+                )
             }
             + arguments.flags.map { flag in
                 (([flag.short].compactMap { $0 } + [flag.name]).joined(separator: ", "), flag.help)

@@ -5,7 +5,8 @@ enum DiagnosticPrinter {
     /// `file:line:col: severity: path: message [code]` and an indented hint line.
     static func human(_ diagnostic: Diagnostic, file: String) -> String {
         let position = diagnostic.location.map { "\(file):\($0.line):\($0.column)" } ?? file
-        var text = "\(position): \(diagnostic.severity.rawValue): \(diagnostic.path): \(diagnostic.message) [\(diagnostic.code)]"
+        var text =
+            "\(position): \(diagnostic.severity.rawValue): \(diagnostic.path): \(diagnostic.message) [\(diagnostic.code)]"
         if let hint = diagnostic.hint { text += "\n    hint: \(hint)" }
         return text
     }

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs the built `pushbutton` binary, as a user would, and captures what it printed.
+enum CLI {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The directory SwiftPM built the products in (where the test bundle and `pushbutton` live).
+    static let productsDirectory: URL = {
+        let candidates =
+            [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
+            .compactMap { $0?.deletingLastPathComponent() }
+            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for directory in candidates
+        where FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("pushbutton").path) {
+            return directory
+        }
+        fatalError("the pushbutton binary was not found next to the tests in \(candidates); run 'swift build' first")
+    }()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func example(_ name: String) -> String {
+        packageRoot.appendingPathComponent("Examples/\(name)").path
+    }
+
+    /// Runs `pushbutton` with `arguments`, feeding `stdin`, in the package root.
+    static func run(_ arguments: [String], stdin: String = "") throws -> Result {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("pushbutton")
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushbutton-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("out")
+        let errURL = scratch.appendingPathComponent("err")
+        let inURL = scratch.appendingPathComponent("in")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin.utf8))
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushbutton-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
