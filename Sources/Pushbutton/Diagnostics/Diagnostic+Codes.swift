@@ -62,5 +62,4 @@ extension Diagnostic.Code {
     public static let legacyContextLimit: Self = "legacy-context-limit"
     /// Legacy and modern definitions mixed in one place.
     public static let legacyModernMixed: Self = "legacy-modern-mixed"
-    public static let legacyConverted: Self = "legacy-converted"
 }
