@@ -63,3 +63,41 @@ extension Diagnostic.Code {
     /// Legacy and modern definitions mixed in one place.
     public static let legacyModernMixed: Self = "legacy-modern-mixed"
 }
+
+extension Diagnostic.Code {
+    // Payloads.
+    /// The payload has no `aps` dictionary.
+    public static let missingAPS: Self = "missing-aps"
+    /// `aps.category` names a category the manifest does not declare: the #1 cause of invisible buttons.
+    public static let unknownCategory: Self = "unknown-category"
+    /// Per-button actions or `action_args` without an `aps.category`.
+    public static let noCategory: Self = "no-category"
+    /// A per-button action names a button the category does not have.
+    public static let unknownButton: Self = "unknown-button"
+    /// A deep link or URL action on a button that runs in the background, where it would do nothing.
+    public static let backgroundOpen: Self = "background-open"
+    /// A built-in action's arguments are missing or wrong.
+    public static let actionArguments: Self = "action-arguments"
+    /// A name in the `pushbutton.` namespace that is not a built-in action.
+    public static let unknownBuiltinAction: Self = "unknown-builtin-action"
+    /// A background push sent with priority 10.
+    public static let backgroundPriority: Self = "background-priority"
+    /// An action wants the typed reply but the button has no text field.
+    public static let replyWithoutTextInput: Self = "reply-without-text-input"
+    /// `action_args` is not an object.
+    public static let malformedActionArguments: Self = "malformed-action-args"
+    /// An alert push (or one with buttons) without anything to show.
+    public static let missingAlert: Self = "missing-alert"
+    /// Over the APNs size limit.
+    public static let payloadTooLarge: Self = "payload-too-large"
+    /// Dynamic buttons that break the rules (count, identifiers, category).
+    public static let dynamicButtons: Self = "dynamic-buttons"
+    /// A number outside its allowed range (badge, relevance score, volume).
+    public static let valueRange: Self = "value-range"
+    /// A value APNs does not document (interruption level, push type, Live Activity event).
+    public static let unknownValue: Self = "unknown-value"
+    /// Dismiss actions on a category without `customDismissAction`: they never run.
+    public static let dismissNotReported: Self = "dismiss-not-reported"
+    /// The payload's content does not fit its push type.
+    public static let pushTypeMismatch: Self = "push-type-mismatch"
+}

@@ -27,13 +27,7 @@ struct CodegenCommand: Command {
         else { throw UsageError("--type-name '\(typeName)' is not a valid UpperCamelCase Swift type name") }
         let path = arguments.positionals[0]
         let file = Console.displayName(path)
-        let result = Manifest.parse(try console.read(path))
-        for diagnostic in result.diagnostics where diagnostic.severity >= .warning {
-            console.printError(DiagnosticPrinter.human(diagnostic, file: file))
-        }
-        guard let manifest = result.manifest, result.isUsable else {
-            throw CommandFailure("\(file) has errors; fix them (pushbutton lint \(path)) and run codegen again")
-        }
+        let manifest = try ManifestLoading.load(path, console: console)
         let sourceName = path == "-" ? "standard input" : URL(fileURLWithPath: path).lastPathComponent
         let generator = SwiftCodeGenerator(manifest: manifest, typeName: typeName, sourceName: sourceName)
         var files = [("\(typeName).swift", generator.generate())]

@@ -3,33 +3,69 @@ import Pushbutton
 /// `pushbutton lint MANIFEST`: reads a manifest and prints every diagnostic.
 struct LintCommand: Command {
     let name = "lint"
-    let summary = "Check a manifest and print its diagnostics."
+    let summary = "Check a manifest, and payloads against it, and print the diagnostics."
     let discussion = """
         Prints one line per finding, like a compiler (file:line:column: severity: path: message [rule]),
-        with a hint on how to fix it. MANIFEST may be '-' for standard input.
+        with a hint on how to fix it. With PAYLOAD files, each is checked against the manifest's categories
+        (for --push-type and --priority when given). One argument may be '-' for standard input.
         Exit status: 0 when there is no error, 1 when there are errors, 2 for a wrong command line.
         """
     let arguments = ArgumentSpec(
+        options: [
+            .init("--push-type", value: "TYPE", help: "Check payloads as this push type (default alert)."),
+            .init("--priority", value: "N", help: "Check payloads as sent with this apns-priority."),
+        ],
         flags: [
             .init("--json", help: "Print the diagnostics as a JSON array."),
             .init("--strict", help: "Treat warnings as errors."),
             .init("--quiet", short: "-q", help: "Print errors only."),
-        ], positionals: ["MANIFEST"])
+        ], positionals: ["MANIFEST", "[PAYLOAD"], minimum: 1, maximum: .some(nil))
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard arguments.positionals.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("standard input ('-') can be read only once")
+        }
         let path = arguments.positionals[0]
-        let file = Console.displayName(path)
-        var diagnostics = Manifest.parse(try console.read(path)).diagnostics
-        if arguments.has("--quiet") { diagnostics = diagnostics.filter { $0.severity == .error } }
-        if arguments.has("--json") {
-            console.write(JSONWriter.pretty(.array(diagnostics.map { DiagnosticPrinter.json($0, file: file) })))
-        } else {
-            for diagnostic in diagnostics { console.print(DiagnosticPrinter.human(diagnostic, file: file)) }
-            console.print("\(file): \(DiagnosticPrinter.summary(diagnostics))")
+        let parsed = Manifest.parse(try console.read(path))
+        var reports = [(Console.displayName(path), parsed.diagnostics)]
+        let payloadPaths = arguments.positionals.dropFirst()
+        if !payloadPaths.isEmpty {
+            guard let manifest = parsed.manifest, parsed.isUsable else {
+                report(reports, arguments, console)
+                throw CommandFailure("\(Console.displayName(path)) has errors, so the payloads were not checked")
+            }
+            let validator = PayloadValidator(manifest: manifest)
+            let context = PayloadValidator.Context(
+                pushType: PushType(rawValue: arguments.value("--push-type") ?? "alert"),
+                priority: try arguments.value("--priority").map { text in
+                    guard let priority = Int(text) else { throw UsageError("--priority '\(text)' is not a number") }
+                    return priority
+                })
+            for payloadPath in payloadPaths {
+                let result = validator.validate(jsonBytes: try console.read(payloadPath), context: context)
+                reports.append((Console.displayName(payloadPath), result.diagnostics))
+            }
         }
-        let failing = diagnostics.contains {
-            $0.severity == .error || (arguments.has("--strict") && $0.severity == .warning)
+        return report(reports, arguments, console)
+    }
+
+    @discardableResult
+    private func report(_ reports: [(String, [Diagnostic])], _ arguments: ParsedArguments, _ console: Console) -> Int32 {
+        var failing = false
+        var json: [JSONValue] = []
+        for (file, all) in reports {
+            let diagnostics = arguments.has("--quiet") ? all.filter { $0.severity == .error } : all
+            failing = failing || diagnostics.contains {
+                $0.severity == .error || (arguments.has("--strict") && $0.severity == .warning)
+            }
+            if arguments.has("--json") {
+                json += diagnostics.map { DiagnosticPrinter.json($0, file: file) }
+            } else {
+                for diagnostic in diagnostics { console.print(DiagnosticPrinter.human(diagnostic, file: file)) }
+                console.print("\(file): \(DiagnosticPrinter.summary(diagnostics))")
+            }
         }
+        if arguments.has("--json") { console.write(JSONWriter.pretty(.array(json))) }
         return failing ? ExitStatus.failure : ExitStatus.success
     }
 }

@@ -1,0 +1,43 @@
+/// Pushbutton's per-button actions, under the payload's `pushbutton` key (format version 1):
+///
+/// ```json
+/// "pushbutton": {
+///   "v": 1,
+///   "buttons": { "like": [{"action": "pushbutton.callback", "args": {"url": "https://api.example.com/like"}}] },
+///   "body": [{"action": "pushbutton.deeplink", "args": {"url": "chatter://message/42"}}],
+///   "dismiss": [{"action": "mark_seen", "args": {"id": 42}}],
+///   "define": [{"id": "yes", "title": "Yes", "options": ["foreground"]}]
+/// }
+/// ```
+///
+/// `buttons` maps a button identifier of the payload's category to the actions its tap runs, in order;
+/// `body` runs on a tap of the notification itself, `dismiss` when it is dismissed (only reported for
+/// categories with `customDismissAction`). `define` carries dynamic buttons (see ``DynamicButton``).
+public struct PayloadActions: Sendable, Hashable {
+    /// The format version this Pushbutton writes and reads.
+    public static let currentVersion = 1
+
+    public var version: Int
+    /// Actions per button identifier.
+    public var buttons: [String: [ActionSpec]]
+    /// Actions for a tap on the notification's body.
+    public var body: [ActionSpec]
+    /// Actions for a dismissal.
+    public var dismiss: [ActionSpec]
+    /// Buttons defined by the payload itself, registered on the fly as a derived category.
+    public var dynamicButtons: [DynamicButton]
+
+    public init(
+        version: Int = PayloadActions.currentVersion, buttons: [String: [ActionSpec]] = [:], body: [ActionSpec] = [],
+        dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = []
+    ) {
+        self.version = version
+        self.buttons = buttons
+        self.body = body
+        self.dismiss = dismiss
+        self.dynamicButtons = dynamicButtons
+    }
+
+    /// Whether nothing is set (then the key is not written).
+    public var isEmpty: Bool { buttons.isEmpty && body.isEmpty && dismiss.isEmpty && dynamicButtons.isEmpty }
+}

@@ -1,0 +1,406 @@
+import Foundation
+
+/// Checks payloads against the categories a manifest declares, before anything is sent.
+///
+/// Create one per manifest and reuse it: it keeps the merged category set.
+public struct PayloadValidator: Sendable {
+    /// How the payload will be sent, which changes what is valid.
+    public struct Context: Sendable, Hashable {
+        public var pushType: PushType
+        /// The `apns-priority` header, when known.
+        public var priority: Int?
+
+        public init(pushType: PushType = .alert, priority: Int? = nil) {
+            self.pushType = pushType
+            self.priority = priority
+        }
+    }
+
+    /// The categories a device registered from the manifest.
+    public let categories: CategorySet
+
+    public init(manifest: Manifest) {
+        categories = manifest.categorySet()
+    }
+
+    public init(categories: CategorySet) {
+        self.categories = categories
+    }
+
+    /// Every problem with `payload`, with JSON paths. `encodedSize` saves writing the payload again
+    /// when the caller already has its bytes.
+    public func validate(_ payload: Payload, context: Context = Context(), encodedSize: Int? = nil) -> [Diagnostic] {
+        var check = PayloadCheck(payload: payload, context: context, categories: categories)
+        check.run(encodedSize: encodedSize)
+        return check.diagnostics
+    }
+
+    /// Parses `bytes` and validates the payload, with every diagnostic located in the text.
+    public func validate(jsonBytes bytes: [UInt8], context: Context = Context()) -> PayloadParseResult {
+        let document: JSONDocument
+        do {
+            document = try JSONParser.parseDocument(bytes, recordingLocations: true)
+        } catch {
+            return Payload.parse(bytes)
+        }
+        var result = Payload.parse(document.value)
+        if let payload = result.payload {
+            result.diagnostics += validate(payload, context: context, encodedSize: bytes.count)
+        }
+        result.diagnostics = result.diagnostics.map { diagnostic in
+            var located = diagnostic
+            located.location = document.location(of: diagnostic.path)
+            return located
+        }.sortedForDisplay()
+        return result
+    }
+}
+
+/// One validation run: the rules, in the order a reader would check them.
+private struct PayloadCheck {
+    let payload: Payload
+    let context: PayloadValidator.Context
+    let categories: CategorySet
+    var diagnostics: [Diagnostic] = []
+
+    private static let aps = JSONPath.root.appending("aps")
+    private static let actionsPath = JSONPath.root.appending(Payload.actionsKey)
+
+    init(payload: Payload, context: PayloadValidator.Context, categories: CategorySet) {
+        self.payload = payload
+        self.context = context
+        self.categories = categories
+    }
+
+    private mutating func report(
+        _ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ path: JSONPath, _ message: String,
+        hint: String? = nil
+    ) {
+        diagnostics.append(Diagnostic(severity, code, at: path, message, hint: hint))
+    }
+
+    mutating func run(encodedSize: Int?) {
+        checkSize(encodedSize ?? PayloadWriter.encode(payload).count)
+        checkPushType()
+        checkValues()
+        let category = resolveCategory()
+        checkActions(in: category)
+    }
+
+    // MARK: Size, push type and values
+
+    private mutating func checkSize(_ size: Int) {
+        let limit = context.pushType.maximumPayloadSize
+        guard size > limit else { return }
+        let sizeReport = payload.sizeReport(pushType: context.pushType)
+        let largest = sizeReport.largestFields.prefix(3).map { "\($0.path) (\($0.bytes) bytes)" }.joined(separator: ", ")
+        report(
+            .error, .payloadTooLarge, .root,
+            "the payload is \(size) bytes, \(size - limit) over APNs' \(limit)-byte limit for \(context.pushType) pushes; "
+                + "largest: \(largest)",
+            hint: "shorten those fields, or ask for truncatingAlertBody(toFit: \(limit)) / --truncate")
+    }
+
+    private mutating func checkPushType() {
+        let aps = payload.aps
+        let type = context.pushType
+        if !PushType.known.contains(type) {
+            report(
+                .error, .unknownValue, .root, "'\(type)' is not an APNs push type",
+                hint: Suggestion.didYouMean(type.rawValue, among: PushType.known.map(\.rawValue)))
+        }
+        let visible = aps.alert != nil || aps.sound != nil || aps.badge != nil
+        let backgroundOnly = aps.contentAvailable && !visible
+        if backgroundOnly && context.priority == 10 {
+            report(
+                .error, .backgroundPriority, Self.aps.appending("content-available"),
+                "a background push (content-available without alert, sound or badge) is sent with priority 10",
+                hint: "send background pushes with apns-priority 5; APNs rejects or throttles priority 10")
+        }
+        if type == .background {
+            if !aps.contentAvailable {
+                report(
+                    .error, .pushTypeMismatch, Self.aps, "a background push needs \"content-available\": 1",
+                    hint: "add it, or send the payload as an alert push")
+            }
+            if visible {
+                report(
+                    .warning, .pushTypeMismatch, Self.aps,
+                    "a background push carries an alert, sound or badge, which the system will not show",
+                    hint: "send it with push type alert")
+            }
+        } else if type == .alert {
+            if backgroundOnly {
+                report(
+                    .warning, .pushTypeMismatch, Self.aps,
+                    "this payload only wakes the app (content-available without alert, sound or badge)",
+                    hint: "send it with push type background and priority 5")
+            } else if !visible && !aps.contentAvailable {
+                report(
+                    .error, .missingAlert, Self.aps, "an alert push has nothing to show: no alert, sound or badge",
+                    hint: "add \"alert\": {\"title\": …, \"body\": …}")
+            }
+            if aps.category != nil && aps.alert == nil {
+                report(
+                    .error, .missingAlert, Self.aps.appending("category"),
+                    "the payload names a category but has no alert, so there is no notification to show its buttons",
+                    hint: "add \"alert\"")
+            }
+        } else if type == .liveactivity {
+            checkLiveActivity()
+        }
+        if aps.mutableContent && aps.alert == nil {
+            report(
+                .warning, .missingAlert, Self.aps.appending("mutable-content"),
+                "mutable-content has no effect without an alert: service extensions only run for visible notifications",
+                hint: "add an alert or remove mutable-content")
+        }
+    }
+
+    private mutating func checkLiveActivity() {
+        let live = payload.aps.liveActivity
+        if live.timestamp == nil {
+            report(.error, .missingField, Self.aps, "a Live Activity push needs 'timestamp'", hint: "add \"timestamp\": <epoch seconds>")
+        }
+        guard let event = live.event else {
+            report(.error, .missingField, Self.aps, "a Live Activity push needs 'event'", hint: "add \"event\": \"update\"")
+            return
+        }
+        if !["start", "update", "end"].contains(event) {
+            report(
+                .error, .unknownValue, Self.aps.appending("event"), "'\(event)' is not a Live Activity event",
+                hint: Suggestion.didYouMean(event, among: ["start", "update", "end"]) ?? "use start, update or end")
+        }
+        if event == "start" && (live.attributesType == nil || live.attributes == nil) {
+            report(
+                .error, .missingField, Self.aps, "starting a Live Activity needs 'attributes-type' and 'attributes'")
+        }
+    }
+
+    private mutating func checkValues() {
+        let aps = payload.aps
+        if let badge = aps.badge, badge < 0 {
+            report(.error, .valueRange, Self.aps.appending("badge"), "the badge is negative (\(badge))", hint: "use 0 to clear it")
+        }
+        if let score = aps.relevanceScore, !(0...1).contains(score) {
+            report(.error, .valueRange, Self.aps.appending("relevance-score"), "relevance-score \(score) is outside 0…1")
+        }
+        if case .critical(_, let volume?, _) = aps.sound, !(0...1).contains(volume) {
+            report(.error, .valueRange, Self.aps.appending("sound").appending("volume"), "the volume \(volume) is outside 0…1")
+        }
+        if let level = aps.interruptionLevel {
+            if !InterruptionLevel.known.contains(level) {
+                report(
+                    .error, .unknownValue, Self.aps.appending("interruption-level"), "'\(level)' is not an interruption level",
+                    hint: Suggestion.didYouMean(level.rawValue, among: InterruptionLevel.known.map(\.rawValue))
+                        ?? "use passive, active, time-sensitive or critical")
+            } else if level == .critical {
+                report(
+                    .note, .unknownValue, Self.aps.appending("interruption-level"),
+                    "critical alerts need Apple's critical-alerts entitlement; without it the level is ignored")
+            }
+        }
+    }
+
+    // MARK: Categories and actions
+
+    /// The category whose buttons the payload shows, reporting why when it cannot be found.
+    private mutating func resolveCategory() -> Category? {
+        let actions = payload.actions
+        let categoryPath = Self.aps.appending("category")
+        if let dynamic = actions?.dynamicButtons, !dynamic.isEmpty {
+            return checkDynamicButtons(dynamic)
+        }
+        guard let identifier = payload.aps.category else {
+            if let actions, !actions.buttons.isEmpty {
+                report(
+                    .error, .noCategory, Self.actionsPath.appending("buttons"),
+                    "the payload says what buttons do but names no category, so no buttons are shown",
+                    hint: "set aps.category to the category that has these buttons")
+            }
+            if payload.actionArguments != nil {
+                report(
+                    .warning, .noCategory, .root.appending(Payload.actionArgumentsKey),
+                    "'action_args' is for the tapped button's action, but the payload names no category",
+                    hint: "set aps.category")
+            }
+            return nil
+        }
+        if let category = categories[identifier] { return category }
+        let suggestion = Suggestion.didYouMean(identifier, among: categories.identifiers)
+        report(
+            .error, .unknownCategory, categoryPath,
+            "category '\(identifier)' is not declared in the manifest: the device shows no buttons, and no error",
+            hint: suggestion
+                ?? (DynamicCategories.isDynamic(identifier)
+                    ? "a dynamic category needs its buttons in pushbutton.define"
+                    : "declare '\(identifier)' in the manifest's categories (or list the built-in), and ship the app update"))
+        return nil
+    }
+
+    private mutating func checkDynamicButtons(_ buttons: [DynamicButton]) -> Category? {
+        let path = Self.actionsPath.appending("define")
+        if buttons.count > DynamicCategories.maximumButtons {
+            report(
+                .error, .dynamicButtons, path,
+                "\(buttons.count) dynamic buttons; at most \(DynamicCategories.maximumButtons) are allowed",
+                hint: "keep the buttons users need most")
+        }
+        var seen = Set<String>()
+        for (index, button) in buttons.enumerated() {
+            let buttonPath = path.appending(index)
+            if button.identifier.isEmpty || SystemIdentifiers.isSystemIdentifier(button.identifier)
+                || SystemIdentifiers.isReserved(button.identifier)
+            {
+                report(
+                    .error, .dynamicButtons, buttonPath.appending("id"),
+                    "'\(button.identifier)' cannot identify a button (empty, a system identifier or Pushbutton's prefix)")
+            }
+            if !seen.insert(button.identifier).inserted {
+                report(.error, .dynamicButtons, buttonPath.appending("id"), "button '\(button.identifier)' is defined twice")
+            }
+            if button.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                report(.error, .emptyTitle, buttonPath.appending("title"), "the dynamic button's title is empty")
+            }
+        }
+        let category = DynamicCategories.category(for: buttons)
+        if payload.aps.category != category.identifier {
+            report(
+                .error, .dynamicButtons, Self.aps.appending("category"),
+                "with dynamic buttons, aps.category must be the derived identifier '\(category.identifier)'"
+                    + (payload.aps.category.map { ", not '\($0)'" } ?? ""),
+                hint: "set \"category\": \"\(category.identifier)\" (PayloadBuilder does it for you)")
+        }
+        return category
+    }
+
+    private mutating func checkActions(in category: Category?) {
+        guard let actions = payload.actions else { return checkActionArguments(in: category) }
+        if let category {
+            for button in actions.buttons.keys.sorted() {
+                let path = Self.actionsPath.appending("buttons").appending(button)
+                guard let action = category.action(button) else {
+                    report(
+                        .error, .unknownButton, path,
+                        "category '\(category.identifier)' has no button '\(button)', so these actions never run",
+                        hint: Suggestion.didYouMean(button, among: category.actions.map(\.identifier))
+                            ?? "its buttons are \(category.actions.map(\.identifier).joined(separator: ", "))")
+                    continue
+                }
+                for (index, spec) in actions.buttons[button]!.enumerated() {
+                    check(spec, at: path.appending(index), background: action.runsInBackground, action: action)
+                }
+            }
+        }
+        for (index, spec) in actions.body.enumerated() {
+            check(spec, at: Self.actionsPath.appending("body").appending(index), background: false, action: nil)
+        }
+        if !actions.dismiss.isEmpty, let category, !category.options.contains(.customDismissAction) {
+            report(
+                .error, .dismissNotReported, Self.actionsPath.appending("dismiss"),
+                "category '\(category.identifier)' lacks customDismissAction, so dismissals are never reported and "
+                    + "these actions never run",
+                hint: "add \"customDismissAction\" to the category's options in the manifest")
+        }
+        for (index, spec) in actions.dismiss.enumerated() {
+            check(spec, at: Self.actionsPath.appending("dismiss").appending(index), background: true, action: nil)
+        }
+        checkActionArguments(in: category)
+    }
+
+    private mutating func checkActionArguments(in category: Category?) {
+        guard payload.actionArguments != nil, let category, category.actions.isEmpty else { return }
+        report(
+            .warning, .noActions, .root.appending(Payload.actionArgumentsKey),
+            "'action_args' is given but category '\(category.identifier)' has no buttons to receive it")
+    }
+
+    /// One action spec, run by `action`'s tap (nil for the body tap or a dismissal).
+    private mutating func check(_ spec: ActionSpec, at path: JSONPath, background: Bool, action: Action?) {
+        let namePath = path.appending("action")
+        if SystemIdentifiers.isReserved(spec.name) && !spec.isBuiltin {
+            report(
+                .error, .unknownBuiltinAction, namePath, "'\(spec.name)' is not one of Pushbutton's built-in actions",
+                hint: Suggestion.didYouMean(spec.name, among: ActionSpec.builtinNames)
+                    ?? "built-in actions are \(ActionSpec.builtinNames.joined(separator: ", "))")
+            return
+        }
+        if spec.needsForeground && background {
+            let what = action.map { "button '\($0.identifier)' runs in the background" } ?? "a dismissal runs in the background"
+            report(
+                .error, .backgroundOpen, namePath,
+                "\(spec.name) opens something, but \(what): on the device it would silently do nothing",
+                hint: action != nil
+                    ? "give the button the \"foreground\" option in the manifest, or use pushbutton.callback"
+                    : "use pushbutton.callback")
+        }
+        let argumentsPath = path.appending("args")
+        switch spec.name {
+        case ActionSpec.deepLink:
+            checkURL(spec.arguments["url"], at: argumentsPath.appending("url"), webOnly: false)
+        case ActionSpec.openURL:
+            checkURL(spec.arguments["url"], at: argumentsPath.appending("url"), webOnly: true)
+        case ActionSpec.callback:
+            checkCallback(spec, at: argumentsPath, action: action)
+        case ActionSpec.dismiss where !spec.arguments.isEmpty:
+            report(.warning, .actionArguments, argumentsPath, "pushbutton.dismiss takes no arguments; they are ignored")
+        default:
+            break
+        }
+    }
+
+    private mutating func checkURL(_ value: JSONValue?, at path: JSONPath, webOnly: Bool) {
+        guard let text = value?.stringValue, !text.isEmpty else {
+            report(.error, .actionArguments, path, "the action needs a 'url' string argument", hint: "add \"url\": \"…\"")
+            return
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            report(.error, .actionArguments, path, "'\(text)' is not a URL")
+            return
+        }
+        if webOnly && scheme != "https" && scheme != "http" {
+            report(
+                .error, .actionArguments, path, "pushbutton.open_url opens web pages; '\(scheme):' is not http or https",
+                hint: "use pushbutton.deeplink for app links")
+        }
+    }
+
+    private mutating func checkCallback(_ spec: ActionSpec, at path: JSONPath, action: Action?) {
+        if let text = spec.arguments["url"]?.stringValue, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+            scheme == "https" || scheme == "http", url.host != nil
+        {
+            if scheme == "http" && !["localhost", "127.0.0.1", "::1"].contains(url.host ?? "") {
+                report(
+                    .warning, .actionArguments, path.appending("url"),
+                    "the callback URL is plain http: the tap's data would cross the network unencrypted",
+                    hint: "use https")
+            }
+        } else {
+            report(
+                .error, .actionArguments, path.appending("url"),
+                "pushbutton.callback needs a 'url' argument with an http(s) URL of your backend",
+                hint: "add \"url\": \"https://api.example.com/…\"")
+        }
+        if let method = spec.arguments["method"] {
+            let allowed = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+            if !(method.stringValue.map { allowed.contains($0) } ?? false) {
+                report(
+                    .error, .actionArguments, path.appending("method"),
+                    "'method' must be one of \(allowed.joined(separator: ", "))")
+            }
+        }
+        if let includeReply = spec.arguments["include_reply"] {
+            guard let flag = includeReply.boolValue else {
+                report(.error, .actionArguments, path.appending("include_reply"), "'include_reply' must be true or false")
+                return
+            }
+            if flag && action?.textInput == nil {
+                report(
+                    .error, .replyWithoutTextInput, path.appending("include_reply"),
+                    "the callback wants the typed reply, but "
+                        + (action.map { "button '\($0.identifier)' has no text field" } ?? "only a button can carry a reply"),
+                    hint: "make the button a text-input action in the manifest, or drop include_reply")
+            }
+        }
+    }
+}
