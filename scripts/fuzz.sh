@@ -11,7 +11,7 @@ for target in Fuzz/*Fuzzer.swift; do
   binary=.fuzz/$name
   corpus=.fuzz/corpus-$name
   mkdir -p "$corpus"
-  cp Examples/*.json "$corpus"/ 2>/dev/null || true
+  cp Examples/*.json Examples/payloads/*.json "$corpus"/ 2>/dev/null || true
   echo "fuzz: building $name"
   swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name Pushbutton -module-name Pushbutton \
     $sources "$target" -o "$binary"

@@ -100,7 +100,9 @@ import Testing
         let codes = result.diagnostics.map(\.code)
         #expect(codes.contains(.unsupportedVersion) && codes.contains(.unknownKey) && codes.contains(.typeMismatch))
         #expect(codes.contains(.missingField) && codes.contains(.unknownOption))
-        #expect(result.payload?.actions?.buttons["like"] == [ActionSpec("a")])
+        // With errors inside, the object is kept as it was, so writing the payload changes nothing.
+        #expect(result.payload?.actions == nil)
+        #expect(result.payload?.custom["pushbutton"]?["buttonz"] == .object([:]))
     }
 }
 
@@ -129,5 +131,32 @@ import Testing
         payload.setDynamicButtons([yes, no])
         #expect(payload.aps.category == DynamicCategories.identifier(for: [yes, no]))
         #expect(DynamicCategories.category(for: [yes, no]).actions.map(\.identifier) == ["yes", "no"])
+    }
+}
+
+@Suite struct PayloadLosslessTests {
+    /// Found by the payload fuzzer: unknown keys inside `pushbutton` and an empty actions object were lost.
+    @Test(arguments: [
+        #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "dfiene": [1], "b}ttons": {}}}"#,
+        #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1}}"#,
+        #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "buttons": 5}}"#,
+        #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "buttons": {"a": [3]}}}"#,
+        #"{"aps": {"alert": "x"}, "pushbutton": 7, "action_args": "s"}"#,
+    ])
+    func readingAndWritingChangesNothing(text: String) throws {
+        let payload = try #require(Payload.parse(Array(text.utf8)).payload)
+        let written = PayloadWriter.encode(payload)
+        #expect(try JSONParser.parse(written) == (try JSONParser.parse(text)))
+        #expect(Payload.parse(written).payload == payload)
+    }
+
+    @Test func typedFieldsWinOverCustomKeysOfTheSameName() throws {
+        var payload = Payload.interactive(category: "c", body: "b")
+        payload.custom = ["aps": 1, "pushbutton": 2, "action_args": 3, "other": 4]
+        payload.actionArguments = ["k": 1]
+        payload.actions = PayloadActions()
+        let written = PayloadWriter.encode(payload)
+        #expect(written == JSONWriter.compact(payload.jsonValue))
+        #expect(try JSONParser.parse(written)["pushbutton"] == ["v": 1])
     }
 }

@@ -1,9 +1,10 @@
 extension Payload {
-    /// The payload as a JSON value (the writer's fast path writes exactly the same bytes).
+    /// The payload as a JSON value (the writer's fast path writes exactly the same bytes). A typed field
+    /// wins over a custom key of the same name.
     public var jsonValue: JSONValue {
         var object = custom
         object["aps"] = aps.jsonValue
-        if let actions, !actions.isEmpty { object[Self.actionsKey] = actions.jsonValue }
+        if let actions { object[Self.actionsKey] = actions.jsonValue }
         if let actionArguments { object[Self.actionArgumentsKey] = .object(actionArguments) }
         return .object(object)
     }
@@ -79,7 +80,8 @@ extension Sound {
 extension PayloadActions {
     /// The `pushbutton` object as a JSON value.
     public var jsonValue: JSONValue {
-        var object: [String: JSONValue] = ["v": .integer(Int64(version))]
+        var object = extra
+        object["v"] = .integer(Int64(version))
         if !buttons.isEmpty { object["buttons"] = .object(buttons.mapValues { .array($0.map(\.jsonValue)) }) }
         if !body.isEmpty { object["body"] = .array(body.map(\.jsonValue)) }
         if !dismiss.isEmpty { object["dismiss"] = .array(dismiss.map(\.jsonValue)) }

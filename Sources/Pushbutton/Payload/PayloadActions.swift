@@ -26,18 +26,21 @@ public struct PayloadActions: Sendable, Hashable {
     public var dismiss: [ActionSpec]
     /// Buttons defined by the payload itself, registered on the fly as a derived category.
     public var dynamicButtons: [DynamicButton]
+    /// Keys this version does not know, kept so a payload passes through unchanged.
+    public var extra: [String: JSONValue]
 
     public init(
         version: Int = PayloadActions.currentVersion, buttons: [String: [ActionSpec]] = [:], body: [ActionSpec] = [],
-        dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = []
+        dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = [], extra: [String: JSONValue] = [:]
     ) {
         self.version = version
         self.buttons = buttons
         self.body = body
         self.dismiss = dismiss
         self.dynamicButtons = dynamicButtons
+        self.extra = extra
     }
 
-    /// Whether nothing is set (then the key is not written).
+    /// Whether no action and no button is set.
     public var isEmpty: Bool { buttons.isEmpty && body.isEmpty && dismiss.isEmpty && dynamicButtons.isEmpty }
 }

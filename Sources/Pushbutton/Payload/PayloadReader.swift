@@ -24,9 +24,10 @@ struct PayloadReader {
             if let object = aps.objectValue {
                 payload.aps = readAPS(object, at: .root.appending("aps"))
             } else {
+                // Without an aps dictionary there is nothing typed to read into; refuse rather than guess.
                 diagnostics.append(
                     Diagnostic(.error, .typeMismatch, at: .root.appending("aps"), "'aps' must be an object, not \(aps.typeDescription)"))
-                members["aps"] = aps
+                return nil
             }
         } else {
             diagnostics.append(
@@ -186,13 +187,17 @@ struct PayloadReader {
 
     // MARK: Per-button actions
 
+    /// The per-button actions, or `nil` when the object has errors: then the caller keeps the raw value,
+    /// so a payload is never changed by reading and writing it. Unknown keys are kept in `extra`.
     mutating func readActions(_ value: JSONValue, at path: JSONPath) -> PayloadActions? {
+        let errorsBefore = diagnostics.filter { $0.severity == .error }.count
         guard let object = ObjectReader(value, at: path, what: "'pushbutton'", diagnostics: &diagnostics) else {
             return nil
         }
-        object.reportUnknownKeys(
-            known: ["v", "buttons", "body", "dismiss", "define"], in: "'pushbutton'", diagnostics: &diagnostics)
+        let known = ["v", "buttons", "body", "dismiss", "define"]
+        object.reportUnknownKeys(known: known, in: "'pushbutton'", diagnostics: &diagnostics)
         var actions = PayloadActions()
+        actions.extra = object.members.filter { !known.contains($0.key) }
         if let version = object.members["v"] {
             if version.integerValue == Int64(PayloadActions.currentVersion) {
                 actions.version = PayloadActions.currentVersion
@@ -219,7 +224,8 @@ struct PayloadReader {
                 actions.dynamicButtons.append(button)
             }
         }
-        return actions
+        let errorsAfter = diagnostics.filter { $0.severity == .error }.count
+        return errorsAfter == errorsBefore ? actions : nil
     }
 
     private mutating func readSpecs(_ value: JSONValue, at path: JSONPath) -> [ActionSpec] {

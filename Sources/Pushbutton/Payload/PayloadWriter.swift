@@ -16,7 +16,14 @@ public struct PayloadWriter: Sendable {
         writer.reset()
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
-        var customKeys = payload.custom.isEmpty ? [] : payload.custom.keys.sorted()
+        // A typed field wins over a custom key of the same name, as in `Payload.jsonValue`.
+        var customKeys =
+            payload.custom.isEmpty
+            ? []
+            : payload.custom.keys.filter { key in
+                key != "aps" && !(key == Payload.actionsKey && payload.actions != nil)
+                    && !(key == Payload.actionArgumentsKey && payload.actionArguments != nil)
+            }.sorted()
         var nextCustom = 0
         // Custom keys that sort before `key` are written first, so the whole object stays sorted.
         func flushCustom(before key: String?, _ writer: inout JSONWriter, _ first: inout Bool) {
@@ -35,7 +42,7 @@ public struct PayloadWriter: Sendable {
         flushCustom(before: "aps", &writer, &first)
         Self.writeRawKey(#""aps":"#, &writer, &first)
         writeAPS(payload.aps)
-        if let actions = payload.actions, !actions.isEmpty {
+        if let actions = payload.actions {
             flushCustom(before: Payload.actionsKey, &writer, &first)
             Self.writeRawKey(#""pushbutton":"#, &writer, &first)
             writer.write(actions.jsonValue)
