@@ -24,6 +24,11 @@ let package = Package(
         .target(name: "PushbuttonCLI", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
 
+        // Benchmarks (run by `make bench`), built in release mode only by the benchmark scripts.
+        .executableTarget(
+            name: "PayloadBenchmark", dependencies: ["Pushbutton"], path: "Benchmarks/PayloadBenchmark",
+            swiftSettings: strictSettings),
+
         .testTarget(name: "PushbuttonTests", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",

@@ -145,16 +145,25 @@ public struct JSONWriter: Sendable {
 
     private mutating func writeObject(_ members: [String: JSONValue], level: Int) {
         bytes.append(UInt8(ascii: "{"))
-        for (index, key) in members.keys.sorted().enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            writeNewline(level: level + 1)
-            write(key)
-            bytes.append(UInt8(ascii: ":"))
-            if indentation != nil { bytes.append(UInt8(ascii: " ")) }
-            write(members[key]!, level: level + 1)
+        if members.count == 1, let (key, value) = members.first {
+            // The common case (one argument, one button) needs no sorting.
+            writeMember(key, value, level: level)
+        } else {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeMember(member.key, member.value, level: level)
+            }
         }
         if !members.isEmpty { writeNewline(level: level) }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeMember(_ key: String, _ value: JSONValue, level: Int) {
+        writeNewline(level: level + 1)
+        write(key)
+        bytes.append(UInt8(ascii: ":"))
+        if indentation != nil { bytes.append(UInt8(ascii: " ")) }
+        write(value, level: level + 1)
     }
 
     private mutating func writeNewline(level: Int) {

@@ -13,8 +13,19 @@ public enum SystemIdentifiers {
         identifier == defaultAction || identifier == dismissAction
     }
 
-    /// Whether `identifier` is in Pushbutton's namespace (compared case-insensitively).
+    /// Whether `identifier` is in Pushbutton's namespace (compared case-insensitively, without allocating:
+    /// validation asks this for every action of every payload).
     public static func isReserved(_ identifier: String) -> Bool {
-        identifier.lowercased().hasPrefix(reservedPrefix)
+        let prefix: StaticString = "pushbutton."
+        return prefix.withUTF8Buffer { expected in
+            var index = 0
+            for byte in identifier.utf8 {
+                if index == expected.count { return true }
+                let folded = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+                if folded != expected[index] { return false }
+                index += 1
+            }
+            return index == expected.count
+        }
     }
 }

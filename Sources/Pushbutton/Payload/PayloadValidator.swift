@@ -30,9 +30,9 @@ public struct PayloadValidator: Sendable {
     /// Every problem with `payload`, with JSON paths. `encodedSize` saves writing the payload again
     /// when the caller already has its bytes.
     public func validate(_ payload: Payload, context: Context = Context(), encodedSize: Int? = nil) -> [Diagnostic] {
-        var check = PayloadCheck(payload: payload, context: context, categories: categories)
-        check.run(encodedSize: encodedSize)
-        return check.diagnostics
+        var check = PayloadCheck(context: context, categories: categories)
+        check.run(payload, encodedSize: encodedSize)
+        return check.diagnostics.count > 1 ? check.diagnostics.sortedForDisplay() : check.diagnostics
     }
 
     /// Parses `bytes` and validates the payload, with every diagnostic located in the text.
@@ -56,9 +56,9 @@ public struct PayloadValidator: Sendable {
     }
 }
 
-/// One validation run: the rules, in the order a reader would check them.
+/// One validation run: the rules, in the order a reader would check them. The payload is passed to each
+/// rule rather than stored, so it is borrowed, never copied (copying one costs more than checking it).
 private struct PayloadCheck {
-    let payload: Payload
     let context: PayloadValidator.Context
     let categories: CategorySet
     var diagnostics: [Diagnostic] = []
@@ -66,8 +66,7 @@ private struct PayloadCheck {
     private static let aps = JSONPath.root.appending("aps")
     private static let actionsPath = JSONPath.root.appending(Payload.actionsKey)
 
-    init(payload: Payload, context: PayloadValidator.Context, categories: CategorySet) {
-        self.payload = payload
+    init(context: PayloadValidator.Context, categories: CategorySet) {
         self.context = context
         self.categories = categories
     }
@@ -79,17 +78,17 @@ private struct PayloadCheck {
         diagnostics.append(Diagnostic(severity, code, at: path, message, hint: hint))
     }
 
-    mutating func run(encodedSize: Int?) {
-        checkSize(encodedSize ?? PayloadWriter.encode(payload).count)
-        checkPushType()
-        checkValues()
-        let category = resolveCategory()
-        checkActions(in: category)
+    mutating func run(_ payload: Payload, encodedSize: Int?) {
+        checkSize(payload, encodedSize ?? PayloadWriter.encode(payload).count)
+        checkPushType(payload)
+        checkValues(payload)
+        let category = resolveCategory(payload)
+        checkActions(payload, in: category)
     }
 
     // MARK: Size, push type and values
 
-    private mutating func checkSize(_ size: Int) {
+    private mutating func checkSize(_ payload: Payload, _ size: Int) {
         let limit = context.pushType.maximumPayloadSize
         guard size > limit else { return }
         let sizeReport = payload.sizeReport(pushType: context.pushType)
@@ -101,7 +100,7 @@ private struct PayloadCheck {
             hint: "shorten those fields, or ask for truncatingAlertBody(toFit: \(limit)) / --truncate")
     }
 
-    private mutating func checkPushType() {
+    private mutating func checkPushType(_ payload: Payload) {
         let aps = payload.aps
         let type = context.pushType
         if !PushType.known.contains(type) {
@@ -147,7 +146,7 @@ private struct PayloadCheck {
                     hint: "add \"alert\"")
             }
         } else if type == .liveactivity {
-            checkLiveActivity()
+            checkLiveActivity(payload)
         }
         if aps.mutableContent && aps.alert == nil {
             report(
@@ -157,7 +156,7 @@ private struct PayloadCheck {
         }
     }
 
-    private mutating func checkLiveActivity() {
+    private mutating func checkLiveActivity(_ payload: Payload) {
         let live = payload.aps.liveActivity
         if live.timestamp == nil {
             report(.error, .missingField, Self.aps, "a Live Activity push needs 'timestamp'", hint: "add \"timestamp\": <epoch seconds>")
@@ -177,7 +176,7 @@ private struct PayloadCheck {
         }
     }
 
-    private mutating func checkValues() {
+    private mutating func checkValues(_ payload: Payload) {
         let aps = payload.aps
         if let badge = aps.badge, badge < 0 {
             report(.error, .valueRange, Self.aps.appending("badge"), "the badge is negative (\(badge))", hint: "use 0 to clear it")
@@ -205,11 +204,11 @@ private struct PayloadCheck {
     // MARK: Categories and actions
 
     /// The category whose buttons the payload shows, reporting why when it cannot be found.
-    private mutating func resolveCategory() -> Category? {
+    private mutating func resolveCategory(_ payload: Payload) -> Category? {
         let actions = payload.actions
         let categoryPath = Self.aps.appending("category")
         if let dynamic = actions?.dynamicButtons, !dynamic.isEmpty {
-            return checkDynamicButtons(dynamic)
+            return checkDynamicButtons(payload, dynamic)
         }
         guard let identifier = payload.aps.category else {
             if let actions, !actions.buttons.isEmpty {
@@ -238,7 +237,7 @@ private struct PayloadCheck {
         return nil
     }
 
-    private mutating func checkDynamicButtons(_ buttons: [DynamicButton]) -> Category? {
+    private mutating func checkDynamicButtons(_ payload: Payload, _ buttons: [DynamicButton]) -> Category? {
         let path = Self.actionsPath.appending("define")
         if buttons.count > DynamicCategories.maximumButtons {
             report(
@@ -274,21 +273,23 @@ private struct PayloadCheck {
         return category
     }
 
-    private mutating func checkActions(in category: Category?) {
-        guard let actions = payload.actions else { return checkActionArguments(in: category) }
+    private mutating func checkActions(_ payload: Payload, in category: Category?) {
+        guard let actions = payload.actions else { return checkActionArguments(payload, in: category) }
         if let category {
-            for button in actions.buttons.keys.sorted() {
-                let path = Self.actionsPath.appending("buttons").appending(button)
+            // Dictionary order: the diagnostics are sorted once at the end, so nothing is sorted per payload.
+            for (button, specs) in actions.buttons {
                 guard let action = category.action(button) else {
                     report(
-                        .error, .unknownButton, path,
+                        .error, .unknownButton, Self.actionsPath.appending("buttons").appending(button),
                         "category '\(category.identifier)' has no button '\(button)', so these actions never run",
                         hint: Suggestion.didYouMean(button, among: category.actions.map(\.identifier))
                             ?? "its buttons are \(category.actions.map(\.identifier).joined(separator: ", "))")
                     continue
                 }
-                for (index, spec) in actions.buttons[button]!.enumerated() {
-                    check(spec, at: path.appending(index), background: action.runsInBackground, action: action)
+                for (index, spec) in specs.enumerated() {
+                    check(
+                        spec, at: Self.actionsPath.appending("buttons").appending(button).appending(index),
+                        background: action.runsInBackground, action: action)
                 }
             }
         }
@@ -305,22 +306,25 @@ private struct PayloadCheck {
         for (index, spec) in actions.dismiss.enumerated() {
             check(spec, at: Self.actionsPath.appending("dismiss").appending(index), background: true, action: nil)
         }
-        checkActionArguments(in: category)
+        checkActionArguments(payload, in: category)
     }
 
-    private mutating func checkActionArguments(in category: Category?) {
+    private mutating func checkActionArguments(_ payload: Payload, in category: Category?) {
         guard payload.actionArguments != nil, let category, category.actions.isEmpty else { return }
         report(
             .warning, .noActions, .root.appending(Payload.actionArgumentsKey),
             "'action_args' is given but category '\(category.identifier)' has no buttons to receive it")
     }
 
-    /// One action spec, run by `action`'s tap (nil for the body tap or a dismissal).
-    private mutating func check(_ spec: ActionSpec, at path: JSONPath, background: Bool, action: Action?) {
-        let namePath = path.appending("action")
+    /// One action spec, run by `action`'s tap (nil for the body tap or a dismissal). The path is built
+    /// only when something is reported.
+    private mutating func check(
+        _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, background: Bool, action: Action?
+    ) {
         if SystemIdentifiers.isReserved(spec.name) && !spec.isBuiltin {
             report(
-                .error, .unknownBuiltinAction, namePath, "'\(spec.name)' is not one of Pushbutton's built-in actions",
+                .error, .unknownBuiltinAction, path().appending("action"),
+                "'\(spec.name)' is not one of Pushbutton's built-in actions",
                 hint: Suggestion.didYouMean(spec.name, among: ActionSpec.builtinNames)
                     ?? "built-in actions are \(ActionSpec.builtinNames.joined(separator: ", "))")
             return
@@ -328,56 +332,55 @@ private struct PayloadCheck {
         if spec.needsForeground && background {
             let what = action.map { "button '\($0.identifier)' runs in the background" } ?? "a dismissal runs in the background"
             report(
-                .error, .backgroundOpen, namePath,
+                .error, .backgroundOpen, path().appending("action"),
                 "\(spec.name) opens something, but \(what): on the device it would silently do nothing",
                 hint: action != nil
                     ? "give the button the \"foreground\" option in the manifest, or use pushbutton.callback"
                     : "use pushbutton.callback")
         }
-        let argumentsPath = path.appending("args")
         switch spec.name {
         case ActionSpec.deepLink:
-            checkURL(spec.arguments["url"], at: argumentsPath.appending("url"), webOnly: false)
+            checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: false)
         case ActionSpec.openURL:
-            checkURL(spec.arguments["url"], at: argumentsPath.appending("url"), webOnly: true)
+            checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: true)
         case ActionSpec.callback:
-            checkCallback(spec, at: argumentsPath, action: action)
+            checkCallback(spec, at: path().appending("args"), action: action)
         case ActionSpec.dismiss where !spec.arguments.isEmpty:
-            report(.warning, .actionArguments, argumentsPath, "pushbutton.dismiss takes no arguments; they are ignored")
+            report(.warning, .actionArguments, path().appending("args"), "pushbutton.dismiss takes no arguments; they are ignored")
         default:
             break
         }
     }
 
-    private mutating func checkURL(_ value: JSONValue?, at path: JSONPath, webOnly: Bool) {
+    private mutating func checkURL(_ value: JSONValue?, at path: @autoclosure () -> JSONPath, webOnly: Bool) {
         guard let text = value?.stringValue, !text.isEmpty else {
-            report(.error, .actionArguments, path, "the action needs a 'url' string argument", hint: "add \"url\": \"…\"")
+            report(.error, .actionArguments, path(), "the action needs a 'url' string argument", hint: "add \"url\": \"…\"")
             return
         }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            report(.error, .actionArguments, path, "'\(text)' is not a URL")
+        guard let scheme = URLText(text).scheme else {
+            report(.error, .actionArguments, path(), "'\(text)' is not a URL (it has no scheme such as https:)")
             return
         }
-        if webOnly && scheme != "https" && scheme != "http" {
+        if webOnly && scheme == .other {
             report(
-                .error, .actionArguments, path, "pushbutton.open_url opens web pages; '\(scheme):' is not http or https",
+                .error, .actionArguments, path(), "pushbutton.open_url opens web pages; '\(text)' is not http or https",
                 hint: "use pushbutton.deeplink for app links")
         }
     }
 
-    private mutating func checkCallback(_ spec: ActionSpec, at path: JSONPath, action: Action?) {
-        if let text = spec.arguments["url"]?.stringValue, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "https" || scheme == "http", url.host != nil
-        {
-            if scheme == "http" && !["localhost", "127.0.0.1", "::1"].contains(url.host ?? "") {
+    private mutating func checkCallback(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath, action: Action?) {
+        let text = spec.arguments["url"]?.stringValue ?? ""
+        let url = URLText(text)
+        if url.scheme == .https || url.scheme == .http, url.host != .none {
+            if url.scheme == .http && url.host != .loopback {
                 report(
-                    .warning, .actionArguments, path.appending("url"),
+                    .warning, .actionArguments, path().appending("url"),
                     "the callback URL is plain http: the tap's data would cross the network unencrypted",
                     hint: "use https")
             }
         } else {
             report(
-                .error, .actionArguments, path.appending("url"),
+                .error, .actionArguments, path().appending("url"),
                 "pushbutton.callback needs a 'url' argument with an http(s) URL of your backend",
                 hint: "add \"url\": \"https://api.example.com/…\"")
         }
@@ -385,18 +388,18 @@ private struct PayloadCheck {
             let allowed = ["GET", "POST", "PUT", "PATCH", "DELETE"]
             if !(method.stringValue.map { allowed.contains($0) } ?? false) {
                 report(
-                    .error, .actionArguments, path.appending("method"),
+                    .error, .actionArguments, path().appending("method"),
                     "'method' must be one of \(allowed.joined(separator: ", "))")
             }
         }
         if let includeReply = spec.arguments["include_reply"] {
             guard let flag = includeReply.boolValue else {
-                report(.error, .actionArguments, path.appending("include_reply"), "'include_reply' must be true or false")
+                report(.error, .actionArguments, path().appending("include_reply"), "'include_reply' must be true or false")
                 return
             }
             if flag && action?.textInput == nil {
                 report(
-                    .error, .replyWithoutTextInput, path.appending("include_reply"),
+                    .error, .replyWithoutTextInput, path().appending("include_reply"),
                     "the callback wants the typed reply, but "
                         + (action.map { "button '\($0.identifier)' has no text field" } ?? "only a button can carry a reply"),
                     hint: "make the button a text-input action in the manifest, or drop include_reply")

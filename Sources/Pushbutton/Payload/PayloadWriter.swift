@@ -45,7 +45,7 @@ public struct PayloadWriter: Sendable {
         if let actions = payload.actions {
             flushCustom(before: Payload.actionsKey, &writer, &first)
             Self.writeRawKey(#""pushbutton":"#, &writer, &first)
-            writer.write(actions.jsonValue)
+            writeActions(actions)
         }
         flushCustom(before: nil, &writer, &first)
         customKeys = []
@@ -140,6 +140,62 @@ public struct PayloadWriter: Sendable {
             if let key = content.titleLocKey { writeString(#""title-loc-key":"#, key, &first) }
             writer.writeRaw(UInt8(ascii: "}"))
         }
+    }
+
+    private mutating func writeActions(_ actions: PayloadActions) {
+        guard actions.extra.isEmpty else {
+            writer.write(actions.jsonValue)
+            return
+        }
+        writer.writeRaw(UInt8(ascii: "{"))
+        var first = true
+        if !actions.body.isEmpty { writeSpecs(#""body":"#, actions.body, &first) }
+        if !actions.buttons.isEmpty {
+            Self.writeRawKey(#""buttons":"#, &writer, &first)
+            writer.writeRaw(UInt8(ascii: "{"))
+            if actions.buttons.count == 1, let (button, specs) = actions.buttons.first {
+                writer.write(button)
+                writer.writeRaw(UInt8(ascii: ":"))
+                writeSpecList(specs)
+            } else {
+                for (index, entry) in actions.buttons.sorted(by: { $0.key < $1.key }).enumerated() {
+                    if index > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+                    writer.write(entry.key)
+                    writer.writeRaw(UInt8(ascii: ":"))
+                    writeSpecList(entry.value)
+                }
+            }
+            writer.writeRaw(UInt8(ascii: "}"))
+        }
+        if !actions.dynamicButtons.isEmpty {
+            Self.writeRawKey(#""define":"#, &writer, &first)
+            writer.write(.array(actions.dynamicButtons.map(\.jsonValue)))
+        }
+        if !actions.dismiss.isEmpty { writeSpecs(#""dismiss":"#, actions.dismiss, &first) }
+        Self.writeRawKey(#""v":"#, &writer, &first)
+        writer.write(Int64(actions.version))
+        writer.writeRaw(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeSpecs(_ key: StaticString, _ specs: [ActionSpec], _ first: inout Bool) {
+        Self.writeRawKey(key, &writer, &first)
+        writeSpecList(specs)
+    }
+
+    /// `[{"action":…,"args":{…}},…]`, keys in sorted order as the generic writer has them.
+    private mutating func writeSpecList(_ specs: [ActionSpec]) {
+        writer.writeRaw(UInt8(ascii: "["))
+        for (index, spec) in specs.enumerated() {
+            if index > 0 { writer.writeRaw(UInt8(ascii: ",")) }
+            writer.writeRaw(#"{"action":"#)
+            writer.write(spec.name)
+            if !spec.arguments.isEmpty {
+                writer.writeRaw(#","args":"#)
+                writer.write(.object(spec.arguments))
+            }
+            writer.writeRaw(UInt8(ascii: "}"))
+        }
+        writer.writeRaw(UInt8(ascii: "]"))
     }
 
     private mutating func writeString(_ key: StaticString, _ value: String, _ first: inout Bool) {

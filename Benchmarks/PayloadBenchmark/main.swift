@@ -1,0 +1,145 @@
+// Payload benchmark: builds N personalized interactive payloads (distinct titles, bodies, arguments)
+// and either writes and validates them with Pushbutton, or encodes the same content with Foundation's
+// JSONEncoder and Codable structs (what the Swift APNs library does). Run one mode per process so the
+// peak memory is that mode's own: `PayloadBenchmark ours 1000000`, `PayloadBenchmark jsonencoder 1000000`,
+// `PayloadBenchmark verify 10000` (checks both outputs parse to the same values).
+import Foundation
+import Pushbutton
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The same payload content as Codable structs, as an APNSwift user would write it.
+struct CodablePayload: Encodable {
+    struct APS: Encodable {
+        struct Alert: Encodable {
+            var title: String
+            var body: String
+        }
+        var alert: Alert
+        var category: String
+        var threadID: String
+        enum CodingKeys: String, CodingKey {
+            case alert, category
+            case threadID = "thread-id"
+        }
+    }
+    struct Spec: Encodable {
+        var action: String
+        var args: [String: String]
+    }
+    struct Actions: Encodable {
+        var v: Int
+        var buttons: [String: [Spec]]
+        var body: [Spec]
+    }
+    struct Arguments: Encodable {
+        var id: Int
+        var user: String
+    }
+    var aps: APS
+    var pushbutton: Actions
+    var actionArgs: Arguments
+    enum CodingKeys: String, CodingKey {
+        case aps, pushbutton
+        case actionArgs = "action_args"
+    }
+}
+
+/// The personalized strings of one notification. Both modes build them the same way, by concatenation
+/// (string interpolation would cost more than encoding), so this shared cost is as small as it can be.
+struct Personalization {
+    let index: Int
+    let title: String
+    let body: String
+    let thread: String
+    let likeURL: String
+    let deepLink: String
+    let user: String
+
+    static let hours = (0..<24).map { String($0) }
+
+    init(_ index: Int) {
+        let number = String(index)
+        self.index = index
+        title = "Anna " + number
+        body = "Message " + number + ": lunch at " + Self.hours[index % 24] + ":00 tomorrow?"
+        thread = "chat-" + String(index % 1000)
+        likeURL = "https://api.example.com/messages/" + number + "/like"
+        deepLink = "chatter://message/" + number
+        user = "user-" + number
+    }
+}
+
+func makePayload(_ fields: Personalization) -> Payload {
+    var payload = Payload.interactive(category: "message", title: fields.title, body: fields.body)
+    payload.aps.threadID = fields.thread
+    payload.addAction(ActionSpec(ActionSpec.callback, arguments: ["url": .string(fields.likeURL)]), forButton: "like")
+    payload.addBodyAction(ActionSpec(ActionSpec.deepLink, arguments: ["url": .string(fields.deepLink)]))
+    payload.actionArguments = ["id": .integer(Int64(fields.index)), "user": .string(fields.user)]
+    return payload
+}
+
+func makeCodable(_ fields: Personalization) -> CodablePayload {
+    CodablePayload(
+        aps: .init(alert: .init(title: fields.title, body: fields.body), category: "message", threadID: fields.thread),
+        pushbutton: .init(
+            v: 1, buttons: ["like": [.init(action: ActionSpec.callback, args: ["url": fields.likeURL])]],
+            body: [.init(action: ActionSpec.deepLink, args: ["url": fields.deepLink])]),
+        actionArgs: .init(id: fields.index, user: fields.user))
+}
+
+func peakMemoryKiB() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss
+}
+
+let manifestJSON = #"""
+    {"version": 1, "categories": [{"identifier": "message", "actions": [
+      {"identifier": "like", "title": "Like", "options": ["authenticationRequired"]},
+      {"identifier": "reply", "title": "Reply", "textInput": {"buttonTitle": "Send"}}]}]}
+    """#
+
+let arguments = CommandLine.arguments
+let mode = arguments.count > 1 ? arguments[1] : "ours"
+let count = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+
+switch mode {
+case "ours":
+    let validator = PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!)
+    var writer = PayloadWriter()
+    var totalBytes = 0
+    var problems = 0
+    let start = ContinuousClock.now
+    for index in 0..<count {
+        let payload = makePayload(Personalization(index))
+        writer.write(payload)
+        totalBytes += writer.bytes.count
+        problems += validator.validate(payload, encodedSize: writer.bytes.count).count
+    }
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    guard problems == 0 else { fatalError("the benchmark's payloads should be valid; \(problems) diagnostics") }
+    print("mode=ours count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
+case "jsonencoder":
+    let encoder = JSONEncoder()
+    var totalBytes = 0
+    let start = ContinuousClock.now
+    for index in 0..<count {
+        totalBytes += try! encoder.encode(makeCodable(Personalization(index))).count
+    }
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    print("mode=jsonencoder count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
+case "verify":
+    let encoder = JSONEncoder()
+    for index in 0..<count {
+        let ours = try! JSONParser.parse(PayloadWriter.encode(makePayload(Personalization(index))))
+        let theirs = try! JSONParser.parse(Array(try! encoder.encode(makeCodable(Personalization(index)))))
+        guard ours == theirs else { fatalError("payload \(index) differs:\n\(ours)\n\(theirs)") }
+    }
+    print("mode=verify count=\(count) equal=true")
+default:
+    print("usage: PayloadBenchmark ours|jsonencoder|verify [COUNT]")
+    exit(2)
+}
