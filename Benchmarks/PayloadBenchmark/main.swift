@@ -131,6 +131,43 @@ case "jsonencoder":
     }
     let seconds = (ContinuousClock.now - start) / .seconds(1)
     print("mode=jsonencoder count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
+case "stages":
+    // Where the time goes: each stage adds one step to the previous one.
+    let validator = PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!)
+    var writer = PayloadWriter()
+    var sink = 0
+    func time(_ name: String, _ body: (Int) -> Void) {
+        let start = ContinuousClock.now
+        for index in 0..<count { body(index) }
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        print("stage=\(name) ns_per_payload=\(Int(seconds * 1e9 / Double(count)))")
+    }
+    time("strings") { sink &+= Personalization($0).body.utf8.count }
+    time("strings+interactive") {
+        let fields = Personalization($0)
+        sink &+= Payload.interactive(category: "message", title: fields.title, body: fields.body).aps.badge ?? 1
+    }
+    time("strings+3 argument dictionaries") {
+        let fields = Personalization($0)
+        let a: [String: JSONValue] = ["url": .string(fields.likeURL)]
+        let b: [String: JSONValue] = ["url": .string(fields.deepLink)]
+        let c: [String: JSONValue] = ["id": .integer(Int64(fields.index)), "user": .string(fields.user)]
+        sink &+= a.count + b.count + c.count
+    }
+    time("strings+build") { sink &+= makePayload(Personalization($0)).aps.badge ?? 1 }
+    time("strings+build+write") {
+        writer.write(makePayload(Personalization($0)))
+        sink &+= writer.bytes.count
+    }
+    time("strings+build+write+validate") {
+        let payload = makePayload(Personalization($0))
+        writer.write(payload)
+        sink &+= validator.validate(payload, encodedSize: writer.bytes.count).count
+    }
+    let encoder = JSONEncoder()
+    time("strings+codable") { sink &+= makeCodable(Personalization($0)).actionArgs.id }
+    time("strings+codable+JSONEncoder") { sink &+= try! encoder.encode(makeCodable(Personalization($0))).count }
+    print("sink=\(sink)")
 case "verify":
     let encoder = JSONEncoder()
     for index in 0..<count {

@@ -24,9 +24,44 @@ public struct ActionSpec: Sendable, Hashable {
         self.arguments = arguments
     }
 
+    /// Pushbutton's built-in actions.
+    public enum Builtin: Sendable, Hashable {
+        case deepLink
+        case openURL
+        case dismiss
+        case callback
+    }
+
+    /// Which built-in action the name is (spelled exactly), if any. Compared as bytes: validation asks for
+    /// every action of every payload, and these names are too long for Swift's small-string fast path.
+    public var builtin: Builtin? {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard bytes.count >= 18, bytes.count <= 19, Self.matches(bytes, "pushbutton.", at: 0) else { return nil }
+            if Self.matches(bytes, "callback", at: 11) { return .callback }
+            if Self.matches(bytes, "deeplink", at: 11) { return .deepLink }
+            if Self.matches(bytes, "open_url", at: 11) { return .openURL }
+            if Self.matches(bytes, "dismiss", at: 11) { return .dismiss }
+            return nil
+        }
+    }
+
+    /// Whether `bytes` hold exactly `expected` from `offset` to their end or, for the prefix, at `offset`.
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: StaticString, at offset: Int) -> Bool {
+        expected.withUTF8Buffer { expected in
+            let isSuffix = offset > 0
+            guard isSuffix ? bytes.count - offset == expected.count : bytes.count >= expected.count else { return false }
+            for index in 0..<expected.count where bytes[offset + index] != expected[index] { return false }
+            return true
+        }
+    }
+
     /// Whether the name is one of Pushbutton's built-in actions.
-    public var isBuiltin: Bool { Self.builtinNames.contains(name) }
+    public var isBuiltin: Bool { builtin != nil }
 
     /// Whether this action needs the app in the foreground (it opens something).
-    public var needsForeground: Bool { name == Self.deepLink || name == Self.openURL }
+    public var needsForeground: Bool {
+        let kind = builtin
+        return kind == .deepLink || kind == .openURL
+    }
 }

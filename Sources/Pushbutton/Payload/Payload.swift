@@ -29,6 +29,10 @@ public struct Payload: Sendable, Hashable {
 
     /// A visible notification showing `category`'s buttons.
     public static func interactive(category: String, title: String? = nil, body: String) -> Payload {
-        Payload(aps: APS(alert: .content(AlertContent(title: title, body: body)), category: category))
+        // Filled in place: nesting the initializers copies the whole (large) struct several times.
+        var payload = Payload()
+        payload.aps.alert = .content(AlertContent(title: title, body: body))
+        payload.aps.category = category
+        return payload
     }
 }

@@ -18,19 +18,22 @@ public struct PayloadValidator: Sendable {
 
     /// The categories a device registered from the manifest.
     public let categories: CategorySet
+    /// What validation needs of each category, looked up once per payload without copying the category.
+    private let index: [String: CategoryIndex]
 
     public init(manifest: Manifest) {
-        categories = manifest.categorySet()
+        self.init(categories: manifest.categorySet())
     }
 
     public init(categories: CategorySet) {
         self.categories = categories
+        index = Dictionary(uniqueKeysWithValues: categories.map { ($0.identifier, CategoryIndex($0)) })
     }
 
     /// Every problem with `payload`, with JSON paths. `encodedSize` saves writing the payload again
     /// when the caller already has its bytes.
     public func validate(_ payload: Payload, context: Context = Context(), encodedSize: Int? = nil) -> [Diagnostic] {
-        var check = PayloadCheck(context: context, categories: categories)
+        var check = PayloadCheck(context: context, categories: categories, index: index)
         check.run(payload, encodedSize: encodedSize)
         return check.diagnostics.count > 1 ? check.diagnostics.sortedForDisplay() : check.diagnostics
     }
@@ -61,14 +64,16 @@ public struct PayloadValidator: Sendable {
 private struct PayloadCheck {
     let context: PayloadValidator.Context
     let categories: CategorySet
+    let index: [String: CategoryIndex]
     var diagnostics: [Diagnostic] = []
 
     private static let aps = JSONPath.root.appending("aps")
     private static let actionsPath = JSONPath.root.appending(Payload.actionsKey)
 
-    init(context: PayloadValidator.Context, categories: CategorySet) {
+    init(context: PayloadValidator.Context, categories: CategorySet, index: [String: CategoryIndex]) {
         self.context = context
         self.categories = categories
+        self.index = index
     }
 
     private mutating func report(
@@ -101,15 +106,15 @@ private struct PayloadCheck {
     }
 
     private mutating func checkPushType(_ payload: Payload) {
-        let aps = payload.aps
         let type = context.pushType
-        if !PushType.known.contains(type) {
+        if type != .alert && !PushType.known.contains(type) {
             report(
                 .error, .unknownValue, .root, "'\(type)' is not an APNs push type",
                 hint: Suggestion.didYouMean(type.rawValue, among: PushType.known.map(\.rawValue)))
         }
-        let visible = aps.alert != nil || aps.sound != nil || aps.badge != nil
-        let backgroundOnly = aps.contentAvailable && !visible
+        let visible = payload.aps.alert != nil || payload.aps.sound != nil || payload.aps.badge != nil
+        let contentAvailable = payload.aps.contentAvailable
+        let backgroundOnly = contentAvailable && !visible
         if backgroundOnly && context.priority == 10 {
             report(
                 .error, .backgroundPriority, Self.aps.appending("content-available"),
@@ -117,7 +122,7 @@ private struct PayloadCheck {
                 hint: "send background pushes with apns-priority 5; APNs rejects or throttles priority 10")
         }
         if type == .background {
-            if !aps.contentAvailable {
+            if !contentAvailable {
                 report(
                     .error, .pushTypeMismatch, Self.aps, "a background push needs \"content-available\": 1",
                     hint: "add it, or send the payload as an alert push")
@@ -134,12 +139,12 @@ private struct PayloadCheck {
                     .warning, .pushTypeMismatch, Self.aps,
                     "this payload only wakes the app (content-available without alert, sound or badge)",
                     hint: "send it with push type background and priority 5")
-            } else if !visible && !aps.contentAvailable {
+            } else if !visible && !contentAvailable {
                 report(
                     .error, .missingAlert, Self.aps, "an alert push has nothing to show: no alert, sound or badge",
                     hint: "add \"alert\": {\"title\": …, \"body\": …}")
             }
-            if aps.category != nil && aps.alert == nil {
+            if payload.aps.category != nil && payload.aps.alert == nil {
                 report(
                     .error, .missingAlert, Self.aps.appending("category"),
                     "the payload names a category but has no alert, so there is no notification to show its buttons",
@@ -148,7 +153,7 @@ private struct PayloadCheck {
         } else if type == .liveactivity {
             checkLiveActivity(payload)
         }
-        if aps.mutableContent && aps.alert == nil {
+        if payload.aps.mutableContent && payload.aps.alert == nil {
             report(
                 .warning, .missingAlert, Self.aps.appending("mutable-content"),
                 "mutable-content has no effect without an alert: service extensions only run for visible notifications",
@@ -177,17 +182,16 @@ private struct PayloadCheck {
     }
 
     private mutating func checkValues(_ payload: Payload) {
-        let aps = payload.aps
-        if let badge = aps.badge, badge < 0 {
+        if let badge = payload.aps.badge, badge < 0 {
             report(.error, .valueRange, Self.aps.appending("badge"), "the badge is negative (\(badge))", hint: "use 0 to clear it")
         }
-        if let score = aps.relevanceScore, !(0...1).contains(score) {
+        if let score = payload.aps.relevanceScore, !(0...1).contains(score) {
             report(.error, .valueRange, Self.aps.appending("relevance-score"), "relevance-score \(score) is outside 0…1")
         }
-        if case .critical(_, let volume?, _) = aps.sound, !(0...1).contains(volume) {
+        if case .critical(_, let volume?, _) = payload.aps.sound, !(0...1).contains(volume) {
             report(.error, .valueRange, Self.aps.appending("sound").appending("volume"), "the volume \(volume) is outside 0…1")
         }
-        if let level = aps.interruptionLevel {
+        if let level = payload.aps.interruptionLevel {
             if !InterruptionLevel.known.contains(level) {
                 report(
                     .error, .unknownValue, Self.aps.appending("interruption-level"), "'\(level)' is not an interruption level",
@@ -204,7 +208,7 @@ private struct PayloadCheck {
     // MARK: Categories and actions
 
     /// The category whose buttons the payload shows, reporting why when it cannot be found.
-    private mutating func resolveCategory(_ payload: Payload) -> Category? {
+    private mutating func resolveCategory(_ payload: Payload) -> CategoryIndex? {
         let actions = payload.actions
         let categoryPath = Self.aps.appending("category")
         if let dynamic = actions?.dynamicButtons, !dynamic.isEmpty {
@@ -225,7 +229,7 @@ private struct PayloadCheck {
             }
             return nil
         }
-        if let category = categories[identifier] { return category }
+        if let category = index[identifier] { return category }
         let suggestion = Suggestion.didYouMean(identifier, among: categories.identifiers)
         report(
             .error, .unknownCategory, categoryPath,
@@ -237,7 +241,7 @@ private struct PayloadCheck {
         return nil
     }
 
-    private mutating func checkDynamicButtons(_ payload: Payload, _ buttons: [DynamicButton]) -> Category? {
+    private mutating func checkDynamicButtons(_ payload: Payload, _ buttons: [DynamicButton]) -> CategoryIndex? {
         let path = Self.actionsPath.appending("define")
         if buttons.count > DynamicCategories.maximumButtons {
             report(
@@ -270,33 +274,33 @@ private struct PayloadCheck {
                     + (payload.aps.category.map { ", not '\($0)'" } ?? ""),
                 hint: "set \"category\": \"\(category.identifier)\" (PayloadBuilder does it for you)")
         }
-        return category
+        return CategoryIndex(category)
     }
 
-    private mutating func checkActions(_ payload: Payload, in category: Category?) {
+    private mutating func checkActions(_ payload: Payload, in category: CategoryIndex?) {
         guard let actions = payload.actions else { return checkActionArguments(payload, in: category) }
         if let category {
             // Dictionary order: the diagnostics are sorted once at the end, so nothing is sorted per payload.
             for (button, specs) in actions.buttons {
-                guard let action = category.action(button) else {
+                guard let traits = category.buttons[button] else {
                     report(
                         .error, .unknownButton, Self.actionsPath.appending("buttons").appending(button),
                         "category '\(category.identifier)' has no button '\(button)', so these actions never run",
-                        hint: Suggestion.didYouMean(button, among: category.actions.map(\.identifier))
-                            ?? "its buttons are \(category.actions.map(\.identifier).joined(separator: ", "))")
+                        hint: Suggestion.didYouMean(button, among: category.buttonOrder)
+                            ?? "its buttons are \(category.buttonOrder.joined(separator: ", "))")
                     continue
                 }
                 for (index, spec) in specs.enumerated() {
                     check(
                         spec, at: Self.actionsPath.appending("buttons").appending(button).appending(index),
-                        background: action.runsInBackground, action: action)
+                        button: (button, traits))
                 }
             }
         }
         for (index, spec) in actions.body.enumerated() {
-            check(spec, at: Self.actionsPath.appending("body").appending(index), background: false, action: nil)
+            check(spec, at: Self.actionsPath.appending("body").appending(index), button: nil, background: false)
         }
-        if !actions.dismiss.isEmpty, let category, !category.options.contains(.customDismissAction) {
+        if !actions.dismiss.isEmpty, let category, !category.reportsDismissal {
             report(
                 .error, .dismissNotReported, Self.actionsPath.appending("dismiss"),
                 "category '\(category.identifier)' lacks customDismissAction, so dismissals are never reported and "
@@ -304,13 +308,13 @@ private struct PayloadCheck {
                 hint: "add \"customDismissAction\" to the category's options in the manifest")
         }
         for (index, spec) in actions.dismiss.enumerated() {
-            check(spec, at: Self.actionsPath.appending("dismiss").appending(index), background: true, action: nil)
+            check(spec, at: Self.actionsPath.appending("dismiss").appending(index), button: nil, background: true)
         }
         checkActionArguments(payload, in: category)
     }
 
-    private mutating func checkActionArguments(_ payload: Payload, in category: Category?) {
-        guard payload.actionArguments != nil, let category, category.actions.isEmpty else { return }
+    private mutating func checkActionArguments(_ payload: Payload, in category: CategoryIndex?) {
+        guard payload.actionArguments != nil, let category, category.buttons.isEmpty else { return }
         report(
             .warning, .noActions, .root.appending(Payload.actionArgumentsKey),
             "'action_args' is given but category '\(category.identifier)' has no buttons to receive it")
@@ -319,9 +323,13 @@ private struct PayloadCheck {
     /// One action spec, run by `action`'s tap (nil for the body tap or a dismissal). The path is built
     /// only when something is reported.
     private mutating func check(
-        _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, background: Bool, action: Action?
+        _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, button: (name: String, traits: ButtonTraits)?,
+        background: Bool? = nil
     ) {
-        if SystemIdentifiers.isReserved(spec.name) && !spec.isBuiltin {
+        let background = background ?? button?.traits.runsInBackground ?? false
+        // One classification of the name serves every rule below.
+        let builtin = spec.builtin
+        if builtin == nil && SystemIdentifiers.isReserved(spec.name) {
             report(
                 .error, .unknownBuiltinAction, path().appending("action"),
                 "'\(spec.name)' is not one of Pushbutton's built-in actions",
@@ -329,23 +337,23 @@ private struct PayloadCheck {
                     ?? "built-in actions are \(ActionSpec.builtinNames.joined(separator: ", "))")
             return
         }
-        if spec.needsForeground && background {
-            let what = action.map { "button '\($0.identifier)' runs in the background" } ?? "a dismissal runs in the background"
+        if (builtin == .deepLink || builtin == .openURL) && background {
+            let what = button.map { "button '\($0.name)' runs in the background" } ?? "a dismissal runs in the background"
             report(
                 .error, .backgroundOpen, path().appending("action"),
                 "\(spec.name) opens something, but \(what): on the device it would silently do nothing",
-                hint: action != nil
+                hint: button != nil
                     ? "give the button the \"foreground\" option in the manifest, or use pushbutton.callback"
                     : "use pushbutton.callback")
         }
-        switch spec.name {
-        case ActionSpec.deepLink:
+        switch builtin {
+        case .deepLink:
             checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: false)
-        case ActionSpec.openURL:
+        case .openURL:
             checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: true)
-        case ActionSpec.callback:
-            checkCallback(spec, at: path().appending("args"), action: action)
-        case ActionSpec.dismiss where !spec.arguments.isEmpty:
+        case .callback:
+            checkCallback(spec, at: path().appending("args"), button: button)
+        case .dismiss where !spec.arguments.isEmpty:
             report(.warning, .actionArguments, path().appending("args"), "pushbutton.dismiss takes no arguments; they are ignored")
         default:
             break
@@ -368,7 +376,9 @@ private struct PayloadCheck {
         }
     }
 
-    private mutating func checkCallback(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath, action: Action?) {
+    private mutating func checkCallback(
+        _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, button: (name: String, traits: ButtonTraits)?
+    ) {
         let text = spec.arguments["url"]?.stringValue ?? ""
         let url = URLText(text)
         if url.scheme == .https || url.scheme == .http, url.host != .none {
@@ -397,13 +407,39 @@ private struct PayloadCheck {
                 report(.error, .actionArguments, path().appending("include_reply"), "'include_reply' must be true or false")
                 return
             }
-            if flag && action?.textInput == nil {
+            if flag && button?.traits.hasTextInput != true {
                 report(
                     .error, .replyWithoutTextInput, path().appending("include_reply"),
                     "the callback wants the typed reply, but "
-                        + (action.map { "button '\($0.identifier)' has no text field" } ?? "only a button can carry a reply"),
+                        + (button.map { "button '\($0.name)' has no text field" } ?? "only a button can carry a reply"),
                     hint: "make the button a text-input action in the manifest, or drop include_reply")
             }
         }
+    }
+}
+
+/// What validation needs to know of one button.
+private struct ButtonTraits {
+    var runsInBackground: Bool
+    var hasTextInput: Bool
+}
+
+/// What validation needs to know of one category, built once per validator.
+private final class CategoryIndex: Sendable {
+    let identifier: String
+    let buttons: [String: ButtonTraits]
+    /// Button identifiers in display order, for messages and suggestions.
+    let buttonOrder: [String]
+    let reportsDismissal: Bool
+
+    init(_ category: Category) {
+        identifier = category.identifier
+        buttonOrder = category.actions.map(\.identifier)
+        buttons = Dictionary(
+            category.actions.map {
+                ($0.identifier, ButtonTraits(runsInBackground: $0.runsInBackground, hasTextInput: $0.textInput != nil))
+            },
+            uniquingKeysWith: { first, _ in first })
+        reportsDismissal = category.options.contains(.customDismissAction)
     }
 }
