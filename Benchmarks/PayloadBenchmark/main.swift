@@ -2,7 +2,8 @@
 // and either writes and validates them with Pushbutton, or encodes the same content with Foundation's
 // JSONEncoder and Codable structs (what the Swift APNs library does). Run one mode per process so the
 // peak memory is that mode's own: `PayloadBenchmark ours 1000000`, `PayloadBenchmark jsonencoder 1000000`,
-// `PayloadBenchmark verify 10000` (checks both outputs parse to the same values).
+// `PayloadBenchmark template 1000000` (the same payloads from a PayloadTemplate validated once),
+// `PayloadBenchmark verify 10000` (checks all outputs parse to the same values).
 import Foundation
 import Pushbutton
 
@@ -90,6 +91,32 @@ func makeCodable(_ fields: Personalization) -> CodablePayload {
         actionArgs: .init(id: fields.index, user: fields.user))
 }
 
+/// The campaign as a template: validated once, then rendered per recipient.
+func makeTemplate(_ validator: PayloadValidator) -> (PayloadTemplate, (Personalization) -> [JSONValue]) {
+    var payload = Payload.interactive(category: "message", title: "{{title}}", body: "{{body}}")
+    payload.aps.threadID = "{{thread}}"
+    payload.addAction(
+        ActionSpec(ActionSpec.callback, arguments: ["url": "https://api.example.com/messages/{{id}}/like"]),
+        forButton: "like")
+    payload.addBodyAction(ActionSpec(ActionSpec.deepLink, arguments: ["url": "chatter://message/{{id}}"]))
+    payload.actionArguments = ["id": "{{id}}", "user": "{{user}}"]
+    let template = try! PayloadTemplate(payload, validator: validator)
+    let order = template.placeholders
+    let position = ["id", "title", "body", "thread", "user"].map { order.firstIndex(of: $0)! }
+    return (
+        template,
+        { fields in
+            var values = [JSONValue](repeating: .null, count: 5)
+            values[position[0]] = .integer(Int64(fields.index))
+            values[position[1]] = .string(fields.title)
+            values[position[2]] = .string(fields.body)
+            values[position[3]] = .string(fields.thread)
+            values[position[4]] = .string(fields.user)
+            return values
+        }
+    )
+}
+
 func peakMemoryKiB() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -122,6 +149,18 @@ case "ours":
     let seconds = (ContinuousClock.now - start) / .seconds(1)
     guard problems == 0 else { fatalError("the benchmark's payloads should be valid; \(problems) diagnostics") }
     print("mode=ours count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
+case "template":
+    let validator = PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!)
+    let (template, values) = makeTemplate(validator)
+    var writer = JSONWriter(reservingCapacity: 4096)
+    var totalBytes = 0
+    let start = ContinuousClock.now
+    for index in 0..<count {
+        try! template.render(values(Personalization(index)), into: &writer)
+        totalBytes += writer.bytes.count
+    }
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    print("mode=template count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
 case "jsonencoder":
     let encoder = JSONEncoder()
     var totalBytes = 0
@@ -170,10 +209,12 @@ case "stages":
     print("sink=\(sink)")
 case "verify":
     let encoder = JSONEncoder()
+    let (template, values) = makeTemplate(PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!))
     for index in 0..<count {
         let ours = try! JSONParser.parse(PayloadWriter.encode(makePayload(Personalization(index))))
         let theirs = try! JSONParser.parse(Array(try! encoder.encode(makeCodable(Personalization(index)))))
-        guard ours == theirs else { fatalError("payload \(index) differs:\n\(ours)\n\(theirs)") }
+        let rendered = try! JSONParser.parse(try! template.render(values(Personalization(index))))
+        guard ours == theirs, rendered == theirs else { fatalError("payload \(index) differs:\n\(ours)\n\(theirs)") }
     }
     print("mode=verify count=\(count) equal=true")
 default:

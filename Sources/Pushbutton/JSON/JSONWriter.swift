@@ -97,6 +97,12 @@ public struct JSONWriter: Sendable {
     /// Writes a string with exact JSON escaping.
     public mutating func write(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        writeStringContents(string)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes a string's escaped contents without the quotes (for text spliced into a string).
+    public mutating func writeStringContents(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
@@ -109,7 +115,11 @@ public struct JSONWriter: Sendable {
             }
             if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends bytes that are already valid JSON text.
+    public mutating func writeRaw(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
     }
 
     private mutating func appendEscape(for byte: UInt8) {
