@@ -17,14 +17,16 @@ import Testing
         for payload in Self.randomPayloads() {
             let bytes = PayloadWriter.encode(payload)
             let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-            #expect(RandomPayload.numericallyEqual(decoded, payload.jsonValue), "\(String(decoding: bytes, as: UTF8.self))")
+            #expect(
+                RandomPayload.numericallyEqual(decoded, payload.jsonValue), "\(String(decoding: bytes, as: UTF8.self))")
             #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any])
         }
     }
 
     @Test func pythonReadsBackTheSameValue() throws {
         // Each line: our bytes, then Foundation's serialization of the same value, as a reference.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pb-property-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pb-property-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var ours = Data()
@@ -32,7 +34,8 @@ import Testing
         for payload in Self.randomPayloads() {
             ours.append(contentsOf: PayloadWriter.encode(payload))
             ours.append(0x0A)
-            reference.append(try JSONSerialization.data(withJSONObject: RandomPayload.foundationObject(payload.jsonValue)))
+            reference.append(
+                try JSONSerialization.data(withJSONObject: RandomPayload.foundationObject(payload.jsonValue)))
             reference.append(0x0A)
         }
         try ours.write(to: directory.appendingPathComponent("ours.ndjson"))
@@ -73,7 +76,9 @@ enum RandomPayload {
         if random.next() % 3 == 0 { payload.aps.relevanceScore = Double(random.next() % 1_000_001) / 1_000_000 }
         if random.next() % 3 == 0 { payload.aps.threadID = string(&random, maxLength: 10) }
         if random.next() % 2 == 0 {
-            payload.actionArguments = [string(&random, maxLength: 8): value(&random, depth: 2), "n": value(&random, depth: 0)]
+            payload.actionArguments = [
+                string(&random, maxLength: 8): value(&random, depth: 2), "n": value(&random, depth: 0),
+            ]
         }
         if random.next() % 2 == 0 {
             payload.addAction(
@@ -115,7 +120,9 @@ enum RandomPayload {
         case 6: return .array((0..<Int(random.next() % 4)).map { _ in value(&random, depth: depth - 1) })
         default:
             var object: [String: JSONValue] = [:]
-            for _ in 0..<Int(random.next() % 4) { object[string(&random, maxLength: 6)] = value(&random, depth: depth - 1) }
+            for _ in 0..<Int(random.next() % 4) {
+                object[string(&random, maxLength: 6)] = value(&random, depth: depth - 1)
+            }
             return .object(object)
         }
     }

@@ -7,7 +7,8 @@ import Testing
     static let validator = PayloadValidatorTests.validator
 
     static func campaign() -> Payload {
-        var payload = Payload.interactive(category: "message", title: "{{name}}", body: "Hi {{name}}, lunch at {{hour}}:00?")
+        var payload = Payload.interactive(
+            category: "message", title: "{{name}}", body: "Hi {{name}}, lunch at {{hour}}:00?")
         payload.addAction(
             ActionSpec(ActionSpec.callback, arguments: ["url": "https://api.example.com/messages/{{id}}/like"]),
             forButton: "like")
@@ -71,12 +72,17 @@ import Testing
     @Test func urlsWhoseSchemeOrHostComesFromAValueAreRecheckedOnEveryRender() throws {
         var payload = Payload.interactive(category: "message", body: "b")
         payload.addBodyAction(ActionSpec(ActionSpec.openURL, arguments: ["url": "{{page}}"]))
-        payload.addAction(ActionSpec(ActionSpec.callback, arguments: ["url": "https://{{host}}/like"]), forButton: "like")
+        payload.addAction(
+            ActionSpec(ActionSpec.callback, arguments: ["url": "https://{{host}}/like"]), forButton: "like")
         let template = try PayloadTemplate(payload)
         #expect(template.urlChecks.count == 2)
         _ = try template.render([.string("https://example.com/a"), .string("api.example.com")])
-        #expect(throws: PayloadTemplateError.self) { try template.render([.string("chatter://x"), .string("api.example.com")]) }
-        #expect(throws: PayloadTemplateError.self) { try template.render([.string("https://example.com"), .string("")]) }
+        #expect(throws: PayloadTemplateError.self) {
+            try template.render([.string("chatter://x"), .string("api.example.com")])
+        }
+        #expect(throws: PayloadTemplateError.self) {
+            try template.render([.string("https://example.com"), .string("")])
+        }
         // A fixed scheme and host need no re-check.
         #expect(try PayloadTemplate(Self.campaign()).urlChecks.isEmpty)
     }
@@ -86,7 +92,9 @@ import Testing
         #expect(throws: PayloadTemplateError.self) { try template.render([.integer(1)]) }
         #expect(throws: PayloadTemplateError.self) { try template.render([.integer(1), .array([]), .integer(9), nil]) }
         #expect(throws: PayloadTemplateError.self) { try template.values(["id": 1]) }
-        #expect(throws: PayloadTemplateError.self) { try template.values(["id": 1, "name": "a", "hour": 1, "note": 1, "x": 1]) }
+        #expect(throws: PayloadTemplateError.self) {
+            try template.values(["id": 1, "name": "a", "hour": 1, "note": 1, "x": 1])
+        }
         let huge = JSONValue.string(String(repeating: "x", count: 5000))
         #expect {
             try template.render([.integer(1), huge, .integer(9), nil])

@@ -61,17 +61,22 @@ import Testing
 
     @Test func readsPayloadsItDidNotWriteAndKeepsUnknownKeys() throws {
         // The iOS 8 tutorial's payload puts its custom key inside aps.
-        let result = Payload.parse(Array(#"{"aps": {"alert": "A sample", "category": "my_category", "some_id": "my_id"}}"#.utf8))
+        let result = Payload.parse(
+            Array(#"{"aps": {"alert": "A sample", "category": "my_category", "some_id": "my_id"}}"#.utf8))
         let payload = try #require(result.payload)
         #expect(payload.aps.alert == .text("A sample"))
         #expect(payload.aps.extra == ["some_id": "my_id"])
         let warning = try #require(result.diagnostics.first)
-        #expect(warning.code == .unknownKey && warning.severity == .warning && warning.path.description == "aps.some_id")
-        #expect(PayloadWriter.encode(payload) == Array(#"{"aps":{"alert":"A sample","category":"my_category","some_id":"my_id"}}"#.utf8))
+        #expect(
+            warning.code == .unknownKey && warning.severity == .warning && warning.path.description == "aps.some_id")
+        #expect(
+            PayloadWriter.encode(payload)
+                == Array(#"{"aps":{"alert":"A sample","category":"my_category","some_id":"my_id"}}"#.utf8))
     }
 
     @Test func wrongTypesAreReportedAndKeptUntouched() throws {
-        let text = #"{"aps": {"badge": "3", "categry": "x", "content-available": true, "sound": 5}, "action_args": [1]}"#
+        let text =
+            #"{"aps": {"badge": "3", "categry": "x", "content-available": true, "sound": 5}, "action_args": [1]}"#
         let result = Payload.parse(Array(text.utf8))
         let payload = try #require(result.payload)
         #expect(payload.aps.extra["badge"] == "3")
@@ -122,8 +127,11 @@ import Testing
 
     @Test func theIdentifierIsStableAcrossReleases() {
         // Devices keep registered categories across app and server versions, so the hash must never change.
-        #expect(DynamicCategories.identifier(for: [DynamicButton("going", title: "Going", options: .authenticationRequired),
-            DynamicButton("maybe", title: "Maybe", options: .authenticationRequired)]) == "pushbutton.dyn.0c26edca6249816d")
+        #expect(
+            DynamicCategories.identifier(for: [
+                DynamicButton("going", title: "Going", options: .authenticationRequired),
+                DynamicButton("maybe", title: "Maybe", options: .authenticationRequired),
+            ]) == "pushbutton.dyn.0c26edca6249816d")
     }
 
     @Test func settingButtonsNamesTheDerivedCategory() {

@@ -22,27 +22,69 @@ import Testing
 
     @Test(arguments: [
         // (payload, code, path, severity)
-        (#"{"aps": {"alert": "x", "category": "mesage"}}"#, Diagnostic.Code.unknownCategory, "aps.category", Diagnostic.Severity.error),
-        (#"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"lke": [{"action": "a"}]}}}"#, .unknownButton, "pushbutton.buttons.lke", .error),
-        (#"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.open_url", "args": {"url": "https://x.test"}}]}}}"#, .backgroundOpen, "pushbutton.buttons.like[0].action", .error),
-        (#"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.callback", "args": {"url": "https://x.test", "include_reply": true}}]}}}"#, .replyWithoutTextInput, "pushbutton.buttons.like[0].args.include_reply", .error),
-        (#"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.callback"}]}}}"#, .actionArguments, "pushbutton.buttons.like[0].args.url", .error),
-        (#"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.callback", "args": {"url": "http://api.test/x"}}]}}}"#, .actionArguments, "pushbutton.buttons.like[0].args.url", .warning),
-        (#"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.calback"}]}}}"#, .unknownBuiltinAction, "pushbutton.buttons.like[0].action", .error),
-        (#"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "body": [{"action": "pushbutton.open_url", "args": {"url": "chatter://x"}}]}}"#, .actionArguments, "pushbutton.body[0].args.url", .error),
-        (#"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "a"}]}}}"#, .noCategory, "pushbutton.buttons", .error),
-        (#"{"aps": {"alert": "x", "category": "friend_request"}, "pushbutton": {"v": 1, "dismiss": [{"action": "a"}]}}"#, .dismissNotReported, "pushbutton.dismiss", .error),
+        (
+            #"{"aps": {"alert": "x", "category": "mesage"}}"#, Diagnostic.Code.unknownCategory, "aps.category",
+            Diagnostic.Severity.error
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"lke": [{"action": "a"}]}}}"#,
+            .unknownButton, "pushbutton.buttons.lke", .error
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.open_url", "args": {"url": "https://x.test"}}]}}}"#,
+            .backgroundOpen, "pushbutton.buttons.like[0].action", .error
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.callback", "args": {"url": "https://x.test", "include_reply": true}}]}}}"#,
+            .replyWithoutTextInput, "pushbutton.buttons.like[0].args.include_reply", .error
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.callback"}]}}}"#,
+            .actionArguments, "pushbutton.buttons.like[0].args.url", .error
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.callback", "args": {"url": "http://api.test/x"}}]}}}"#,
+            .actionArguments, "pushbutton.buttons.like[0].args.url", .warning
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.calback"}]}}}"#,
+            .unknownBuiltinAction, "pushbutton.buttons.like[0].action", .error
+        ),
+        (
+            #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "body": [{"action": "pushbutton.open_url", "args": {"url": "chatter://x"}}]}}"#,
+            .actionArguments, "pushbutton.body[0].args.url", .error
+        ),
+        (
+            #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "a"}]}}}"#, .noCategory,
+            "pushbutton.buttons", .error
+        ),
+        (
+            #"{"aps": {"alert": "x", "category": "friend_request"}, "pushbutton": {"v": 1, "dismiss": [{"action": "a"}]}}"#,
+            .dismissNotReported, "pushbutton.dismiss", .error
+        ),
         (#"{"aps": {"content-available": 1}}"#, .pushTypeMismatch, "aps", .warning),
         (#"{"aps": {}}"#, .missingAlert, "aps", .error),
         (#"{"aps": {"category": "message", "badge": 1}}"#, .missingAlert, "aps.category", .error),
         (#"{"aps": {"mutable-content": 1, "badge": 1}}"#, .missingAlert, "aps.mutable-content", .warning),
         (#"{"aps": {"alert": "x", "badge": -2}}"#, .valueRange, "aps.badge", .error),
         (#"{"aps": {"alert": "x", "relevance-score": 1.5}}"#, .valueRange, "aps.relevance-score", .error),
-        (#"{"aps": {"alert": "x", "sound": {"critical": 1, "name": "a", "volume": 2}}}"#, .valueRange, "aps.sound.volume", .error),
-        (#"{"aps": {"alert": "x", "interruption-level": "time_sensitive"}}"#, .unknownValue, "aps.interruption-level", .error),
+        (
+            #"{"aps": {"alert": "x", "sound": {"critical": 1, "name": "a", "volume": 2}}}"#, .valueRange,
+            "aps.sound.volume", .error
+        ),
+        (
+            #"{"aps": {"alert": "x", "interruption-level": "time_sensitive"}}"#, .unknownValue,
+            "aps.interruption-level", .error
+        ),
         (#"{"aps": {"alert": "x", "interruption-level": "critical"}}"#, .unknownValue, "aps.interruption-level", .note),
-        (#"{"aps": {"alert": "x", "category": "wrong"}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}]}}"#, .dynamicButtons, "aps.category", .error),
-        (#"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}, {"id": "a", "title": " "}]}}"#, .emptyTitle, "pushbutton.define[1].title", .error),
+        (
+            #"{"aps": {"alert": "x", "category": "wrong"}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}]}}"#,
+            .dynamicButtons, "aps.category", .error
+        ),
+        (
+            #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}, {"id": "a", "title": " "}]}}"#,
+            .emptyTitle, "pushbutton.define[1].title", .error
+        ),
     ])
     func rules(payload: String, code: Diagnostic.Code, path: String, severity: Diagnostic.Severity) throws {
         let found = Self.diagnostics(payload)
@@ -59,7 +101,8 @@ import Testing
     }
 
     @Test func builtinCategoriesTheManifestUsesAreKnown() {
-        let text = #"{"aps": {"alert": "x", "category": "pushbutton.yes_no"}, "pushbutton": {"v": 1, "buttons": {"pushbutton.yes": [{"action": "pushbutton.deeplink", "args": {"url": "app://yes"}}]}}}"#
+        let text =
+            #"{"aps": {"alert": "x", "category": "pushbutton.yes_no"}, "pushbutton": {"v": 1, "buttons": {"pushbutton.yes": [{"action": "pushbutton.deeplink", "args": {"url": "app://yes"}}]}}}"#
         #expect(Self.diagnostics(text).isEmpty)
     }
 
@@ -69,16 +112,21 @@ import Testing
         #expect(codes == [.backgroundPriority])
         let visible = Self.diagnostics(#"{"aps": {"alert": "x"}}"#, .init(pushType: .background)).map(\.code)
         #expect(visible.contains(.pushTypeMismatch))
-        #expect(Self.diagnostics(#"{"aps": {"content-available": 1}}"#, .init(pushType: .background, priority: 5)).isEmpty)
-        #expect(Self.diagnostics(#"{"aps": {"alert": "x"}}"#, .init(pushType: PushType(rawValue: "alrt"))).first?.hint == "did you mean 'alert'?")
+        #expect(
+            Self.diagnostics(#"{"aps": {"content-available": 1}}"#, .init(pushType: .background, priority: 5)).isEmpty)
+        #expect(
+            Self.diagnostics(#"{"aps": {"alert": "x"}}"#, .init(pushType: PushType(rawValue: "alrt"))).first?.hint
+                == "did you mean 'alert'?")
     }
 
     @Test func liveActivityRules() {
         let context = PayloadValidator.Context(pushType: .liveactivity)
-        #expect(Self.diagnostics(#"{"aps": {"timestamp": 1, "event": "update", "content-state": {}}}"#, context).isEmpty)
+        #expect(
+            Self.diagnostics(#"{"aps": {"timestamp": 1, "event": "update", "content-state": {}}}"#, context).isEmpty)
         let codes = Self.diagnostics(#"{"aps": {"event": "begin"}}"#, context).map(\.code)
         #expect(codes.contains(.missingField) && codes.contains(.unknownValue))
-        #expect(Self.diagnostics(#"{"aps": {"timestamp": 1, "event": "start"}}"#, context).map(\.code) == [.missingField])
+        #expect(
+            Self.diagnostics(#"{"aps": {"timestamp": 1, "event": "start"}}"#, context).map(\.code) == [.missingField])
     }
 
     @Test func oversizePayloadsSayByHowMuchAndWhatIsLargest() throws {

@@ -50,7 +50,9 @@ public struct ActionSpec: Sendable, Hashable {
     private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, _ expected: StaticString, at offset: Int) -> Bool {
         expected.withUTF8Buffer { expected in
             let isSuffix = offset > 0
-            guard isSuffix ? bytes.count - offset == expected.count : bytes.count >= expected.count else { return false }
+            guard isSuffix ? bytes.count - offset == expected.count : bytes.count >= expected.count else {
+                return false
+            }
             for index in 0..<expected.count where bytes[offset + index] != expected[index] { return false }
             return true
         }

@@ -45,7 +45,8 @@ extension Payload {
         let value = try JSONParser.parse(bytes)
         var reader = PayloadReader()
         guard let payload = reader.readPayload(value) else {
-            throw JSONParseError(message: "a payload must be a JSON object", location: SourceLocation(line: 1, column: 1, offset: 0))
+            throw JSONParseError(
+                message: "a payload must be a JSON object", location: SourceLocation(line: 1, column: 1, offset: 0))
         }
         self = payload
     }

@@ -16,7 +16,8 @@ struct PayloadReader {
     mutating func readPayload(_ value: JSONValue) -> Payload? {
         guard var members = value.objectValue else {
             diagnostics.append(
-                Diagnostic(.error, .typeMismatch, at: .root, "a payload must be a JSON object, not \(value.typeDescription)"))
+                Diagnostic(
+                    .error, .typeMismatch, at: .root, "a payload must be a JSON object, not \(value.typeDescription)"))
             return nil
         }
         var payload = Payload()
@@ -26,7 +27,9 @@ struct PayloadReader {
             } else {
                 // Without an aps dictionary there is nothing typed to read into; refuse rather than guess.
                 diagnostics.append(
-                    Diagnostic(.error, .typeMismatch, at: .root.appending("aps"), "'aps' must be an object, not \(aps.typeDescription)"))
+                    Diagnostic(
+                        .error, .typeMismatch, at: .root.appending("aps"),
+                        "'aps' must be an object, not \(aps.typeDescription)"))
                 return nil
             }
         } else {
@@ -62,7 +65,8 @@ struct PayloadReader {
         diagnostics.append(
             Diagnostic(
                 .error, .typeMismatch, at: path,
-                "'\(path.components.last.map(String.init(describing:)) ?? "")' must be \(expected), not \(value.typeDescription)"))
+                "'\(path.components.last.map(String.init(describing:)) ?? "")' must be \(expected), not \(value.typeDescription)"
+            ))
     }
 
     private mutating func readAPS(_ object: [String: JSONValue], at path: JSONPath) -> APS {
@@ -115,7 +119,8 @@ struct PayloadReader {
                 Diagnostic(
                     .warning, .unknownKey, at: path.appending(key),
                     "'\(key)' is not an aps key; the system ignores it",
-                    hint: Suggestion.didYouMean(key, among: Self.apsKeys) ?? "put app data next to 'aps', not inside it"))
+                    hint: Suggestion.didYouMean(key, among: Self.apsKeys) ?? "put app data next to 'aps', not inside it"
+                ))
         }
         aps.extra = members
         return aps
@@ -161,7 +166,8 @@ struct PayloadReader {
         for key in members.keys.sorted() where !Self.alertKeys.contains(key) {
             diagnostics.append(
                 Diagnostic(
-                    .warning, .unknownKey, at: path.appending(key), "'\(key)' is not an alert key; the system ignores it",
+                    .warning, .unknownKey, at: path.appending(key),
+                    "'\(key)' is not an alert key; the system ignores it",
                     hint: Suggestion.didYouMean(key, among: Self.alertKeys)))
         }
         alert.extra = members
@@ -211,14 +217,17 @@ struct PayloadReader {
             }
         }
         if let buttons = object.members["buttons"],
-            let reader = ObjectReader(buttons, at: path.appending("buttons"), what: "'buttons'", diagnostics: &diagnostics)
+            let reader = ObjectReader(
+                buttons, at: path.appending("buttons"), what: "'buttons'", diagnostics: &diagnostics)
         {
             for button in reader.members.keys.sorted() {
                 actions.buttons[button] = readSpecs(reader.members[button]!, at: reader.path.appending(button))
             }
         }
         if let body = object.members["body"] { actions.body = readSpecs(body, at: path.appending("body")) }
-        if let dismiss = object.members["dismiss"] { actions.dismiss = readSpecs(dismiss, at: path.appending("dismiss")) }
+        if let dismiss = object.members["dismiss"] {
+            actions.dismiss = readSpecs(dismiss, at: path.appending("dismiss"))
+        }
         for (index, element) in (object.array("define", diagnostics: &diagnostics) ?? []).enumerated() {
             if let button = readDynamicButton(element, at: path.appending("define").appending(index)) {
                 actions.dynamicButtons.append(button)

@@ -37,7 +37,9 @@ extension Payload {
             }
             for (key, member) in members {
                 let inside = path.appending(key)
-                measure(member, at: inside, descend: inside == .root.appending("aps") || inside == .root.appending("aps").appending("alert"))
+                measure(
+                    member, at: inside,
+                    descend: inside == .root.appending("aps") || inside == .root.appending("aps").appending("alert"))
             }
         }
         measure(jsonValue, at: .root, descend: true)

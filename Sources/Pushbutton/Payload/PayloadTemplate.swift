@@ -48,7 +48,9 @@ public struct PayloadTemplate: Sendable {
         compiler.compile(payload.jsonValue, at: .root)
         var diagnostics = compiler.diagnostics
         if let validator { diagnostics += validator.validate(payload, context: context) }
-        guard !diagnostics.containsErrors else { throw PayloadTemplateError(diagnostics: diagnostics.sortedForDisplay()) }
+        guard !diagnostics.containsErrors else {
+            throw PayloadTemplateError(diagnostics: diagnostics.sortedForDisplay())
+        }
         placeholders = compiler.names
         segments = compiler.segments
         urlChecks = compiler.urlChecks
@@ -92,7 +94,8 @@ public struct PayloadTemplate: Sendable {
     /// Orders values given by name for ``render(_:into:)``; a missing or unknown name is an error.
     public func values(_ named: [String: JSONValue]) throws(PayloadTemplateError) -> [JSONValue] {
         if let unknown = named.keys.sorted().first(where: { !placeholders.contains($0) }) {
-            throw PayloadTemplateError("'\(unknown)' is not a placeholder of this template (\(placeholders.joined(separator: ", ")))")
+            throw PayloadTemplateError(
+                "'\(unknown)' is not a placeholder of this template (\(placeholders.joined(separator: ", ")))")
         }
         var values: [JSONValue] = []
         for name in placeholders {
@@ -109,14 +112,17 @@ public struct PayloadTemplate: Sendable {
         return writer.bytes
     }
 
-    private func writeInline(_ value: JSONValue, name: String, into writer: inout JSONWriter) throws(PayloadTemplateError) {
+    private func writeInline(_ value: JSONValue, name: String, into writer: inout JSONWriter)
+        throws(PayloadTemplateError)
+    {
         switch value {
         case .string(let text): writer.writeStringContents(text)
         case .integer(let integer): writer.write(integer)
         case .double(let double): writer.write(double)
         case .bool(let bool): bool ? writer.writeRaw("true") : writer.writeRaw("false")
         case .null, .array, .object:
-            throw PayloadTemplateError("'\(name)' stands inside a string, so it takes a string or a number, not \(value.typeDescription)")
+            throw PayloadTemplateError(
+                "'\(name)' stands inside a string, so it takes a string or a number, not \(value.typeDescription)")
         }
     }
 
@@ -125,7 +131,8 @@ public struct PayloadTemplate: Sendable {
         for segment in segments[check.segments] {
             switch segment {
             case .literal(let bytes): writer.writeRaw(bytes)
-            case .inline(let index), .whole(let index, _): try writeInline(values[index], name: placeholders[index], into: &writer)
+            case .inline(let index), .whole(let index, _):
+                try writeInline(values[index], name: placeholders[index], into: &writer)
             }
         }
         // The segments hold escaped text; a URL never needs escapes, so reading it back as UTF-8 is exact.

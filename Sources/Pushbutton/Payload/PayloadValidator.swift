@@ -97,7 +97,8 @@ private struct PayloadCheck {
         let limit = context.pushType.maximumPayloadSize
         guard size > limit else { return }
         let sizeReport = payload.sizeReport(pushType: context.pushType)
-        let largest = sizeReport.largestFields.prefix(3).map { "\($0.path) (\($0.bytes) bytes)" }.joined(separator: ", ")
+        let largest = sizeReport.largestFields.prefix(3).map { "\($0.path) (\($0.bytes) bytes)" }.joined(
+            separator: ", ")
         report(
             .error, .payloadTooLarge, .root,
             "the payload is \(size) bytes, \(size - limit) over APNs' \(limit)-byte limit for \(context.pushType) pushes; "
@@ -164,10 +165,14 @@ private struct PayloadCheck {
     private mutating func checkLiveActivity(_ payload: Payload) {
         let live = payload.aps.liveActivity
         if live.timestamp == nil {
-            report(.error, .missingField, Self.aps, "a Live Activity push needs 'timestamp'", hint: "add \"timestamp\": <epoch seconds>")
+            report(
+                .error, .missingField, Self.aps, "a Live Activity push needs 'timestamp'",
+                hint: "add \"timestamp\": <epoch seconds>")
         }
         guard let event = live.event else {
-            report(.error, .missingField, Self.aps, "a Live Activity push needs 'event'", hint: "add \"event\": \"update\"")
+            report(
+                .error, .missingField, Self.aps, "a Live Activity push needs 'event'", hint: "add \"event\": \"update\""
+            )
             return
         }
         if !["start", "update", "end"].contains(event) {
@@ -183,18 +188,24 @@ private struct PayloadCheck {
 
     private mutating func checkValues(_ payload: Payload) {
         if let badge = payload.aps.badge, badge < 0 {
-            report(.error, .valueRange, Self.aps.appending("badge"), "the badge is negative (\(badge))", hint: "use 0 to clear it")
+            report(
+                .error, .valueRange, Self.aps.appending("badge"), "the badge is negative (\(badge))",
+                hint: "use 0 to clear it")
         }
         if let score = payload.aps.relevanceScore, !(0...1).contains(score) {
-            report(.error, .valueRange, Self.aps.appending("relevance-score"), "relevance-score \(score) is outside 0…1")
+            report(
+                .error, .valueRange, Self.aps.appending("relevance-score"), "relevance-score \(score) is outside 0…1")
         }
         if case .critical(_, let volume?, _) = payload.aps.sound, !(0...1).contains(volume) {
-            report(.error, .valueRange, Self.aps.appending("sound").appending("volume"), "the volume \(volume) is outside 0…1")
+            report(
+                .error, .valueRange, Self.aps.appending("sound").appending("volume"),
+                "the volume \(volume) is outside 0…1")
         }
         if let level = payload.aps.interruptionLevel {
             if !InterruptionLevel.known.contains(level) {
                 report(
-                    .error, .unknownValue, Self.aps.appending("interruption-level"), "'\(level)' is not an interruption level",
+                    .error, .unknownValue, Self.aps.appending("interruption-level"),
+                    "'\(level)' is not an interruption level",
                     hint: Suggestion.didYouMean(level.rawValue, among: InterruptionLevel.known.map(\.rawValue))
                         ?? "use passive, active, time-sensitive or critical")
             } else if level == .critical {
@@ -237,7 +248,8 @@ private struct PayloadCheck {
             hint: suggestion
                 ?? (DynamicCategories.isDynamic(identifier)
                     ? "a dynamic category needs its buttons in pushbutton.define"
-                    : "declare '\(identifier)' in the manifest's categories (or list the built-in), and ship the app update"))
+                    : "declare '\(identifier)' in the manifest's categories (or list the built-in), and ship the app update")
+        )
         return nil
     }
 
@@ -257,10 +269,13 @@ private struct PayloadCheck {
             {
                 report(
                     .error, .dynamicButtons, buttonPath.appending("id"),
-                    "'\(button.identifier)' cannot identify a button (empty, a system identifier or Pushbutton's prefix)")
+                    "'\(button.identifier)' cannot identify a button (empty, a system identifier or Pushbutton's prefix)"
+                )
             }
             if !seen.insert(button.identifier).inserted {
-                report(.error, .dynamicButtons, buttonPath.appending("id"), "button '\(button.identifier)' is defined twice")
+                report(
+                    .error, .dynamicButtons, buttonPath.appending("id"),
+                    "button '\(button.identifier)' is defined twice")
             }
             if button.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 report(.error, .emptyTitle, buttonPath.appending("title"), "the dynamic button's title is empty")
@@ -338,7 +353,8 @@ private struct PayloadCheck {
             return
         }
         if (builtin == .deepLink || builtin == .openURL) && background {
-            let what = button.map { "button '\($0.name)' runs in the background" } ?? "a dismissal runs in the background"
+            let what =
+                button.map { "button '\($0.name)' runs in the background" } ?? "a dismissal runs in the background"
             report(
                 .error, .backgroundOpen, path().appending("action"),
                 "\(spec.name) opens something, but \(what): on the device it would silently do nothing",
@@ -354,7 +370,9 @@ private struct PayloadCheck {
         case .callback:
             checkCallback(spec, at: path().appending("args"), button: button)
         case .dismiss where !spec.arguments.isEmpty:
-            report(.warning, .actionArguments, path().appending("args"), "pushbutton.dismiss takes no arguments; they are ignored")
+            report(
+                .warning, .actionArguments, path().appending("args"),
+                "pushbutton.dismiss takes no arguments; they are ignored")
         default:
             break
         }
@@ -362,7 +380,9 @@ private struct PayloadCheck {
 
     private mutating func checkURL(_ value: JSONValue?, at path: @autoclosure () -> JSONPath, webOnly: Bool) {
         guard let text = value?.stringValue, !text.isEmpty else {
-            report(.error, .actionArguments, path(), "the action needs a 'url' string argument", hint: "add \"url\": \"…\"")
+            report(
+                .error, .actionArguments, path(), "the action needs a 'url' string argument", hint: "add \"url\": \"…\""
+            )
             return
         }
         guard let scheme = URLText(text).scheme else {
@@ -404,7 +424,9 @@ private struct PayloadCheck {
         }
         if let includeReply = spec.arguments["include_reply"] {
             guard let flag = includeReply.boolValue else {
-                report(.error, .actionArguments, path().appending("include_reply"), "'include_reply' must be true or false")
+                report(
+                    .error, .actionArguments, path().appending("include_reply"), "'include_reply' must be true or false"
+                )
                 return
             }
             if flag && button?.traits.hasTextInput != true {

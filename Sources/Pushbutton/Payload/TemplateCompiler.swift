@@ -116,7 +116,8 @@ struct TemplateCompiler {
         let keys = path.components.compactMap { if case .key(let key) = $0 { key } else { nil } }
         if keys == ["aps", "category"] || keys == ["aps", "interruption-level"] { return true }
         guard keys.first == Payload.actionsKey else { return false }
-        return keys.last == "action" && !keys.contains("args") || keys.contains("define") || keys == [Payload.actionsKey, "v"]
+        return keys.last == "action" && !keys.contains("args") || keys.contains("define")
+            || keys == [Payload.actionsKey, "v"]
     }
 
     /// Whether `path` is an action spec: `pushbutton.buttons.X[i]`, `pushbutton.body[i]`, `pushbutton.dismiss[i]`.
@@ -169,6 +170,8 @@ struct TemplateCompiler {
         guard let first = text.unicodeScalars.first, first.properties.isAlphabetic || first == "_", first.isASCII else {
             return false
         }
-        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0)) }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "_-.".unicodeScalars.contains($0))
+        }
     }
 }

@@ -26,7 +26,9 @@ struct URLText {
     }
 
     private static func inspect(_ bytes: UnsafeBufferPointer<UInt8>) -> (Scheme?, Host) {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]) else { return (nil, .none) }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]) else {
+            return (nil, .none)
+        }
         for index in 1..<colon {
             let byte = bytes[index]
             guard isLetter(byte) || (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46 else {
@@ -51,7 +53,9 @@ struct URLText {
         }
         guard start < end else { return (scheme, .none) }
         let host = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        let loopback = equalsIgnoringCase(host, "localhost") || equalsIgnoringCase(host, "127.0.0.1") || equalsIgnoringCase(host, "::1")
+        let loopback =
+            equalsIgnoringCase(host, "localhost") || equalsIgnoringCase(host, "127.0.0.1")
+            || equalsIgnoringCase(host, "::1")
         return (scheme, loopback ? .loopback : .other)
     }
 

@@ -11,7 +11,9 @@ public struct CommandLineTool: Sendable {
     }
 
     /// Every subcommand, in the order `--help` lists them.
-    public static let allCommands: [any Command] = [LintCommand(), PayloadCommand(), BuiltinsCommand(), CodegenCommand()]
+    public static let allCommands: [any Command] = [
+        LintCommand(), PayloadCommand(), BuiltinsCommand(), CodegenCommand(),
+    ]
 
     /// Runs with `arguments` (without the program name) and returns the exit status.
     public func run(_ arguments: [String], console: Console = .standard) async -> Int32 {

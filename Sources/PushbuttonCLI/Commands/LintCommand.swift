@@ -50,14 +50,17 @@ struct LintCommand: Command {
     }
 
     @discardableResult
-    private func report(_ reports: [(String, [Diagnostic])], _ arguments: ParsedArguments, _ console: Console) -> Int32 {
+    private func report(_ reports: [(String, [Diagnostic])], _ arguments: ParsedArguments, _ console: Console) -> Int32
+    {
         var failing = false
         var json: [JSONValue] = []
         for (file, all) in reports {
             let diagnostics = arguments.has("--quiet") ? all.filter { $0.severity == .error } : all
-            failing = failing || diagnostics.contains {
-                $0.severity == .error || (arguments.has("--strict") && $0.severity == .warning)
-            }
+            failing =
+                failing
+                || diagnostics.contains {
+                    $0.severity == .error || (arguments.has("--strict") && $0.severity == .warning)
+                }
             if arguments.has("--json") {
                 json += diagnostics.map { DiagnosticPrinter.json($0, file: file) }
             } else {

@@ -25,8 +25,11 @@ struct PayloadCommand: Command {
             .init("--interruption-level", value: "LEVEL", help: "passive, active, time-sensitive or critical."),
             .init("--relevance-score", value: "X", help: "From 0 to 1."),
             .init("--button", value: "ID=ACTION[:ARGS_JSON]", help: "An action for a button.", repeatable: true),
-            .init("--body-action", value: "ACTION[:ARGS_JSON]", help: "An action for a tap on the body.", repeatable: true),
-            .init("--dismiss-action", value: "ACTION[:ARGS_JSON]", help: "An action for a dismissal.", repeatable: true),
+            .init(
+                "--body-action", value: "ACTION[:ARGS_JSON]", help: "An action for a tap on the body.", repeatable: true
+            ),
+            .init(
+                "--dismiss-action", value: "ACTION[:ARGS_JSON]", help: "An action for a dismissal.", repeatable: true),
             .init("--define", value: "ID=TITLE[:OPTIONS]", help: "A dynamic button.", repeatable: true),
             .init("--arg", value: "KEY=VALUE", help: "An action_args entry.", repeatable: true),
             .init("--custom", value: "KEY=JSON", help: "A custom top-level key.", repeatable: true),
@@ -45,7 +48,8 @@ struct PayloadCommand: Command {
         var payload = try build(arguments)
         let context = PayloadValidator.Context(
             pushType: PushType(rawValue: arguments.value("--push-type") ?? "alert"),
-            priority: try arguments.value("--priority").map { text throws(UsageError) in try integer(text, "--priority") })
+            priority: try arguments.value("--priority").map { text throws(UsageError) in try integer(text, "--priority")
+            })
         if arguments.has("--truncate") {
             let limit = context.pushType.maximumPayloadSize
             guard let shortened = payload.truncatingAlertBody(toFit: limit) else {
@@ -102,7 +106,8 @@ struct PayloadCommand: Command {
             let category = payload.aps.category
             payload.setDynamicButtons(defined)
             if let category, category != payload.aps.category {
-                throw UsageError("--category cannot be combined with --define (the category is derived from the buttons)")
+                throw UsageError(
+                    "--category cannot be combined with --define (the category is derived from the buttons)")
             }
         }
         for argument in arguments.values("--arg") {
