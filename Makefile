@@ -25,10 +25,10 @@ bench: deps
 	@Benchmarks/payload-throughput.sh
 
 format:
-	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Package.swift
+	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift
 
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
