@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The demo of what works today: define (manifest + built-ins), check (lint), convert (legacy) and
-# generate (codegen). Every step runs the real `pushbutton` binary and checks its exit status;
+# The demo of what works today: define (manifest + built-ins), check (lint), convert (legacy),
+# generate (codegen), and build and check interactive payloads. Every step runs the real `pushbutton` binary and checks its exit status;
 # the demo exits 0 only when every step did what it should.
 set -uo pipefail
 bin=${1:?usage: demo.sh PUSHBUTTON_BINARY OUTPUT_DIR}
@@ -29,6 +29,16 @@ step 0 "Lint the example app's manifest: clean, with a note on banner buttons" l
 step 1 "Lint a manifest full of mistakes: each error says where, what and how to fix it" lint Examples/broken-manifest.json
 step 0 "Convert an iOS 8 (legacy) manifest: warnings say what the modern API cannot keep" lint Examples/legacy-manifest.json
 step 0 "Generate the app's registration code and string tables from the manifest" codegen Examples/manifest.json --output "$out/generated"
+step 0 "Build a payload whose Like button calls the backend, validated against the manifest" \
+  payload --category message --title Anna --body "Lunch tomorrow?" \
+  --button 'like=pushbutton.callback:{"url":"https://api.example.com/messages/42/like"}' \
+  --body-action 'pushbutton.deeplink:{"url":"chatter://conversation/anna"}' --arg id=42 --manifest Examples/manifest.json
+step 0 "Check the example payloads against the manifest (per-button actions, action_args, dynamic buttons)" \
+  lint -q Examples/manifest.json Examples/payloads/message.json Examples/payloads/friend-request.json Examples/payloads/dynamic.json
+step 1 "A payload with a misspelt category: the device would show no buttons, so it is refused" \
+  lint -q Examples/manifest.json Examples/payloads/broken.json
+step 1 "A URL action on a background button would silently do nothing on the phone: refused" \
+  payload --category message --body "x" --button 'like=pushbutton.open_url:{"url":"https://example.com"}' --manifest Examples/manifest.json
 printf '\n--- %s/generated/NotificationCategories.swift (first lines) ---\n' "$out"
 sed -n '1,20p' "$out/generated/NotificationCategories.swift"
 
