@@ -13,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
+        .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -20,8 +21,12 @@ let package = Package(
         // Foundation only, so it compiles for Apple platforms too.
         .target(name: "Pushbutton", swiftSettings: strictSettings),
 
+        // The device side: notification center protocol and simulator, registration that merges,
+        // the action registry and the response router.
+        .target(name: "PushbuttonReceiver", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+
         // The command line's logic as a library, so its argument parsing and commands are testable.
-        .target(name: "PushbuttonCLI", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+        .target(name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver"], swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
 
         // Benchmarks (run by `make bench`), built in release mode only by the benchmark scripts.
@@ -30,6 +35,9 @@ let package = Package(
             swiftSettings: strictSettings),
 
         .testTarget(name: "PushbuttonTests", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: ["PushbuttonCLI", "Pushbutton", "pushbutton"],

@@ -1,0 +1,22 @@
+import Pushbutton
+
+/// What the app needs from the system's notification center.
+///
+/// ``SimulatedNotificationCenter`` implements it for tests and the command line; the
+/// `PushbuttonUserNotifications` module implements it over `UNUserNotificationCenter`.
+public protocol UserNotificationCenter: Sendable {
+    /// Asks the user for permission; `true` when granted.
+    func requestAuthorization(options: AuthorizationOptions) async throws -> Bool
+    /// The categories registered now.
+    func notificationCategories() async -> [Pushbutton.Category]
+    /// Replaces **all** registered categories (as iOS does): use ``CategoryRegistrar`` to merge instead.
+    func setNotificationCategories(_ categories: [Pushbutton.Category]) async
+    /// Schedules a local notification.
+    func add(_ request: LocalNotificationRequest) async throws
+    /// Cancels scheduled local notifications.
+    func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async
+    /// Removes delivered notifications from the notification center.
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async
+    /// Sets who receives the user's responses.
+    func setResponseHandler(_ handler: (any NotificationResponseHandler)?) async
+}

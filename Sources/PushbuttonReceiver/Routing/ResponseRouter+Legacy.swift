@@ -1,0 +1,49 @@
+import Foundation
+import Pushbutton
+
+extension ResponseRouter {
+    /// The key iOS 9 used for the typed text in `responseInfo`.
+    public static let legacyTypedTextKey = "UIUserNotificationActionResponseTypedTextKey"
+
+    /// Routes `application(_:handleActionWithIdentifier:forRemoteNotification:withResponseInfo:completionHandler:)`
+    /// (and the variant without response info) through the same router. A `nil` identifier is a body tap.
+    public func handleLegacyAction(
+        identifier: String?, forRemoteNotification userInfo: [String: JSONValue],
+        withResponseInfo responseInfo: [String: JSONValue] = [:], completionHandler: @escaping @Sendable () -> Void
+    ) {
+        handle(Self.legacyResponse(identifier, userInfo, responseInfo, isRemote: true), completionHandler: completionHandler)
+    }
+
+    /// Routes `application(_:handleActionWithIdentifier:for:withResponseInfo:completionHandler:)` for a local
+    /// notification; its category and user info come from the notification.
+    public func handleLegacyAction(
+        identifier: String?, forLocalNotification request: LocalNotificationRequest,
+        withResponseInfo responseInfo: [String: JSONValue] = [:], completionHandler: @escaping @Sendable () -> Void
+    ) {
+        var response = Self.legacyResponse(identifier, request.userInfo, responseInfo, isRemote: false)
+        response.notification.identifier = request.identifier
+        response.notification.categoryIdentifier = request.categoryIdentifier
+        response.notification.title = request.title
+        response.notification.body = request.body
+        handle(response, completionHandler: completionHandler)
+    }
+
+    /// The modern response a legacy callback stands for. The legacy callbacks carry no request identifier,
+    /// so one is derived from the payload: the same notification always gets the same idempotency keys.
+    static func legacyResponse(
+        _ identifier: String?, _ userInfo: [String: JSONValue], _ responseInfo: [String: JSONValue], isRemote: Bool
+    ) -> NotificationResponse {
+        let payload = Payload.parse(.object(userInfo)).payload
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in JSONWriter.compact(.object(userInfo)) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        let notification = DeliveredNotification(
+            identifier: "legacy-" + String(hash, radix: 16), date: Date(), userInfo: userInfo,
+            categoryIdentifier: payload?.aps.category ?? "", title: "", body: payload?.aps.alert?.body ?? "",
+            isRemote: isRemote)
+        return NotificationResponse(
+            notification: notification, actionIdentifier: identifier ?? SystemIdentifiers.defaultAction,
+            userText: responseInfo[legacyTypedTextKey]?.stringValue)
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Pushbutton
+
+/// Routes every notification response to the right code, and calls the completion handler exactly once.
+///
+/// For each response it runs, in order: the payload's per-button actions for the tapped button (or for
+/// the body tap, or the dismissal), else the app-defined action whose identifier matches the button with
+/// `action_args` as arguments; and, alongside, every general response handler the app installed. The body
+/// tap and dismissal are never treated as custom actions. Unknown identifiers are reported, never a crash.
+///
+/// The completion handler is called once every handler has finished, or when the deadline for the
+/// situation passes (handlers still running are then cancelled and reported as cut off). A handler that
+/// throws or hangs cannot prevent it; ``CompletionHandlerOnce`` makes a second call impossible.
+public final class ResponseRouter: NotificationResponseHandler, Sendable {
+    /// A general handler, in the style of the push SDKs' `onReceivedNotificationResponse` closures.
+    public typealias ResponseHandler = @Sendable (NotificationResponse, Situation) async throws -> Void
+
+    public let registry: ActionRegistry
+    public let options: RouterOptions
+    private let center: any UserNotificationCenter
+    private let backend: (any BackendDelivery)?
+    private let urlOpener: (any URLOpener)?
+    private let clock: AnyDurationClock
+    private let responseHandlers = Locked([ResponseHandler]())
+    private let observers = Locked([@Sendable (RoutingReport) -> Void]())
+
+    public init<C: Clock>(
+        center: any UserNotificationCenter, registry: ActionRegistry = ActionRegistry(),
+        backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil, options: RouterOptions = RouterOptions(),
+        clock: C
+    ) where C.Duration == Duration, C: Sendable {
+        self.center = center
+        self.registry = registry
+        self.backend = backend
+        self.urlOpener = urlOpener
+        self.options = options
+        self.clock = AnyDurationClock(clock)
+    }
+
+    public convenience init(
+        center: any UserNotificationCenter, registry: ActionRegistry = ActionRegistry(),
+        backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil, options: RouterOptions = RouterOptions()
+    ) {
+        self.init(
+            center: center, registry: registry, backend: backend, urlOpener: urlOpener, options: options,
+            clock: ContinuousClock())
+    }
+
+    /// Installs a general handler, run for every response alongside the actions.
+    public func onResponse(_ handler: @escaping ResponseHandler) {
+        responseHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Calls `observer` with the report of every routed response (the tap log listens here).
+    public func observe(_ observer: @escaping @Sendable (RoutingReport) -> Void) {
+        observers.withLock { $0.append(observer) }
+    }
+
+    /// The delegate entry point: routes in a task and calls `completionHandler` exactly once.
+    public func handle(_ response: NotificationResponse, completionHandler: @escaping @Sendable () -> Void) {
+        Task { await route(response, completionHandler: completionHandler) }
+    }
+
+    /// Routes a response, calls `completionHandler` exactly once, and returns what happened.
+    @discardableResult
+    public func route(
+        _ response: NotificationResponse, completionHandler: @escaping @Sendable () -> Void = {}
+    ) async -> RoutingReport {
+        let once = CompletionHandlerOnce(completionHandler)
+        let elapsed = clock.stopwatch()
+        let category = await registeredCategory(response.notification.categoryIdentifier)
+        var notes: [String] = []
+        let situation = Self.situation(of: response, in: category, notes: &notes)
+        let plan = makePlan(response, situation: situation, notes: &notes)
+        let handlers = responseHandlers.withLock { $0 }
+        let steps = Locked(
+            plan.map { RoutingReport.Step(kind: $0.kind, arguments: $0.spec.arguments, outcome: .cutOff) }
+                + handlers.indices.map { RoutingReport.Step(kind: .responseHandler($0), arguments: [:], outcome: .cutOff) })
+        let work = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for (index, step) in plan.enumerated() {
+                        if Task.isCancelled { return }
+                        let outcome = await self.run(step, index: index, response: response, situation: situation)
+                        steps.withLock { $0[index].outcome = outcome }
+                    }
+                }
+                for (index, handler) in handlers.enumerated() {
+                    group.addTask {
+                        let outcome: RoutingReport.Step.Outcome
+                        do {
+                            try await handler(response, situation)
+                            outcome = .succeeded
+                        } catch {
+                            outcome = .failed(String(describing: error))
+                        }
+                        steps.withLock { $0[plan.count + index].outcome = outcome }
+                    }
+                }
+            }
+        }
+        let byDeadline = await firstOf(work, deadline: options.deadline(for: situation))
+        if byDeadline { work.cancel() }
+        once.call()
+        let report = RoutingReport(
+            response: response, situation: situation, categoryIdentifier: category?.identifier, steps: steps.withLock { $0 },
+            notes: notes, completedAfter: elapsed(), completedByDeadline: byDeadline)
+        for observer in observers.withLock({ $0 }) { observer(report) }
+        return report
+    }
+
+    /// Waits for `work` or the deadline, whichever comes first; returns whether the deadline won.
+    /// A hung handler cannot hold this up: neither waiter is awaited once the other has resumed.
+    private func firstOf(_ work: Task<Void, Never>, deadline: Duration) async -> Bool {
+        let resumed = Locked(false)
+        let timer = Locked<Task<Void, Never>?>(nil)
+        let byDeadline = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let finish: @Sendable (Bool) -> Void = { value in
+                let first = resumed.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: value) }
+            }
+            Task {
+                await work.value
+                finish(false)
+            }
+            let sleeper = Task { [clock] in
+                do {
+                    try await clock.sleep(for: deadline)
+                    finish(true)
+                } catch {
+                    // Cancelled because the work finished first.
+                }
+            }
+            timer.withLock { $0 = sleeper }
+        }
+        timer.withLock { $0?.cancel() }
+        return byDeadline
+    }
+
+    // MARK: Planning
+
+    /// One action the router will run for a response.
+    struct PlannedStep: Sendable {
+        var kind: RoutingReport.Step.Kind
+        var spec: ActionSpec
+    }
+
+    private func registeredCategory(_ identifier: String) async -> Pushbutton.Category? {
+        guard !identifier.isEmpty else { return nil }
+        return await center.notificationCategories().first { $0.identifier == identifier }
+    }
+
+    /// The situation a response puts the app in.
+    static func situation(
+        of response: NotificationResponse, in category: Pushbutton.Category?, notes: inout [String]
+    ) -> Situation {
+        switch response.actionIdentifier {
+        case SystemIdentifiers.defaultAction: return .bodyTap
+        case SystemIdentifiers.dismissAction: return .dismiss
+        default:
+            guard let action = category?.action(response.actionIdentifier) else {
+                notes.append(
+                    "button '\(response.actionIdentifier)' is not in the registered category "
+                        + "'\(response.notification.categoryIdentifier)'; treated as a background button")
+                return .backgroundButton
+            }
+            return action.options.contains(.foreground) ? .foregroundButton : .backgroundButton
+        }
+    }
+
+    func makePlan(_ response: NotificationResponse, situation: Situation, notes: inout [String]) -> [PlannedStep] {
+        let parsed = Payload.parse(.object(response.notification.userInfo))
+        if parsed.diagnostics.containsErrors {
+            notes.append("the payload has errors: " + parsed.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; "))
+        }
+        let payload = parsed.payload
+        let specs: [ActionSpec]
+        switch situation {
+        case .bodyTap: specs = payload?.actions?.body ?? []
+        case .dismiss: specs = payload?.actions?.dismiss ?? []
+        case .foregroundButton, .backgroundButton, .manual:
+            specs = payload?.actions?.buttons[response.actionIdentifier] ?? []
+        }
+        if !specs.isEmpty {
+            return specs.map { PlannedStep(kind: $0.isBuiltin ? .builtin($0.name) : .payloadAction($0.name), spec: $0) }
+        }
+        guard situation == .foregroundButton || situation == .backgroundButton else { return [] }
+        let identifier = response.actionIdentifier
+        guard registry.contains(identifier) else {
+            notes.append("no action is registered as '\(identifier)' and the payload names none for it")
+            return []
+        }
+        return [PlannedStep(kind: .matchingAction(identifier), spec: ActionSpec(identifier, arguments: payload?.actionArguments ?? [:]))]
+    }
+
+    // MARK: Running
+
+    private func run(
+        _ step: PlannedStep, index: Int, response: NotificationResponse, situation: Situation
+    ) async -> RoutingReport.Step.Outcome {
+        switch step.spec.builtin {
+        case .deepLink?, .openURL?:
+            return await open(step.spec, situation: situation)
+        case .dismiss?:
+            await center.removeDeliveredNotifications(withIdentifiers: [response.notification.identifier])
+            return .succeeded
+        case .callback?:
+            return await callBack(step.spec, index: index, response: response)
+        case nil:
+            guard let (identifier, handler) = registry.handler(for: step.spec.name) else { return .unknownAction }
+            let context = ActionContext(
+                identifier: identifier, arguments: step.spec.arguments, situation: situation,
+                notification: response.notification, replyText: response.userText)
+            do {
+                try await handler(context)
+                return .succeeded
+            } catch {
+                return .failed(String(describing: error))
+            }
+        }
+    }
+
+    private func open(_ spec: ActionSpec, situation: Situation) async -> RoutingReport.Step.Outcome {
+        guard situation.isForeground else {
+            return .refused("\(spec.name) needs the app in the foreground, but this is a \(situation)")
+        }
+        guard let url = spec.arguments["url"]?.stringValue, !url.isEmpty else { return .refused("no 'url' argument") }
+        guard let urlOpener else { return .refused("no URL opener is installed") }
+        return await urlOpener.open(url) ? .succeeded : .failed("could not open \(url)")
+    }
+
+    private func callBack(_ spec: ActionSpec, index: Int, response: NotificationResponse) async -> RoutingReport.Step.Outcome {
+        guard let url = spec.arguments["url"]?.stringValue, !url.isEmpty else { return .refused("no 'url' argument") }
+        guard let backend else { return .refused("no backend delivery is installed") }
+        var body = spec.arguments["body"]
+        if spec.arguments["include_reply"]?.boolValue == true {
+            let reply = JSONValue.string(response.userText ?? "")
+            if var object = body?.objectValue {
+                object["reply"] = reply
+                body = .object(object)
+            } else {
+                body = .object(["reply": reply, "data": body ?? .null])
+            }
+        }
+        let request = BackendRequest(
+            url: url, method: spec.arguments["method"]?.stringValue ?? "POST", body: body,
+            idempotencyKey: "\(response.notification.identifier):\(response.actionIdentifier):\(index)",
+            notificationIdentifier: response.notification.identifier, actionIdentifier: response.actionIdentifier)
+        do {
+            try await backend.deliver(request)
+            return .succeeded
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+}
