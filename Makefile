@@ -4,7 +4,7 @@ FUZZ_SECONDS ?= 60
 BIN := .build/debug/pushbutton
 DEMO_DIR := .build/demo
 
-.PHONY: deps build demo test bench format lint fuzz release clean codegen-examples
+.PHONY: deps build demo test test-tsan bench format lint fuzz release clean codegen-examples
 
 deps:
 	@scripts/deps.sh
@@ -21,6 +21,10 @@ test: deps
 	$(SWIFT) test --disable-xctest
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
+# The receiving side's concurrency (router, registry, simulator) under the thread sanitizer.
+test-tsan: deps
+	$(SWIFT) test --disable-xctest --sanitize=thread --filter PushbuttonReceiverTests
+
 bench: deps
 	@Benchmarks/payload-throughput.sh
 

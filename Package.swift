@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "PushbuttonReceiver", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
 
         // The command line's logic as a library, so its argument parsing and commands are testable.
-        .target(name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver"], swiftSettings: strictSettings),
+        .target(
+            name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver"], swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
 
         // Benchmarks (run by `make bench`), built in release mode only by the benchmark scripts.

@@ -6,7 +6,9 @@ import Testing
     @Test func looksActionsUpCaseInsensitively() async throws {
         let registry = ActionRegistry()
         let seen = Locked([String]())
-        try registry.register("Like") { context in seen.withLock { $0.append("\(context.identifier) \(context.situation)") } }
+        try registry.register("Like") { context in
+            seen.withLock { $0.append("\(context.identifier) \(context.situation)") }
+        }
         #expect(registry.contains("like") && registry.contains("LIKE"))
         try await registry.perform("lIkE", arguments: ["id": 1])
         #expect(seen.withLock { $0 } == ["Like manual"])

@@ -1,16 +1,19 @@
 import Foundation
 import Pushbutton
-@testable import PushbuttonReceiver
 import Testing
+
+@testable import PushbuttonReceiver
 
 @Suite struct ResponseRouterTests {
     static func messagePayload() -> Payload {
         var payload = Payload.interactive(category: "message", title: "Anna", body: "Lunch?")
         payload.addAction(ActionSpec("note_like", arguments: ["id": 42]), forButton: "like")
         payload.addAction(
-            ActionSpec(ActionSpec.callback, arguments: ["url": "https://api.test/like", "body": ["id": 42]]), forButton: "like")
+            ActionSpec(ActionSpec.callback, arguments: ["url": "https://api.test/like", "body": ["id": 42]]),
+            forButton: "like")
         payload.addAction(
-            ActionSpec(ActionSpec.callback, arguments: ["url": "https://api.test/reply", "include_reply": true]), forButton: "reply")
+            ActionSpec(ActionSpec.callback, arguments: ["url": "https://api.test/reply", "include_reply": true]),
+            forButton: "reply")
         payload.addAction(ActionSpec(ActionSpec.deepLink, arguments: ["url": "chatter://m/42"]), forButton: "open")
         payload.addBodyAction(ActionSpec(ActionSpec.deepLink, arguments: ["url": "chatter://conversation/anna"]))
         payload.addDismissAction(ActionSpec("mark_seen", arguments: ["id": 42]))
@@ -22,7 +25,9 @@ import Testing
         let (center, router, backend, _) = await Fixtures.setUp()
         let seen = Locked([ActionContext]())
         try router.registry.register("note_like") { context in seen.withLock { $0.append(context) } }
-        try router.registry.register("like") { _ in Issue.record("the matching action must not run when the payload names actions") }
+        try router.registry.register("like") { _ in
+            Issue.record("the matching action must not run when the payload names actions")
+        }
         let id = await center.deliver(Self.messagePayload()).notification.identifier
         let delivery = try await center.tapButton(id, action: "like")
         guard case .called = delivery.completion else { Issue.record("completion not called"); return }
@@ -60,9 +65,12 @@ import Testing
         let (center, router, _, opener) = await Fixtures.setUp()
         let custom = Locked(0)
         let dismissed = Locked([String: JSONValue]())
-        try router.registry.register(SystemIdentifiers.defaultAction.replacingOccurrences(of: "com.apple.", with: "x")) { _ in }
+        try router.registry.register(SystemIdentifiers.defaultAction.replacingOccurrences(of: "com.apple.", with: "x"))
+        { _ in }
         try router.registry.register("mark_seen") { context in dismissed.withLock { $0 = context.arguments } }
-        router.onResponse { _, situation in if situation != .bodyTap && situation != .dismiss { custom.withLock { $0 += 1 } } }
+        router.onResponse { _, situation in
+            if situation != .bodyTap && situation != .dismiss { custom.withLock { $0 += 1 } }
+        }
         let first = await center.deliver(Self.messagePayload()).notification.identifier
         _ = try await center.tapBody(first)
         #expect(opener.opened.withLock { $0 } == ["chatter://conversation/anna"])
@@ -114,7 +122,8 @@ import Testing
 
     @Test func aHangingHandlerIsCutOffAtTheDeadlineAndReported() async throws {
         let clock = ManualClock()
-        let (center, router, _, _) = await Fixtures.setUp(clock: clock, options: RouterOptions(backgroundDeadline: .seconds(20)))
+        let (center, router, _, _) = await Fixtures.setUp(
+            clock: clock, options: RouterOptions(backgroundDeadline: .seconds(20)))
         try router.registry.register("ok") { _ in try await Task.sleep(for: .seconds(3600)) }
         let reports = Locked([RoutingReport]())
         router.observe { report in reports.withLock { $0.append(report) } }

@@ -22,7 +22,9 @@ import Testing
         let (center, _, _, _) = await Fixtures.setUp()
         let shown = await center.deliver(.interactive(category: "mesage", body: "x"))
         #expect(shown.isShown && !shown.categoryIsRegistered && shown.buttons.isEmpty)
-        await #expect(throws: SimulatorError.self) { try await center.tapButton(shown.notification.identifier, action: "like") }
+        await #expect(throws: SimulatorError.self) {
+            try await center.tapButton(shown.notification.identifier, action: "like")
+        }
     }
 
     @Test func buttonsShowTheirStyleInTheDevicesLanguage() async throws {
@@ -65,7 +67,9 @@ import Testing
         _ = try await center.requestAuthorization(options: [.alert])
         await CategoryRegistrar(center: center).register(Fixtures.manifest)
         try await center.add(LocalNotificationRequest(identifier: "now", body: "Now", categoryIdentifier: "quiet"))
-        try await center.add(LocalNotificationRequest(identifier: "later", body: "Later", categoryIdentifier: "message", delay: .seconds(60)))
+        try await center.add(
+            LocalNotificationRequest(
+                identifier: "later", body: "Later", categoryIdentifier: "message", delay: .seconds(60)))
         try await center.add(LocalNotificationRequest(identifier: "never", body: "Never"))
         await center.removePendingNotificationRequests(withIdentifiers: ["never"])
         #expect(await center.pendingRequests.map(\.identifier) == ["now", "later"])

@@ -22,7 +22,8 @@ public final class ActionRegistry: Sendable {
         if SystemIdentifiers.isReserved(identifier) {
             throw ActionRegistryError(
                 .reservedPrefix, identifier: identifier,
-                "'\(identifier)' is in Pushbutton's reserved '\(SystemIdentifiers.reservedPrefix)' namespace; pick another identifier")
+                "'\(identifier)' is in Pushbutton's reserved '\(SystemIdentifiers.reservedPrefix)' namespace; pick another identifier"
+            )
         }
         if identifier.isEmpty || SystemIdentifiers.isSystemIdentifier(identifier) {
             throw ActionRegistryError(
@@ -56,9 +57,11 @@ public final class ActionRegistry: Sendable {
         _ identifier: String, arguments: [String: JSONValue] = [:], notification: DeliveredNotification? = nil
     ) async throws {
         guard let (registered, handler) = handler(for: identifier) else {
-            throw ActionRegistryError(.notRegistered, identifier: identifier, "no action is registered as '\(identifier)'")
+            throw ActionRegistryError(
+                .notRegistered, identifier: identifier, "no action is registered as '\(identifier)'")
         }
-        try await handler(ActionContext(identifier: registered, arguments: arguments, situation: .manual, notification: notification))
+        try await handler(
+            ActionContext(identifier: registered, arguments: arguments, situation: .manual, notification: notification))
     }
 
     /// The identifier as registered and the handler for `identifier` (any case), if any.

@@ -49,7 +49,8 @@ public actor CategoryRegistrar {
         dynamicOrder.append(category.identifier)
         if existing.contains(where: { $0.identifier == category.identifier }) {
             return RegistrationReport(
-                registered: [], kept: existing.map(\.identifier).sorted(), evicted: [], diagnostics: [], total: existing.count)
+                registered: [], kept: existing.map(\.identifier).sorted(), evicted: [], diagnostics: [],
+                total: existing.count)
         }
         var merged = CategorySet(existing, from: .registered)
         merged.merge([category], from: .dynamic)
@@ -61,7 +62,8 @@ public actor CategoryRegistrar {
         }
         await center.setNotificationCategories(merged.categories)
         return RegistrationReport(
-            registered: [category.identifier], kept: existing.map(\.identifier).filter { !evicted.contains($0) }.sorted(),
+            registered: [category.identifier],
+            kept: existing.map(\.identifier).filter { !evicted.contains($0) }.sorted(),
             evicted: evicted, diagnostics: [], total: merged.count)
     }
 }

@@ -12,10 +12,12 @@ public final class CompletionHandlerOnce: Sendable {
     /// Runs the handler if nobody has; returns whether this call ran it.
     @discardableResult
     public func call() -> Bool {
-        guard let handler = handler.withLock({ stored -> (@Sendable () -> Void)? in
-            defer { stored = nil }
-            return stored
-        }) else { return false }
+        guard
+            let handler = handler.withLock({ stored -> (@Sendable () -> Void)? in
+                defer { stored = nil }
+                return stored
+            })
+        else { return false }
         handler()
         return true
     }

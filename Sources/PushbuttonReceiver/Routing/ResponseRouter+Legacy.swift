@@ -11,7 +11,9 @@ extension ResponseRouter {
         identifier: String?, forRemoteNotification userInfo: [String: JSONValue],
         withResponseInfo responseInfo: [String: JSONValue] = [:], completionHandler: @escaping @Sendable () -> Void
     ) {
-        handle(Self.legacyResponse(identifier, userInfo, responseInfo, isRemote: true), completionHandler: completionHandler)
+        handle(
+            Self.legacyResponse(identifier, userInfo, responseInfo, isRemote: true),
+            completionHandler: completionHandler)
     }
 
     /// Routes `application(_:handleActionWithIdentifier:for:withResponseInfo:completionHandler:)` for a local

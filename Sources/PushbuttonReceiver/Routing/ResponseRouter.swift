@@ -26,7 +26,8 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
 
     public init<C: Clock>(
         center: any UserNotificationCenter, registry: ActionRegistry = ActionRegistry(),
-        backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil, options: RouterOptions = RouterOptions(),
+        backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil,
+        options: RouterOptions = RouterOptions(),
         clock: C
     ) where C.Duration == Duration, C: Sendable {
         self.center = center
@@ -39,7 +40,8 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
 
     public convenience init(
         center: any UserNotificationCenter, registry: ActionRegistry = ActionRegistry(),
-        backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil, options: RouterOptions = RouterOptions()
+        backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil,
+        options: RouterOptions = RouterOptions()
     ) {
         self.init(
             center: center, registry: registry, backend: backend, urlOpener: urlOpener, options: options,
@@ -75,7 +77,9 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         let handlers = responseHandlers.withLock { $0 }
         let steps = Locked(
             plan.map { RoutingReport.Step(kind: $0.kind, arguments: $0.spec.arguments, outcome: .cutOff) }
-                + handlers.indices.map { RoutingReport.Step(kind: .responseHandler($0), arguments: [:], outcome: .cutOff) })
+                + handlers.indices.map {
+                    RoutingReport.Step(kind: .responseHandler($0), arguments: [:], outcome: .cutOff)
+                })
         let work = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -103,7 +107,8 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         if byDeadline { work.cancel() }
         once.call()
         let report = RoutingReport(
-            response: response, situation: situation, categoryIdentifier: category?.identifier, steps: steps.withLock { $0 },
+            response: response, situation: situation, categoryIdentifier: category?.identifier,
+            steps: steps.withLock { $0 },
             notes: notes, completedAfter: elapsed(), completedByDeadline: byDeadline)
         for observer in observers.withLock({ $0 }) { observer(report) }
         return report
@@ -174,7 +179,9 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
     func makePlan(_ response: NotificationResponse, situation: Situation, notes: inout [String]) -> [PlannedStep] {
         let parsed = Payload.parse(.object(response.notification.userInfo))
         if parsed.diagnostics.containsErrors {
-            notes.append("the payload has errors: " + parsed.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; "))
+            notes.append(
+                "the payload has errors: "
+                    + parsed.diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; "))
         }
         let payload = parsed.payload
         let specs: [ActionSpec]
@@ -193,7 +200,11 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             notes.append("no action is registered as '\(identifier)' and the payload names none for it")
             return []
         }
-        return [PlannedStep(kind: .matchingAction(identifier), spec: ActionSpec(identifier, arguments: payload?.actionArguments ?? [:]))]
+        return [
+            PlannedStep(
+                kind: .matchingAction(identifier),
+                spec: ActionSpec(identifier, arguments: payload?.actionArguments ?? [:]))
+        ]
     }
 
     // MARK: Running
@@ -232,7 +243,9 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         return await urlOpener.open(url) ? .succeeded : .failed("could not open \(url)")
     }
 
-    private func callBack(_ spec: ActionSpec, index: Int, response: NotificationResponse) async -> RoutingReport.Step.Outcome {
+    private func callBack(_ spec: ActionSpec, index: Int, response: NotificationResponse) async
+        -> RoutingReport.Step.Outcome
+    {
         guard let url = spec.arguments["url"]?.stringValue, !url.isEmpty else { return .refused("no 'url' argument") }
         guard let backend else { return .refused("no backend delivery is installed") }
         var body = spec.arguments["body"]

@@ -46,7 +46,9 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         self.clock = AnyDurationClock(clock)
     }
 
-    public init(locale: String? = "en", authorization: AuthorizationAnswer = .grant, systemWindow: Duration = .seconds(30)) {
+    public init(
+        locale: String? = "en", authorization: AuthorizationAnswer = .grant, systemWindow: Duration = .seconds(30)
+    ) {
         self.init(locale: locale, authorization: authorization, systemWindow: systemWindow, clock: ContinuousClock())
     }
 
@@ -113,7 +115,8 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         return deliver(
             DeliveredNotification(
                 identifier: request.identifier, date: Date(), userInfo: request.userInfo,
-                categoryIdentifier: request.categoryIdentifier, title: request.title, body: request.body, isRemote: false))
+                categoryIdentifier: request.categoryIdentifier, title: request.title, body: request.body,
+                isRemote: false))
     }
 
     private func deliver(_ notification: DeliveredNotification) -> DisplayedNotification {
@@ -132,7 +135,9 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
             identifier: action.identifier, title: action.title.resolved(for: locale),
             isDestructive: action.options.contains(.destructive), opensApp: action.options.contains(.foreground),
             requiresUnlock: action.options.contains(.authenticationRequired),
-            textField: action.textInput.map { ($0.buttonTitle.resolved(for: locale), $0.placeholder.resolved(for: locale)) },
+            textField: action.textInput.map {
+                ($0.buttonTitle.resolved(for: locale), $0.placeholder.resolved(for: locale))
+            },
             icon: action.icon?.name)
     }
 
@@ -145,7 +150,8 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
     public func tapBody(_ identifier: String) async throws(SimulatorError) -> ResponseDelivery {
         let shown = try find(identifier)
         remove(identifier)
-        return await respond(NotificationResponse(notification: shown.notification, actionIdentifier: SystemIdentifiers.defaultAction))
+        return await respond(
+            NotificationResponse(notification: shown.notification, actionIdentifier: SystemIdentifiers.defaultAction))
     }
 
     /// The user taps a button. A text-input button needs ``reply(_:action:text:)`` instead.
@@ -160,12 +166,15 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
     }
 
     /// The user types `text` into a text-input button's field and sends it.
-    public func reply(_ identifier: String, action: String, text: String) async throws(SimulatorError) -> ResponseDelivery {
+    public func reply(_ identifier: String, action: String, text: String) async throws(SimulatorError)
+        -> ResponseDelivery
+    {
         let button = try shownButton(identifier, action)
         guard button.textField != nil else { throw SimulatorError("'\(action)' is not a text-input button") }
         let shown = try find(identifier)
         remove(identifier)
-        return await respond(NotificationResponse(notification: shown.notification, actionIdentifier: action, userText: text))
+        return await respond(
+            NotificationResponse(notification: shown.notification, actionIdentifier: action, userText: text))
     }
 
     /// The user dismisses the notification. Returns `nil` when the category does not report dismissals.
@@ -173,7 +182,8 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         let shown = try find(identifier)
         remove(identifier)
         guard shown.reportsDismissal else { return nil }
-        return await respond(NotificationResponse(notification: shown.notification, actionIdentifier: SystemIdentifiers.dismissAction))
+        return await respond(
+            NotificationResponse(notification: shown.notification, actionIdentifier: SystemIdentifiers.dismissAction))
     }
 
     /// How many times the app called the completion handler of delivery `number` so far.
@@ -183,7 +193,8 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
 
     private func find(_ identifier: String) throws(SimulatorError) -> DisplayedNotification {
         guard let shown = displayed.first(where: { $0.notification.identifier == identifier }) else {
-            throw SimulatorError("notification '\(identifier)' is not in the notification center (never shown, or already handled)")
+            throw SimulatorError(
+                "notification '\(identifier)' is not in the notification center (never shown, or already handled)")
         }
         return shown
     }
@@ -195,7 +206,9 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
             throw SimulatorError(
                 "notification '\(identifier)' shows no button '\(action)'"
                     + (available.isEmpty
-                        ? (shown.categoryIsRegistered ? "" : ": its category '\(shown.notification.categoryIdentifier)' is not registered, so it shows no buttons")
+                        ? (shown.categoryIsRegistered
+                            ? ""
+                            : ": its category '\(shown.notification.categoryIdentifier)' is not registered, so it shows no buttons")
                         : "; it shows \(available.joined(separator: ", "))"))
         }
         return button
@@ -217,7 +230,8 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         let window = systemWindow
         let timer = Locked<Task<Void, Never>?>(nil)
         defer { timer.withLock { $0?.cancel() } }
-        let completion = await withCheckedContinuation { (continuation: CheckedContinuation<ResponseDelivery.Completion, Never>) in
+        let completion = await withCheckedContinuation {
+            (continuation: CheckedContinuation<ResponseDelivery.Completion, Never>) in
             let finish: @Sendable (ResponseDelivery.Completion) -> Void = { value in
                 let first = resumed.withLock { done -> Bool in
                     defer { done = true }

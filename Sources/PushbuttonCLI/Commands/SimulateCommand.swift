@@ -1,0 +1,81 @@
+import Foundation
+import Pushbutton
+import PushbuttonReceiver
+
+/// `pushbutton simulate PAYLOAD --manifest M --tap ID`: what a device would show and do.
+struct SimulateCommand: Command {
+    let name = "simulate"
+    let summary = "Show what a device displays for a payload and what a tap runs."
+    let discussion = """
+        Registers the manifest's categories on a simulated device (merging, as Pushbutton does on iOS),
+        delivers the payload, performs the tap and prints each step: the buttons shown and their styles,
+        what ran with which arguments and situation, what was refused and why, and when the completion
+        handler was called. --tap takes a button identifier, 'body' or 'dismiss'; --text types a reply.
+        App-defined actions are stood in for by handlers that print what they receive.
+        Exit status 1 when the tap is not possible on the device (e.g. the button is not shown).
+        """
+    let arguments = ArgumentSpec(
+        options: [
+            .init("--manifest", value: "FILE", help: "The app's manifest (required)."),
+            .init("--tap", value: "ID", help: "A button identifier, 'body' or 'dismiss' (required)."),
+            .init("--text", value: "REPLY", help: "The reply typed into a text-input button."),
+            .init("--app-state", value: "STATE", help: "foreground, background (default) or killed."),
+            .init("--locale", value: "LOCALE", help: "The device's language (default en)."),
+        ],
+        positionals: ["PAYLOAD"])
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        guard let manifestPath = arguments.value("--manifest") else { throw UsageError("--manifest FILE is required") }
+        guard let tap = arguments.value("--tap") else { throw UsageError("--tap ID is required") }
+        let appState = arguments.value("--app-state") ?? "background"
+        guard ["foreground", "background", "killed"].contains(appState) else {
+            throw UsageError("--app-state must be foreground, background or killed, not '\(appState)'")
+        }
+        let manifest = try ManifestLoading.load(manifestPath, console: console)
+        let payloadPath = arguments.positionals[0]
+        let parsed = PayloadValidator(manifest: manifest).validate(jsonBytes: try console.read(payloadPath))
+        guard let payload = parsed.payload else {
+            for diagnostic in parsed.diagnostics {
+                console.printError(DiagnosticPrinter.human(diagnostic, file: Console.displayName(payloadPath)))
+            }
+            throw CommandFailure("\(Console.displayName(payloadPath)) is not a payload")
+        }
+        var story = SimulationStory(console: console)
+        for diagnostic in parsed.diagnostics where diagnostic.severity >= .warning {
+            story.say("⚠︎ \(diagnostic.severity.rawValue): \(diagnostic.path): \(diagnostic.message)")
+        }
+        let device = SimulatedDevice(locale: arguments.value("--locale") ?? "en", manifest: manifest, payload: payload)
+        try await device.setUp(story: &story)
+        let shown = try await device.deliver(story: &story)
+        story.say("App state: \(appState)" + Self.appStateNote(appState, tap: tap, shown: shown))
+        let delivery = try await device.perform(tap: tap, text: arguments.value("--text"), on: shown, story: &story)
+        await device.tell(delivery, story: &story)
+        return ExitStatus.success
+    }
+
+    private static func appStateNote(_ state: String, tap: String, shown: DisplayedNotification) -> String {
+        let opens = tap == "body" || shown.buttons.first { $0.identifier == tap }?.opensApp == true
+        switch (state, opens) {
+        case ("killed", true): return " — the tap launches the app"
+        case ("killed", false): return " — iOS launches the app in the background to run the action"
+        case ("background", true): return " — the tap brings the app to the foreground"
+        case ("background", false): return " — the action runs in a short background window"
+        default: return " — the app is open"
+        }
+    }
+}
+
+/// Numbered lines of what happened.
+struct SimulationStory {
+    let console: Console
+    private var step = 0
+
+    init(console: Console) { self.console = console }
+
+    mutating func say(_ line: String) {
+        step += 1
+        console.print("\(step). \(line)")
+    }
+
+    func detail(_ line: String) { console.print("     \(line)") }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Pushbutton
+import PushbuttonReceiver
+
+/// The simulated device behind `pushbutton simulate`: a center, a registrar and a router whose
+/// app-defined actions, backend and URL opener record what they are given.
+struct SimulatedDevice {
+    let manifest: Manifest
+    let payload: Payload
+    let center: SimulatedNotificationCenter
+    let router: ResponseRouter
+    let recorder = Recorder()
+
+    /// Records what the stand-in handlers received, for the story.
+    final class Recorder: BackendDelivery, URLOpener {
+        let lines = Locked([String]())
+        let reports = Locked([RoutingReport]())
+        func deliver(_ request: BackendRequest) async throws {
+            let body = request.body.map { " body " + String(decoding: JSONWriter.compact($0), as: UTF8.self) } ?? ""
+            lines.withLock {
+                $0.append(
+                    "backend: \(request.method) \(request.url)\(body) (idempotency key \(request.idempotencyKey))")
+            }
+        }
+        func open(_ url: String) async -> Bool {
+            lines.withLock { $0.append("opened \(url)") }
+            return true
+        }
+    }
+
+    init(locale: String, manifest: Manifest, payload: Payload) {
+        self.manifest = manifest
+        self.payload = payload
+        center = SimulatedNotificationCenter(locale: locale)
+        router = ResponseRouter(center: center, backend: recorder, urlOpener: recorder)
+    }
+
+    func setUp(story: inout SimulationStory) async throws {
+        _ = try await center.requestAuthorization(options: [.alert, .sound, .badge])
+        let report = await CategoryRegistrar(center: center).register(manifest)
+        let builtins = report.registered.filter { $0.hasPrefix(SystemIdentifiers.reservedPrefix) }.count
+        story.say(
+            "Registered \(report.registered.count) categories (\(report.registered.count - builtins) from the manifest, "
+                + "\(builtins) built-in) on a simulated device, merged with what was there")
+        if let dynamic = await CategoryRegistrar(center: center).prepare(for: payload), !dynamic.registered.isEmpty {
+            story.say("Registered \(dynamic.registered[0]) for the payload's own buttons")
+        }
+        for identifier in Set(manifestActionIdentifiers() + payloadActionNames())
+        where !SystemIdentifiers.isReserved(identifier) {
+            let recorder = recorder
+            try router.registry.register(identifier) { context in
+                let arguments = String(decoding: JSONWriter.compact(.object(context.arguments)), as: UTF8.self)
+                let reply = context.replyText.map { ", reply \"\($0)\"" } ?? ""
+                recorder.lines.withLock {
+                    $0.append("app action '\(context.identifier)' ran (\(context.situation)) with \(arguments)\(reply)")
+                }
+            }
+        }
+        let recorder = recorder
+        router.observe { report in recorder.reports.withLock { $0.append(report) } }
+        await center.setResponseHandler(router)
+    }
+
+    private func manifestActionIdentifiers() -> [String] {
+        manifest.categorySet().categories.flatMap(\.actions).map(\.identifier)
+    }
+
+    private func payloadActionNames() -> [String] {
+        let actions = payload.actions
+        return ((actions?.buttons.values.flatMap { $0 } ?? []) + (actions?.body ?? []) + (actions?.dismiss ?? [])).map(
+            \.name)
+    }
+
+    func deliver(story: inout SimulationStory) async throws -> DisplayedNotification {
+        let shown = await center.deliver(payload)
+        let notification = shown.notification
+        let heading = [notification.title, notification.body].filter { !$0.isEmpty }.joined(separator: " — ")
+        story.say("Delivered “\(heading)” (category '\(notification.categoryIdentifier)')")
+        if !shown.categoryIsRegistered {
+            story.detail(
+                "no buttons: category '\(notification.categoryIdentifier)' is not registered on the device (iOS shows no error)"
+            )
+        } else if shown.buttons.isEmpty {
+            story.detail("no buttons: the category has no actions")
+        }
+        for button in shown.buttons { story.detail("[\(button.title)] " + Self.describe(button)) }
+        if let placeholder = shown.hiddenPreviewsPlaceholder {
+            story.detail("with previews hidden the body reads “\(placeholder)”")
+        }
+        return shown
+    }
+
+    static func describe(_ button: ShownButton) -> String {
+        var traits = [button.identifier, button.opensApp ? "opens the app" : "runs in the background"]
+        if button.isDestructive { traits.append("destructive (red)") }
+        if button.requiresUnlock { traits.append("needs unlock 🔒") }
+        if let field = button.textField {
+            traits.append("text field “\(field.placeholder)”, send button “\(field.buttonTitle)”")
+        }
+        if let icon = button.icon { traits.append("icon \(icon)") }
+        return traits.joined(separator: ", ")
+    }
+
+    func perform(
+        tap: String, text: String?, on shown: DisplayedNotification, story: inout SimulationStory
+    ) async throws -> ResponseDelivery? {
+        let id = shown.notification.identifier
+        do {
+            switch tap {
+            case "body":
+                story.say("The user taps the notification")
+                return try await center.tapBody(id)
+            case "dismiss":
+                story.say("The user dismisses the notification")
+                guard let delivery = try await center.dismiss(id) else {
+                    story.detail("not reported to the app: the category lacks customDismissAction")
+                    return nil
+                }
+                return delivery
+            default:
+                if let text {
+                    story.say("The user types “\(text)” into '\(tap)' and sends it")
+                    return try await center.reply(id, action: tap, text: text)
+                }
+                story.say("The user taps '\(tap)'")
+                return try await center.tapButton(id, action: tap)
+            }
+        } catch {
+            throw CommandFailure("the tap is not possible on the device: \(error.message)")
+        }
+    }
+
+    func tell(_ delivery: ResponseDelivery?, story: inout SimulationStory) async {
+        guard let delivery else { return }
+        if let report = recorder.reports.withLock({ $0.last }) {
+            story.detail("routed as a \(report.situation)")
+            for note in report.notes { story.detail("note: \(note)") }
+            for line in recorder.lines.withLock({ $0 }) { story.detail("→ " + line) }
+            for step in report.steps { if let line = Self.describe(step) { story.detail("→ " + line) } }
+            if report.steps.isEmpty && report.notes.isEmpty { story.detail("nothing to run for this response") }
+        }
+        switch delivery.completion {
+        case .called(let after):
+            story.say(
+                "Completion handler called \(await center.completionCallCount(delivery.number)) time(s), after \(Self.milliseconds(after)) ms"
+            )
+        case .expired:
+            story.say("Completion handler never called: iOS would have ended the app")
+        case .noHandler:
+            story.say("No response handler was installed")
+        }
+    }
+
+    /// A step whose outcome the recorder's lines do not already tell.
+    static func describe(_ step: RoutingReport.Step) -> String? {
+        let name: String
+        switch step.kind {
+        case .builtin(let action), .payloadAction(let action), .matchingAction(let action): name = action
+        case .responseHandler(let index): name = "response handler \(index)"
+        }
+        switch step.outcome {
+        case .succeeded: return nil
+        case .failed(let reason): return "\(name) failed: \(reason)"
+        case .refused(let reason): return "\(name) refused: \(reason)"
+        case .unknownAction: return "\(name): no action is registered under that name"
+        case .cutOff: return "\(name) was cut off by the deadline"
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+    }
+}
