@@ -23,7 +23,7 @@ test: deps
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
 # The receiving side's concurrency (router, registry, simulator) under the thread sanitizer.
 test-tsan: deps
-	$(SWIFT) test --disable-xctest --sanitize=thread --filter PushbuttonReceiverTests
+	$(SWIFT) test --disable-xctest --sanitize=thread --filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests"
 
 bench: deps
 	@Benchmarks/payload-throughput.sh

@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
+        .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -24,6 +25,18 @@ let package = Package(
         // The device side: notification center protocol and simulator, registration that merges,
         // the action registry and the response router.
         .target(name: "PushbuttonReceiver", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+
+        // A Linux-only stand-in for Apple's UserNotifications, with Apple's names and signatures, so the
+        // bridge below is compiled and tested here. On Apple platforms the bridge uses the real framework.
+        .target(name: "UserNotificationsStandIn", swiftSettings: strictSettings),
+        // The thin bridge between PushbuttonReceiver and UserNotifications.
+        .target(
+            name: "PushbuttonUserNotifications",
+            dependencies: [
+                "PushbuttonReceiver", "Pushbutton",
+                .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings),
 
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
@@ -38,6 +51,13 @@ let package = Package(
         .testTarget(name: "PushbuttonTests", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonUserNotificationsTests",
+            dependencies: [
+                "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
+                .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",

@@ -1,0 +1,112 @@
+import Foundation
+import Pushbutton
+import PushbuttonReceiver
+
+#if canImport(UserNotifications)
+    import UserNotifications
+#else
+    import UserNotificationsStandIn
+#endif
+
+/// Pushbutton's ``UserNotificationCenter`` over the system's `UNUserNotificationCenter`.
+///
+/// Categories read from the system keep their original objects: when the merged set is written back,
+/// a category Pushbutton did not change is passed through untouched, so nothing another library set
+/// (an icon, a localized title) is lost by re-creating it.
+///
+/// `@unchecked Sendable`: `UNUserNotificationCenter` may be used from any thread (Apple's documentation),
+/// and this type's own mutable state is behind ``Locked``.
+public final class UserNotificationsCenter: UserNotificationCenter, @unchecked Sendable {
+    public let center: UNUserNotificationCenter
+    /// The language button titles are resolved in.
+    public let locale: String?
+    private let deadline: Duration
+    private let originals = Locked([String: (model: Pushbutton.Category, object: UNNotificationCategory)]())
+    private let installedDelegate = Locked<PushbuttonNotificationDelegate?>(nil)
+
+    /// - Parameters:
+    ///   - locale: the language for titles (default: the user's preferred language).
+    ///   - joinDeadline: how long a previously installed delegate may take before the system's completion
+    ///     handler is called without it (keep it under the system's window of about 30 seconds).
+    public init(
+        center: UNUserNotificationCenter = .current(), locale: String? = Locale.preferredLanguages.first,
+        joinDeadline: Duration = .seconds(25)
+    ) {
+        self.center = center
+        self.locale = locale
+        deadline = joinDeadline
+    }
+
+    public func requestAuthorization(options: AuthorizationOptions) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            center.requestAuthorization(options: UserNotificationsMapping.authorizationOptions(options)) {
+                granted, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: granted) }
+            }
+        }
+    }
+
+    public func notificationCategories() async -> [Pushbutton.Category] {
+        await withCheckedContinuation { continuation in
+            center.getNotificationCategories { registered in
+                let pairs = registered.map { (UserNotificationsMapping.category(from: $0), $0) }
+                self.originals.withLock { originals in
+                    originals = Dictionary(
+                        pairs.map { ($0.0.identifier, (model: $0.0, object: $0.1)) }, uniquingKeysWith: { $1 })
+                }
+                continuation.resume(returning: pairs.map(\.0).sorted { $0.identifier < $1.identifier })
+            }
+        }
+    }
+
+    public func setNotificationCategories(_ categories: [Pushbutton.Category]) async {
+        let originals = self.originals.withLock { $0 }
+        let objects = categories.map { category -> UNNotificationCategory in
+            if let original = originals[category.identifier], original.model == category { return original.object }
+            return UserNotificationsMapping.category(category, locale: locale)
+        }
+        center.setNotificationCategories(Set(objects))
+    }
+
+    public func add(_ request: LocalNotificationRequest) async throws {
+        let content = UNMutableNotificationContent()
+        content.title = request.title
+        content.body = request.body
+        content.categoryIdentifier = request.categoryIdentifier
+        content.userInfo = request.userInfo.mapValues(UserNotificationsMapping.propertyList)
+        let trigger = request.delay.map { delay -> UNNotificationTrigger in
+            let (seconds, attoseconds) = delay.components
+            return UNTimeIntervalNotificationTrigger(
+                timeInterval: max(1, Double(seconds) + Double(attoseconds) / 1e18), repeats: false)
+        }
+        let system = UNNotificationRequest(identifier: request.identifier, content: content, trigger: trigger)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            center.add(system) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
+    public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) async {
+        center.removePendingNotificationRequests(withIdentifiers: identifiers)
+    }
+
+    public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async {
+        center.removeDeliveredNotifications(withIdentifiers: identifiers)
+    }
+
+    /// Installs Pushbutton's delegate, which forwards to the delegate installed before it (if any), and
+    /// keeps it alive (the system holds its delegate weakly). `nil` restores the previous delegate.
+    public func setResponseHandler(_ handler: (any NotificationResponseHandler)?) async {
+        let current = installedDelegate.withLock { $0 }
+        let previous = current?.previous ?? center.delegate
+        guard let handler else {
+            center.delegate = previous
+            installedDelegate.withLock { $0 = nil }
+            return
+        }
+        let delegate = PushbuttonNotificationDelegate(handler: handler, previous: previous, joinDeadline: deadline)
+        installedDelegate.withLock { $0 = delegate }
+        center.delegate = delegate
+    }
+}
