@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The demo of what works today: define (manifest + built-ins), check (lint), convert (legacy),
-# generate (codegen), and build and check interactive payloads. Every step runs the real `pushbutton` binary and checks its exit status;
+# generate (codegen), build and check interactive payloads, and simulate taps on a device. Every step runs the real `pushbutton` binary and checks its exit status;
 # the demo exits 0 only when every step did what it should.
 set -uo pipefail
 bin=${1:?usage: demo.sh PUSHBUTTON_BINARY OUTPUT_DIR}
@@ -24,6 +24,7 @@ step() {
 }
 
 rm -rf "$out" && mkdir -p "$out"
+manifest=Examples/manifest.json
 step 0 "The built-in categories (39, titles in six languages), shown in French" builtins --locale fr
 step 0 "Lint the example app's manifest: clean, with a note on banner buttons" lint Examples/manifest.json
 step 1 "Lint a manifest full of mistakes: each error says where, what and how to fix it" lint Examples/broken-manifest.json
@@ -39,6 +40,15 @@ step 1 "A payload with a misspelt category: the device would show no buttons, so
   lint -q Examples/manifest.json Examples/payloads/broken.json
 step 1 "A URL action on a background button would silently do nothing on the phone: refused" \
   payload --category message --body "x" --button 'like=pushbutton.open_url:{"url":"https://example.com"}' --manifest Examples/manifest.json
+step 0 "Simulate a device: a background Like button calls the backend; the completion handler runs once" \
+  simulate Examples/payloads/message.json --manifest "$manifest" --tap like
+step 0 "A typed reply, on a French phone" \
+  simulate Examples/payloads/message.json --manifest "$manifest" --tap reply --text "À midi !" --locale fr
+step 0 "A tap on the body opens the deep link" simulate Examples/payloads/message.json --manifest "$manifest" --tap body
+step 0 "Buttons defined by the payload itself are registered on the fly" \
+  simulate Examples/payloads/dynamic.json --manifest "$manifest" --tap going
+step 1 "A misspelt category: the phone shows no buttons at all, so the tap cannot happen" \
+  simulate Examples/payloads/broken.json --manifest "$manifest" --tap track
 printf '\n--- %s/generated/NotificationCategories.swift (first lines) ---\n' "$out"
 sed -n '1,20p' "$out/generated/NotificationCategories.swift"
 
