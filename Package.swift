@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
         .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
+        .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -38,6 +39,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // SQLite from Debian's libsqlite3-dev on Linux (the system's SQLite3 module on Apple platforms).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Durable delivery of background taps, and the tap event log.
+        .target(
+            name: "PushbuttonOutbox",
+            dependencies: [
+                "PushbuttonReceiver", "Pushbutton", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings),
+
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
             name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver"], swiftSettings: strictSettings),
@@ -58,6 +69,9 @@ let package = Package(
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonOutboxTests", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",

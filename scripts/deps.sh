@@ -7,6 +7,7 @@ set -euo pipefail
 needs=(
   "cmd:python3 python3"
   "cmd:pkg-config pkg-config"
+  "pkg-config:sqlite3 libsqlite3-dev"
 )
 
 missing=()

@@ -32,6 +32,12 @@ public struct RoutingReport: Sendable, Hashable {
         public var kind: Kind
         public var arguments: [String: JSONValue]
         public var outcome: Outcome
+
+        public init(kind: Kind, arguments: [String: JSONValue], outcome: Outcome) {
+            self.kind = kind
+            self.arguments = arguments
+            self.outcome = outcome
+        }
     }
 
     public var response: NotificationResponse
@@ -45,6 +51,20 @@ public struct RoutingReport: Sendable, Hashable {
     public var completedAfter: Duration
     /// Whether the deadline, not the handlers finishing, called it.
     public var completedByDeadline: Bool
+
+    public init(
+        response: NotificationResponse, situation: Situation, categoryIdentifier: String?, steps: [Step],
+        notes: [String],
+        completedAfter: Duration, completedByDeadline: Bool
+    ) {
+        self.response = response
+        self.situation = situation
+        self.categoryIdentifier = categoryIdentifier
+        self.steps = steps
+        self.notes = notes
+        self.completedAfter = completedAfter
+        self.completedByDeadline = completedByDeadline
+    }
 
     /// The steps cut off by the deadline.
     public var cutOff: [Step] { steps.filter { $0.outcome == .cutOff } }

@@ -1,0 +1,58 @@
+/// How the outbox retries, expires, caps and prunes.
+public struct OutboxOptions: Sendable, Hashable {
+    /// What happens when the outbox is full.
+    public enum WhenFull: String, Sendable, Hashable {
+        /// New entries are refused with ``OutboxError/full(capacity:)``: the caller learns the tap was not kept.
+        case rejectNew
+        /// The oldest pending entry is moved to the dead letters (reason "evicted") to make room.
+        case deadLetterOldest
+    }
+
+    /// Attempts before an entry is dead-lettered.
+    public var maximumAttempts: Int
+    /// How long an entry may wait to be delivered before it is dead-lettered.
+    public var timeToLive: Duration
+    /// The first retry's delay; each further retry doubles it, up to ``maximumBackoff``, with jitter.
+    public var baseBackoff: Duration
+    public var maximumBackoff: Duration
+    /// The most entries waiting (pending or in flight) at once.
+    public var capacity: Int
+    public var whenFull: WhenFull
+    /// How long one request may take.
+    public var requestTimeout: Duration
+    /// How long delivered entries are kept (for status counts) before being pruned.
+    public var deliveredRetention: Duration
+    /// The tap log keeps at most this many rows and this much history.
+    public var tapLogMaximumRows: Int
+    public var tapLogMaximumAge: Duration
+    /// Whether the tap log keeps the text of replies (off: only their length).
+    public var recordReplyText: Bool
+
+    public init(
+        maximumAttempts: Int = 20, timeToLive: Duration = .seconds(7 * 24 * 3600), baseBackoff: Duration = .seconds(1),
+        maximumBackoff: Duration = .seconds(3600), capacity: Int = 10_000, whenFull: WhenFull = .rejectNew,
+        requestTimeout: Duration = .seconds(30), deliveredRetention: Duration = .seconds(7 * 24 * 3600),
+        tapLogMaximumRows: Int = 100_000, tapLogMaximumAge: Duration = .seconds(30 * 24 * 3600),
+        recordReplyText: Bool = false
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.timeToLive = timeToLive
+        self.baseBackoff = baseBackoff
+        self.maximumBackoff = maximumBackoff
+        self.capacity = capacity
+        self.whenFull = whenFull
+        self.requestTimeout = requestTimeout
+        self.deliveredRetention = deliveredRetention
+        self.tapLogMaximumRows = tapLogMaximumRows
+        self.tapLogMaximumAge = tapLogMaximumAge
+        self.recordReplyText = recordReplyText
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+#if canImport(SQLite3)
+    import SQLite3
+    private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
+        sqlite3_bind_text(statement, index, text, -1, transient)
+    }
+    private func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawPointer?, _ count: Int32)
+        -> Int32
+    {
+        sqlite3_bind_blob(statement, index, bytes, count, transient)
+    }
+#else
+    import CSQLite
+    private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
+        pushbutton_sqlite3_bind_text_transient(statement, index, text, -1)
+    }
+    private func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawPointer?, _ count: Int32)
+        -> Int32
+    {
+        pushbutton_sqlite3_bind_blob_transient(statement, index, bytes, count)
+    }
+#endif
+
+/// A value bound to, or read from, an SQL statement.
+enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    var real: Double? {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+    var text: String? { if case .text(let value) = self { value } else { nil } }
+    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+}
+
+/// One SQLite connection. Not thread-safe: the outbox owns it inside an actor.
+///
+/// The file is created with mode 0600 before SQLite opens it (it holds user data), journaling is WAL,
+/// `synchronous=FULL` makes every commit durable (fsync), and a busy timeout lets several processes share
+/// the file.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    let path: String
+
+    init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        self.path = path
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)), context: "creating \(path)")
+        }
+        close(descriptor)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        guard result == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            handle = nil
+            throw SQLiteError(code: result, message: message, context: "opening \(path)")
+        }
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs statements that return nothing.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard result == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? "unknown error"
+            sqlite3_free(error)
+            throw SQLiteError(code: result, message: message, context: sql)
+        }
+    }
+
+    /// Runs one statement with bound values; returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw failure(prepared, sql) }
+        defer { sqlite3_finalize(statement) }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let bound: Int32
+            switch value {
+            case .null: bound = sqlite3_bind_null(statement, index)
+            case .integer(let integer): bound = sqlite3_bind_int64(statement, index, integer)
+            case .real(let real): bound = sqlite3_bind_double(statement, index, real)
+            case .text(let text): bound = bindText(statement, index, text)
+            case .blob(let bytes):
+                bound = bytes.withUnsafeBytes { bindBlob(statement, index, $0.baseAddress, Int32($0.count)) }
+            }
+            guard bound == SQLITE_OK else { throw failure(bound, sql) }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return rows }
+            guard step == SQLITE_ROW else { throw failure(step, sql) }
+            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+        }
+    }
+
+    /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so writers queue instead of failing later).
+    func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The row id of the last insert.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func failure(_ code: Int32, _ sql: String) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: sql)
+    }
+}

@@ -1,0 +1,28 @@
+/// Counts and rates of taps, per category and button, like the click statistics push platforms show.
+public struct TapSummary: Sendable, Hashable {
+    /// One action's figures within its category.
+    public struct ActionStats: Sendable, Hashable {
+        /// The button identifier, or `(body)` / `(dismiss)`.
+        public var action: String
+        public var count: Int
+        /// Its share of the category's responses, 0…1.
+        public var shareOfResponses: Double
+        /// Its count per delivered notification of the category, 0…1 (when deliveries were recorded).
+        public var rate: Double?
+        /// The median time from delivery to the tap, in seconds.
+        public var medianLatency: Double?
+    }
+
+    /// One category's figures.
+    public struct CategoryStats: Sendable, Hashable {
+        public var category: String
+        /// Notifications recorded as delivered (0 when the app does not record deliveries).
+        public var delivered: Int
+        public var responses: Int
+        public var actions: [ActionStats]
+    }
+
+    public var categories: [CategoryStats]
+    public var totalResponses: Int
+    public var totalDelivered: Int
+}
