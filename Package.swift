@@ -51,7 +51,8 @@ let package = Package(
 
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
-            name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver"], swiftSettings: strictSettings),
+            name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox"],
+            swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
 
         // Benchmarks (run by `make bench`), built in release mode only by the benchmark scripts.
@@ -75,7 +76,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
-            dependencies: ["PushbuttonCLI", "Pushbutton", "pushbutton"],
+            dependencies: ["PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton"],
             swiftSettings: strictSettings
         ),
     ],

@@ -12,7 +12,8 @@ public struct CommandLineTool: Sendable {
 
     /// Every subcommand, in the order `--help` lists them.
     public static let allCommands: [any Command] = [
-        LintCommand(), PayloadCommand(), SimulateCommand(), BuiltinsCommand(), CodegenCommand(),
+        LintCommand(), PayloadCommand(), SimulateCommand(), OutboxCommand(), StatsCommand(), BuiltinsCommand(),
+        CodegenCommand(),
     ]
 
     /// Runs with `arguments` (without the program name) and returns the exit status.

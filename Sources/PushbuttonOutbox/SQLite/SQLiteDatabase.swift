@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(SQLite3)
-    import SQLite3
+    internal import SQLite3
     private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
     private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
         sqlite3_bind_text(statement, index, text, -1, transient)
@@ -12,7 +12,7 @@ import Foundation
         sqlite3_bind_blob(statement, index, bytes, count, transient)
     }
 #else
-    import CSQLite
+    internal import CSQLite
     private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
         pushbutton_sqlite3_bind_text_transient(statement, index, text, -1)
     }

@@ -1,0 +1,145 @@
+import Foundation
+import Pushbutton
+import PushbuttonOutbox
+
+/// `pushbutton outbox status|drain|dead DB`: look into and operate the durable outbox.
+struct OutboxCommand: Command {
+    let name = "outbox"
+    let summary = "Show, drain or list the dead letters of a tap outbox database."
+    let discussion = """
+        status  pending, in flight, delivered and dead-lettered entries, and the oldest pending age.
+        drain   delivers due entries (with --until-empty, waits for retries until nothing is waiting).
+                --endpoint URL sends every entry to that origin instead of its own, keeping path and query.
+        dead    lists dead-lettered entries with their last error (--purge removes them).
+        Only one process delivers at a time; a second drain exits with status 1.
+        """
+    let arguments = ArgumentSpec(
+        options: [
+            .init("--endpoint", value: "URL", help: "drain: send to this origin instead of each entry's own."),
+            .init(
+                "--time-limit", value: "SECONDS", help: "drain: stop after this long (default 300 with --until-empty)."),
+            .init("--base-backoff", value: "SECONDS", help: "drain: the first retry's delay (default 1)."),
+            .init("--max-backoff", value: "SECONDS", help: "drain: the longest delay between retries (default 3600)."),
+            .init("--max-attempts", value: "N", help: "drain: attempts before dead-lettering (default 20)."),
+            .init("--request-timeout", value: "SECONDS", help: "drain: how long one request may take (default 30)."),
+        ],
+        flags: [
+            .init("--until-empty", help: "drain: keep going until nothing is waiting."),
+            .init("--json", help: "status, dead: print JSON."),
+            .init("--purge", help: "dead: remove the dead letters after listing them."),
+        ],
+        positionals: ["status|drain|dead", "DB"])
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let verb = arguments.positionals[0]
+        let path = arguments.positionals[1]
+        guard ["status", "drain", "dead"].contains(verb) else {
+            throw UsageError("unknown outbox action '\(verb)'; use status, drain or dead")
+        }
+        var options = OutboxOptions()
+        if let seconds = try number(arguments, "--base-backoff") {
+            options.baseBackoff = .milliseconds(Int64(seconds * 1000))
+        }
+        if let seconds = try number(arguments, "--max-backoff") {
+            options.maximumBackoff = .milliseconds(Int64(seconds * 1000))
+        }
+        if let attempts = try number(arguments, "--max-attempts") { options.maximumAttempts = Int(attempts) }
+        if let seconds = try number(arguments, "--request-timeout") {
+            options.requestTimeout = .milliseconds(Int64(seconds * 1000))
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("no outbox database at '\(path)'")
+        }
+        let outbox: Outbox
+        do {
+            outbox = try Outbox(path: path, options: options)
+        } catch {
+            throw CommandFailure("cannot open the outbox: \(error)")
+        }
+        do {
+            switch verb {
+            case "status": try await status(outbox, arguments, console)
+            case "drain": try await drain(outbox, arguments, console, timeout: options.requestTimeout)
+            default: try await dead(outbox, arguments, console)
+            }
+        } catch let error as OutboxError {
+            throw CommandFailure(error.description)
+        }
+        return ExitStatus.success
+    }
+
+    private func number(_ arguments: ParsedArguments, _ option: String) throws(UsageError) -> Double? {
+        guard let text = arguments.value(option) else { return nil }
+        guard let value = Double(text), value >= 0 else {
+            throw UsageError("\(option) '\(text)' is not a non-negative number")
+        }
+        return value
+    }
+
+    private func status(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console) async throws {
+        let status = try await outbox.status()
+        if arguments.has("--json") {
+            var object: [String: JSONValue] = [
+                "pending": .integer(Int64(status.pending)), "in_flight": .integer(Int64(status.inFlight)),
+                "delivered": .integer(Int64(status.delivered)), "dead": .integer(Int64(status.dead)),
+            ]
+            object["oldest_pending_age_seconds"] = status.oldestPendingAge.map(JSONValue.double) ?? .null
+            console.write(JSONWriter.pretty(.object(object)))
+            return
+        }
+        console.print("pending:        \(status.pending)")
+        console.print("in flight:      \(status.inFlight)")
+        console.print("delivered:      \(status.delivered)")
+        console.print("dead-lettered:  \(status.dead)")
+        console.print("oldest pending: " + (status.oldestPendingAge.map(Self.age) ?? "none"))
+    }
+
+    private func drain(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console, timeout: Duration)
+        async throws
+    {
+        let untilEmpty = arguments.has("--until-empty")
+        let limit = try number(arguments, "--time-limit") ?? (untilEmpty ? 300 : 0)
+        let report = try await outbox.drain(
+            sender: URLSessionSender(timeout: timeout), untilEmpty: untilEmpty, endpoint: arguments.value("--endpoint"),
+            timeLimit: untilEmpty ? .milliseconds(Int64(limit * 1000)) : nil)
+        console.print(
+            "attempted \(report.attempted), delivered \(report.delivered), retried \(report.retried), "
+                + "dead-lettered \(report.deadLettered), recovered \(report.recovered), remaining \(report.remaining)")
+        if let reason = report.stoppedBecause { throw CommandFailure("the drain stopped: \(reason)") }
+    }
+
+    private func dead(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console) async throws {
+        let entries = try await outbox.entries(.dead)
+        if arguments.has("--json") {
+            console.write(
+                JSONWriter.pretty(
+                    .array(
+                        entries.map { entry in
+                            [
+                                "id": .integer(entry.id), "idempotency_key": .string(entry.idempotencyKey),
+                                "url": .string(entry.url),
+                                "attempts": .integer(Int64(entry.attempts)),
+                                "last_error": entry.lastError.map(JSONValue.string) ?? .null,
+                                "created_at": .double(entry.createdAt.timeIntervalSince1970),
+                            ]
+                        })))
+        } else {
+            for entry in entries {
+                console.print(
+                    "#\(entry.id) \(entry.method) \(entry.url) key \(entry.idempotencyKey), \(entry.attempts) attempt(s): \(entry.lastError ?? "")"
+                )
+            }
+            console.print("\(entries.count) dead-lettered")
+        }
+        if arguments.has("--purge") { try await outbox.purgeDeadLetters(ids: entries.map(\.id)) }
+    }
+
+    static func age(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<60: return String(format: "%.0f s", seconds)
+        case ..<3600: return String(format: "%.0f min", seconds / 60)
+        case ..<86400: return String(format: "%.1f h", seconds / 3600)
+        default: return String(format: "%.1f days", seconds / 86400)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Pushbutton
+import PushbuttonOutbox
+
+/// `pushbutton stats DB`: the tap summary, per category and button.
+struct StatsCommand: Command {
+    let name = "stats"
+    let summary = "Summarise the tap log: responses per category and button, shares and rates."
+    let arguments = ArgumentSpec(flags: [.init("--json", help: "Print JSON.")], positionals: ["DB"])
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let path = arguments.positionals[0]
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("no outbox database at '\(path)'")
+        }
+        let summary: TapSummary
+        do {
+            summary = try await Outbox(path: path).tapSummary()
+        } catch {
+            throw CommandFailure("cannot read the tap log: \(error)")
+        }
+        if arguments.has("--json") {
+            console.write(JSONWriter.pretty(json(summary)))
+            return ExitStatus.success
+        }
+        console.print("\(summary.totalResponses) responses to \(summary.totalDelivered) recorded deliveries")
+        for category in summary.categories {
+            console.print(
+                "\n\(category.category): \(category.responses) responses"
+                    + (category.delivered > 0 ? ", \(category.delivered) delivered" : ""))
+            for action in category.actions {
+                var line = "  " + action.action.padding(toLength: 18, withPad: " ", startingAt: 0)
+                line += String(format: "%6d  %5.1f%% of responses", action.count, action.shareOfResponses * 100)
+                if let rate = action.rate { line += String(format: "  %5.1f%% of deliveries", rate * 100) }
+                if let latency = action.medianLatency {
+                    line += String(format: "  median %.1f s after delivery", latency)
+                }
+                console.print(line)
+            }
+        }
+        return ExitStatus.success
+    }
+
+    private func json(_ summary: TapSummary) -> JSONValue {
+        .object([
+            "total_responses": .integer(Int64(summary.totalResponses)),
+            "total_delivered": .integer(Int64(summary.totalDelivered)),
+            "categories": .array(
+                summary.categories.map { category in
+                    .object([
+                        "category": .string(category.category), "delivered": .integer(Int64(category.delivered)),
+                        "responses": .integer(Int64(category.responses)),
+                        "actions": .array(
+                            category.actions.map { action in
+                                .object([
+                                    "action": .string(action.action), "count": .integer(Int64(action.count)),
+                                    "share_of_responses": .double(action.shareOfResponses),
+                                    "rate": action.rate.map(JSONValue.double) ?? .null,
+                                    "median_latency_seconds": action.medianLatency.map(JSONValue.double) ?? .null,
+                                ])
+                            }),
+                    ])
+                }),
+        ])
+    }
+}
