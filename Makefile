@@ -27,6 +27,7 @@ test-tsan: deps
 
 bench: deps
 	@Benchmarks/payload-throughput.sh
+	@Benchmarks/outbox-throughput.sh
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift

@@ -59,6 +59,9 @@ let package = Package(
         .executableTarget(
             name: "PayloadBenchmark", dependencies: ["Pushbutton"], path: "Benchmarks/PayloadBenchmark",
             swiftSettings: strictSettings),
+        .executableTarget(
+            name: "OutboxBenchmark", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
+            path: "Benchmarks/OutboxBenchmark", swiftSettings: strictSettings),
 
         .testTarget(name: "PushbuttonTests", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         .testTarget(

@@ -8,6 +8,7 @@ needs=(
   "cmd:python3 python3"
   "cmd:pkg-config pkg-config"
   "pkg-config:sqlite3 libsqlite3-dev"
+  "cmd:sqlite3 sqlite3"
 )
 
 missing=()

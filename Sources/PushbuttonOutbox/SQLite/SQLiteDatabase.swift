@@ -51,6 +51,8 @@ enum SQLiteValue: Sendable, Hashable {
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
     let path: String
+    /// Prepared statements by SQL text: the outbox runs the same few statements for every tap.
+    private var statements: [String: OpaquePointer] = [:]
 
     init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         self.path = path
@@ -75,6 +77,7 @@ final class SQLiteDatabase {
     }
 
     deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -92,10 +95,11 @@ final class SQLiteDatabase {
     /// Runs one statement with bound values; returns its rows.
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard prepared == SQLITE_OK, let statement else { throw failure(prepared, sql) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let bound: Int32
@@ -116,6 +120,15 @@ final class SQLiteDatabase {
             guard step == SQLITE_ROW else { throw failure(step, sql) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
+    }
+
+    private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard result == SQLITE_OK, let statement else { throw failure(result, sql) }
+        statements[sql] = statement
+        return statement
     }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so writers queue instead of failing later).
