@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo of what works today: define (manifest + built-ins), check (lint), convert (legacy),
-# generate (codegen), build and check interactive payloads, and simulate taps on a device. Every step runs the real `pushbutton` binary and checks its exit status;
+# generate (codegen), build and check interactive payloads, simulate taps on a device, and deliver
+# background taps through the durable outbox. Every step runs the real `pushbutton` binary and checks its exit status;
 # the demo exits 0 only when every step did what it should.
 set -uo pipefail
 bin=${1:?usage: demo.sh PUSHBUTTON_BINARY OUTPUT_DIR}
@@ -49,6 +50,23 @@ step 0 "Buttons defined by the payload itself are registered on the fly" \
   simulate Examples/payloads/dynamic.json --manifest "$manifest" --tap going
 step 1 "A misspelt category: the phone shows no buttons at all, so the tap cannot happen" \
   simulate Examples/payloads/broken.json --manifest "$manifest" --tap track
+# The outbox: background callbacks are committed durably on the device, then delivered to a backend
+# (a local one that fails 30% of requests) and summarised.
+python3 scripts/tap-receiver.py --log "$out/received.ndjson" --fail-rate 0.3 --seed 3 --max-seconds 120 >"$out/port" &
+receiver=$!
+trap 'kill -9 $receiver 2>/dev/null' EXIT
+for _ in $(seq 50); do [ -s "$out/port" ] && break; sleep 0.1; done
+step 0 "A background Like, committed to the durable outbox before the completion handler runs" \
+  simulate Examples/payloads/message.json --manifest "$manifest" --tap like --outbox "$out/taps.sqlite"
+step 0 "A reply, committed the same way" \
+  simulate Examples/payloads/message.json --manifest "$manifest" --tap reply --text "On my way" --outbox "$out/taps.sqlite"
+step 0 "A body tap (nothing to deliver, but it is logged)" \
+  simulate Examples/payloads/message.json --manifest "$manifest" --tap body --outbox "$out/taps.sqlite"
+step 0 "The outbox before delivery" outbox status "$out/taps.sqlite"
+step 0 "Deliver to the flaky local backend, retrying with backoff until nothing is waiting" \
+  outbox drain "$out/taps.sqlite" --endpoint "http://127.0.0.1:$(head -1 "$out/port")" --until-empty --base-backoff 0.05
+step 0 "The outbox after delivery" outbox status "$out/taps.sqlite"
+step 0 "Tap statistics" stats "$out/taps.sqlite"
 printf '\n--- %s/generated/NotificationCategories.swift (first lines) ---\n' "$out"
 sed -n '1,20p' "$out/generated/NotificationCategories.swift"
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `pushbutton simulate`, run as a user would.
@@ -11,8 +12,8 @@ import Testing
         #expect(result.stdout.contains("[Delete] delete, runs in the background, destructive (red), needs unlock 🔒"))
         #expect(result.stdout.contains("routed as a background button"))
         #expect(
-            result.stdout.contains(
-                "→ backend: POST https://api.example.com/messages/42/like (idempotency key notification-1:like:0)"))
+            result.stdout.contains("→ backend: POST https://api.example.com/messages/42/like (idempotency key sim-"))
+        #expect(result.stdout.contains(":like:0)"))
         #expect(result.stdout.contains("Completion handler called 1 time(s)"))
     }
 
@@ -71,6 +72,22 @@ import Testing
                 "no buttons: category 'order_shiped' is not registered on the device (iOS shows no error)"))
         #expect(result.stderr.hasPrefix("pushbutton: error: the tap is not possible on the device:"))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func tapsCanBeCommittedToAnOutboxAndLogged() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("taps.sqlite").path
+        for _ in 0..<2 {
+            let result = try CLI.run([
+                "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
+                "--outbox", database,
+            ])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("committed to the outbox (durable)"))
+        }
+        #expect(try CLI.run(["outbox", "status", database]).stdout.contains("pending:        2"))
+        #expect(try CLI.run(["stats", database]).stdout.contains("message: 2 responses"))
     }
 
     @Test func missingOptionsAreUsageErrors() throws {

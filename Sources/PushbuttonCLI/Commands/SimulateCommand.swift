@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonOutbox
 import PushbuttonReceiver
 
 /// `pushbutton simulate PAYLOAD --manifest M --tap ID`: what a device would show and do.
@@ -21,6 +22,9 @@ struct SimulateCommand: Command {
             .init("--text", value: "REPLY", help: "The reply typed into a text-input button."),
             .init("--app-state", value: "STATE", help: "foreground, background (default) or killed."),
             .init("--locale", value: "LOCALE", help: "The device's language (default en)."),
+            .init(
+                "--outbox", value: "DB",
+                help: "Commit backend callbacks to this outbox database (created if missing) and log the tap there."),
         ],
         positionals: ["PAYLOAD"])
 
@@ -44,12 +48,26 @@ struct SimulateCommand: Command {
         for diagnostic in parsed.diagnostics where diagnostic.severity >= .warning {
             story.say("⚠︎ \(diagnostic.severity.rawValue): \(diagnostic.path): \(diagnostic.message)")
         }
-        let device = SimulatedDevice(locale: arguments.value("--locale") ?? "en", manifest: manifest, payload: payload)
+        let outbox: Outbox?
+        do {
+            outbox = try arguments.value("--outbox").map { try Outbox(path: $0) }
+        } catch {
+            throw CommandFailure("cannot open the outbox: \(error)")
+        }
+        let device = SimulatedDevice(
+            locale: arguments.value("--locale") ?? "en", manifest: manifest, payload: payload, outbox: outbox)
         try await device.setUp(story: &story)
         let shown = try await device.deliver(story: &story)
         story.say("App state: \(appState)" + Self.appStateNote(appState, tap: tap, shown: shown))
         let delivery = try await device.perform(tap: tap, text: arguments.value("--text"), on: shown, story: &story)
         await device.tell(delivery, story: &story)
+        if let outbox, let report = device.recorder.reports.withLock({ $0.last }) {
+            try await outbox.record(report)
+            let status = try await outbox.status()
+            story.say(
+                "Outbox \(outbox.path): \(status.pending) pending, \(status.delivered) delivered, \(status.dead) dead-lettered"
+            )
+        }
         return ExitStatus.success
     }
 

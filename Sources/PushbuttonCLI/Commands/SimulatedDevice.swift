@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonOutbox
 import PushbuttonReceiver
 
 /// The simulated device behind `pushbutton simulate`: a center, a registrar and a router whose
@@ -28,11 +29,26 @@ struct SimulatedDevice {
         }
     }
 
-    init(locale: String, manifest: Manifest, payload: Payload) {
+    /// With an `outbox`, backend callbacks are committed to it (and also told in the story).
+    init(locale: String, manifest: Manifest, payload: Payload, outbox: Outbox? = nil) {
         self.manifest = manifest
         self.payload = payload
         center = SimulatedNotificationCenter(locale: locale)
-        router = ResponseRouter(center: center, backend: recorder, urlOpener: recorder)
+        let recorder = recorder
+        let backend: any BackendDelivery
+        if let outbox { backend = Committing(outbox: outbox, recorder: recorder) } else { backend = recorder }
+        router = ResponseRouter(center: center, backend: backend, urlOpener: recorder)
+    }
+
+    /// Commits to the outbox, then tells the story.
+    struct Committing: BackendDelivery {
+        let outbox: Outbox
+        let recorder: Recorder
+        func deliver(_ request: BackendRequest) async throws {
+            try await outbox.deliver(request)
+            recorder.lines.withLock { $0.append("committed to the outbox (durable) as \(request.idempotencyKey)") }
+            try await recorder.deliver(request)
+        }
     }
 
     func setUp(story: inout SimulationStory) async throws {
@@ -72,7 +88,8 @@ struct SimulatedDevice {
     }
 
     func deliver(story: inout SimulationStory) async throws -> DisplayedNotification {
-        let shown = await center.deliver(payload)
+        // A fresh identifier per run, as the system gives (idempotency keys derive from it).
+        let shown = await center.deliver(payload, identifier: "sim-" + UUID().uuidString.prefix(8).lowercased())
         let notification = shown.notification
         let heading = [notification.title, notification.body].filter { !$0.isEmpty }.joined(separator: " — ")
         story.say("Delivered “\(heading)” (category '\(notification.categoryIdentifier)')")
