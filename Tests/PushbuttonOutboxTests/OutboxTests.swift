@@ -187,6 +187,24 @@ struct Fixture {
         #expect(sender.received.withLock { $0.first?.headers["Idempotency-Key"] } == "orphan")
     }
 
+    @Test func theLongRunningWorkerDeliversWhatArrivesUntilCancelled() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outbox = try Outbox(path: fixture.path)
+        let sender = ScriptedSender([])
+        let worker = Task { try await outbox.run(sender: sender, pollInterval: .milliseconds(10)) }
+        try await outbox.enqueue(Fixture.request("live-1"))
+        try await outbox.enqueue(Fixture.request("live-2"))
+        while try await outbox.status().delivered < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        // While it runs, no second worker may start.
+        await #expect(throws: OutboxError.workerBusy(fixture.path)) { try await outbox.drain(sender: sender) }
+        worker.cancel()
+        _ = await worker.result
+        #expect(sender.received.withLock { $0.map { $0.headers["Idempotency-Key"] } } == ["live-1", "live-2"])
+        // Cancelled, it let go of the lock.
+        #expect(try await outbox.drain(sender: sender).attempted == 0)
+    }
+
     @Test func anEndpointOverrideKeepsThePathAndQuery() {
         #expect(
             Outbox.rebase("https://api.example.com/m/42/like?x=1", onto: "http://127.0.0.1:8080")
