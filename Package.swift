@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
         .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
         .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
+        .library(name: "PushbuttonAPNs", targets: ["PushbuttonAPNs"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -49,6 +50,14 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // OpenSSL (libssl-dev) for ES256 provider tokens and, later, TLS; CryptoKit replaces it on Apple platforms.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // The APNs sender: provider tokens, the request and response model, the retry policy.
+        .target(
+            name: "PushbuttonAPNs",
+            dependencies: ["Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
+
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
             name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox"],
@@ -77,6 +86,8 @@ let package = Package(
         .testTarget(
             name: "PushbuttonOutboxTests", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton"], swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: ["PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton"],

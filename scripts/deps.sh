@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and tests need, only those that are missing.
-# Each line of the list is "CHECK PACKAGE": CHECK is pkg-config:NAME (a C library's -dev package)
-# or cmd:NAME (a program on PATH). Nothing is installed when every check passes.
+# Each line of the list is "CHECK PACKAGE": CHECK is pkg-config:NAME (a C library's -dev package),
+# cmd:NAME (a program on PATH) or py:MODULE (a module of the python3 on PATH, installed from PyPI).
+# Nothing is installed when every check passes.
 set -euo pipefail
 
 needs=(
@@ -9,17 +10,27 @@ needs=(
   "cmd:pkg-config pkg-config"
   "pkg-config:sqlite3 libsqlite3-dev"
   "cmd:sqlite3 sqlite3"
+  "pkg-config:libcrypto libssl-dev"
+  "py:jwt PyJWT"
+  "py:cryptography cryptography"
 )
 
 missing=()
+python_missing=()
 for entry in "${needs[@]}"; do
   check=${entry%% *}
   package=${entry#* }
   case "$check" in
     pkg-config:*) pkg-config --exists "${check#pkg-config:}" 2>/dev/null || missing+=("$package") ;;
     cmd:*) command -v "${check#cmd:}" >/dev/null 2>&1 || missing+=("$package") ;;
+    py:*) python3 -c "import ${check#py:}" >/dev/null 2>&1 || python_missing+=("$package") ;;
   esac
 done
+
+if [ ${#python_missing[@]} -gt 0 ]; then
+  echo "deps: installing from PyPI: ${python_missing[*]}"
+  python3 -m pip install --quiet --disable-pip-version-check "${python_missing[@]}"
+fi
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: everything needed is installed"

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The one provider token every connection shares, refreshed by age.
+///
+/// APNs refuses tokens older than an hour and answers `TooManyProviderTokenUpdates` to a sender that
+/// changes tokens more often than every 20 minutes, so: one token for every connection, a new one after
+/// ``refreshInterval`` (between 20 and 60 minutes; 50 by default), never one per request or per
+/// connection, and never because of a 429. An `ExpiredProviderToken` answer may replace the token early,
+/// but only if it is at least 20 minutes old.
+public actor TokenProvider {
+    /// APNs' floor between token changes.
+    public static let minimumRefreshInterval: TimeInterval = 20 * 60
+    /// APNs' ceiling on a token's age.
+    public static let maximumAge: TimeInterval = 60 * 60
+
+    private let key: P256PrivateKey
+    public nonisolated let keyID: String
+    public nonisolated let teamID: String
+    public nonisolated let refreshInterval: TimeInterval
+    private let now: @Sendable () -> Date
+    private var current: ProviderToken?
+    /// How many tokens were minted (for tests and metrics).
+    public private(set) var mintCount = 0
+
+    public init(
+        key: P256PrivateKey, keyID: String, teamID: String, refreshInterval: TimeInterval = 50 * 60,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.key = key
+        self.keyID = keyID
+        self.teamID = teamID
+        self.refreshInterval = min(max(refreshInterval, Self.minimumRefreshInterval), Self.maximumAge - 60)
+        self.now = now
+    }
+
+    /// The current token, minting one when there is none or it has reached ``refreshInterval``.
+    public func token() throws(KeyError) -> ProviderToken {
+        if let current, now().timeIntervalSince(current.issuedAt) < refreshInterval { return current }
+        return try mint()
+    }
+
+    /// After APNs answered `ExpiredProviderToken` to `rejected`: a fresh token if `rejected` is the current
+    /// one and at least 20 minutes old, otherwise the current token (another request already refreshed it,
+    /// or refreshing now would break the 20-minute rule). Returns `nil` when no new token may be made yet.
+    public func tokenAfterExpiry(of rejected: ProviderToken) throws(KeyError) -> ProviderToken? {
+        guard let current else { return try mint() }
+        if current.value != rejected.value { return current }
+        guard now().timeIntervalSince(current.issuedAt) >= Self.minimumRefreshInterval else { return nil }
+        return try mint()
+    }
+
+    private func mint() throws(KeyError) -> ProviderToken {
+        let token = try ProviderToken(key: key, keyID: keyID, teamID: teamID, issuedAt: now())
+        current = token
+        mintCount += 1
+        return token
+    }
+}

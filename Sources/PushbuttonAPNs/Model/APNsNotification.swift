@@ -1,0 +1,50 @@
+import Foundation
+import Pushbutton
+
+/// One notification to send: a device, a payload, and the APNs headers.
+public struct APNsNotification: Sendable, Hashable {
+    public var deviceToken: DeviceToken
+    /// The payload's JSON bytes (write them with `PayloadWriter` or a `PayloadTemplate`).
+    public var payload: [UInt8]
+    /// `apns-topic`: the bundle identifier (suffixed for some push types, e.g. `.voip`).
+    public var topic: String
+    public var pushType: PushType
+    /// `apns-priority`: 10 (now), 5 (power-saving; required for background pushes) or 1.
+    public var priority: Int?
+    /// `apns-expiration` in epoch seconds; 0 means deliver once or not at all.
+    public var expiration: Int64?
+    /// `apns-collapse-id` (at most 64 bytes).
+    public var collapseID: String?
+    /// `apns-id`: kept across retries, so APNs and the device can tell a retry from a new notification.
+    public var apnsID: UUID
+
+    public init(
+        deviceToken: DeviceToken, payload: [UInt8], topic: String, pushType: PushType = .alert, priority: Int? = nil,
+        expiration: Int64? = nil, collapseID: String? = nil, apnsID: UUID = UUID()
+    ) {
+        self.deviceToken = deviceToken
+        self.payload = payload
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.apnsID = apnsID
+    }
+
+    /// `/3/device/<token>`.
+    public var path: String { "/3/device/" + deviceToken.hex }
+
+    /// The request headers, `authorization` first when a token is given.
+    public func headers(token: ProviderToken?) -> [(name: String, value: String)] {
+        var headers: [(String, String)] = []
+        if let token { headers.append(("authorization", "bearer " + token.value)) }
+        headers.append(("apns-topic", topic))
+        headers.append(("apns-push-type", pushType.rawValue))
+        headers.append(("apns-id", apnsID.uuidString.lowercased()))
+        if let priority { headers.append(("apns-priority", String(priority))) }
+        if let expiration { headers.append(("apns-expiration", String(expiration))) }
+        if let collapseID { headers.append(("apns-collapse-id", collapseID)) }
+        return headers
+    }
+}

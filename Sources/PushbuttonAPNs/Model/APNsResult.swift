@@ -1,0 +1,31 @@
+import Foundation
+
+/// The definite outcome of one notification: every notification ends in exactly one of these.
+public enum APNsResult: Sendable, Hashable, CustomStringConvertible {
+    /// APNs accepted it.
+    case delivered(apnsID: UUID, uniqueID: String?)
+    /// APNs refused it for good: its status, reason and, for `Unregistered`, when the token died.
+    case rejected(apnsID: UUID, status: Int, reason: APNsReason, unregisteredAt: Date?)
+    /// Retries ran out (or the sender shut down); the last cause, and how many attempts were made.
+    case failed(apnsID: UUID, attempts: Int, lastCause: String)
+
+    public var apnsID: UUID {
+        switch self {
+        case .delivered(let id, _), .rejected(let id, _, _, _), .failed(let id, _, _): return id
+        }
+    }
+
+    public var isDelivered: Bool { if case .delivered = self { true } else { false } }
+
+    public var description: String {
+        switch self {
+        case .delivered(let id, let unique):
+            return "delivered \(id.uuidString.lowercased())" + (unique.map { " (unique id \($0))" } ?? "")
+        case .rejected(let id, let status, let reason, let date):
+            return "rejected \(id.uuidString.lowercased()): \(status) \(reason)"
+                + (date.map { " since \(ISO8601DateFormatter().string(from: $0))" } ?? "")
+        case .failed(let id, let attempts, let cause):
+            return "failed \(id.uuidString.lowercased()) after \(attempts) attempt(s): \(cause)"
+        }
+    }
+}
