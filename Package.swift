@@ -52,10 +52,15 @@ let package = Package(
 
         // OpenSSL (libssl-dev) for ES256 provider tokens and, later, TLS; CryptoKit replaces it on Apple platforms.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        // The APNs sender: provider tokens, the request and response model, the retry policy.
+        // libcurl (libcurl4-openssl-dev) for HTTP/2 to APNs.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The APNs sender: provider tokens, the request and response model, the retry policy, the transport.
         .target(
             name: "PushbuttonAPNs",
-            dependencies: ["Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CCurl", condition: .when(platforms: [.linux, .macOS])),
+            ],
             swiftSettings: strictSettings),
 
         // The command line's logic as a library, so its argument parsing and commands are testable.

@@ -13,6 +13,8 @@ needs=(
   "pkg-config:libcrypto libssl-dev"
   "py:jwt PyJWT"
   "py:cryptography cryptography"
+  "pkg-config:libcurl libcurl4-openssl-dev"
+  "py:h2 h2"
 )
 
 missing=()

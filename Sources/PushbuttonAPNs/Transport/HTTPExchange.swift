@@ -1,0 +1,38 @@
+/// One HTTP/2 request to APNs, as the transport sees it.
+public struct HTTPRequest: Sendable {
+    public var path: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// How long the response may take before the stream is abandoned (and retried).
+    public var timeout: Duration
+
+    public init(path: String, headers: [(name: String, value: String)], body: [UInt8], timeout: Duration) {
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// APNs' answer, as the transport received it.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: Int
+    /// Header names in lowercase.
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Moves requests to APNs and back. The client adds authentication, retries and results on top.
+public protocol APNsTransport: Sendable {
+    /// Sends one request. Throws ``APNsError`` of kind `transport` when the stream was lost (a GOAWAY, a
+    /// dropped connection, a timeout): such requests are safe to retry with the same `apns-id`.
+    func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse
+    /// Finishes what is in flight, then closes the connections.
+    func shutdown() async
+}
