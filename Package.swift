@@ -65,7 +65,8 @@ let package = Package(
 
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
-            name: "PushbuttonCLI", dependencies: ["Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox"],
+            name: "PushbuttonCLI",
+            dependencies: ["Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs"],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
 

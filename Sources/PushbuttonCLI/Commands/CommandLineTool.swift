@@ -12,7 +12,8 @@ public struct CommandLineTool: Sendable {
 
     /// Every subcommand, in the order `--help` lists them.
     public static let allCommands: [any Command] = [
-        LintCommand(), PayloadCommand(), SimulateCommand(), OutboxCommand(), StatsCommand(), BuiltinsCommand(),
+        LintCommand(), PayloadCommand(), SimulateCommand(), SendCommand(), OutboxCommand(), StatsCommand(),
+        BuiltinsCommand(),
         CodegenCommand(),
     ]
 

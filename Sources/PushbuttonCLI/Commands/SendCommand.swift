@@ -1,0 +1,75 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonReceiver
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pushbutton send`: validates and sends notifications to APNs (or a stand-in), one or in bulk.
+struct SendCommand: Command {
+    let name = "send"
+    let summary = "Send notifications to APNs: one, a token file, or NDJSON on standard input."
+    let discussion = """
+        Authenticates with a provider token (--key AuthKey.p8 --key-id K --team-id T), shared by every
+        connection. Targets production by default, --sandbox, or a stand-in (--host H --port P [--ca FILE]
+        or --h2c). Recipients: --token HEX, --tokens FILE (one per line), or NDJSON lines on standard input,
+        {"token": HEX, "payload": {...}} (a line without "payload" uses --payload or the payload flags).
+        With --manifest, each payload is validated first; invalid ones are reported, not sent.
+        Bulk sends print one NDJSON result per notification on stdout (with the token, for your pipeline)
+        and a summary on stderr; --shard K/N sends only the tokens whose hash falls in shard K of N.
+        Exit status: 0 when every notification was delivered, 1 otherwise, 2 for a wrong command line.
+        """
+    let arguments = ArgumentSpec(
+        options: [
+            .init("--key", value: "FILE", help: "The provider key (.p8)."),
+            .init("--key-id", value: "ID", help: "The key's identifier."),
+            .init("--team-id", value: "ID", help: "Your team identifier."),
+            .init("--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier."),
+            .init("--host", value: "HOST", help: "A stand-in's host (default: APNs)."),
+            .init("--port", value: "PORT", help: "A stand-in's port (default 443)."),
+            .init("--ca", value: "FILE", help: "A private CA to trust for the stand-in (verification stays on)."),
+            .init("--token", value: "HEX", help: "One device token.", repeatable: true),
+            .init("--tokens", value: "FILE", help: "Device tokens, one per line."),
+            .init("--payload", value: "FILE", help: "The payload JSON."),
+            .init("--manifest", value: "FILE", help: "Validate payloads against this manifest first."),
+            .init("--push-type", value: "TYPE", help: "apns-push-type (default alert)."),
+            .init("--priority", value: "N", help: "apns-priority: 10, 5 or 1."),
+            .init("--expiration", value: "EPOCH", help: "apns-expiration."),
+            .init("--collapse-id", value: "ID", help: "apns-collapse-id."),
+            .init("--connections", value: "N", help: "Connections to APNs (default 1)."),
+            .init("--in-flight", value: "N", help: "Notifications under way at once (default 1000)."),
+            .init("--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens."),
+            .init("--timeout", value: "SECONDS", help: "How long one response may take (default 30)."),
+        ] + PayloadFlags.options,
+        flags: [
+            .init("--sandbox", help: "Use APNs' sandbox (development) environment."),
+            .init("--h2c", help: "Cleartext HTTP/2, for a local stand-in only."),
+        ] + PayloadFlags.flags)
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let setup = try SendSetup(arguments, console: console)
+        let client = try await setup.makeClient()
+        var summary = SendSummary()
+        let started = ContinuousClock.now
+        let progress = SendProgress(console: console, total: setup.knownTotal)
+        let results = client.send(setup.notifications(), maximumInFlight: setup.inFlight)
+        for await (notification, result) in results {
+            summary.add(result)
+            if setup.isBulk {
+                console.print(
+                    String(decoding: JSONWriter.compact(SendSummary.json(notification, result)), as: UTF8.self))
+            } else {
+                console.print("\(notification.deviceToken): \(result)")
+            }
+            progress.update(summary.total, elapsed: ContinuousClock.now - started)
+        }
+        await client.shutdown()
+        progress.finish()
+        summary.invalid = setup.invalidCount.withLock { $0 }
+        console.printError(summary.line(elapsed: ContinuousClock.now - started))
+        return summary.total > 0 && summary.delivered == summary.total && summary.invalid == 0
+            ? ExitStatus.success : ExitStatus.failure
+    }
+}

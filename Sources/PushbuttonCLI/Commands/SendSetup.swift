@@ -1,0 +1,215 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonReceiver
+
+/// `pushbutton send`'s command line turned into a client and a stream of notifications.
+struct SendSetup: Sendable {
+    let environment: APNsEnvironment
+    let key: P256PrivateKey
+    let keyID: String
+    let teamID: String
+    let topic: String
+    let pushType: PushType
+    let priority: Int?
+    let expiration: Int64?
+    let collapseID: String?
+    let connections: Int
+    let inFlight: Int
+    let timeout: Duration
+    let shard: (index: Int, count: Int)?
+    let payload: [UInt8]?
+    let validator: PayloadValidator?
+    let tokens: [String]?
+    let console: Console
+    /// Lines or tokens that could not be sent (reported as they are found).
+    let invalidCount = Locked(0)
+
+    var isBulk: Bool { tokens.map { $0.count > 1 } ?? true }
+    var knownTotal: Int? { tokens?.count }
+
+    init(_ arguments: ParsedArguments, console: Console) throws {
+        self.console = console
+        func required(_ option: String) throws(UsageError) -> String {
+            guard let value = arguments.value(option) else { throw UsageError("\(option) is required") }
+            return value
+        }
+        do {
+            key = try P256PrivateKey(contentsOf: try required("--key"))
+        } catch let error as KeyError {
+            throw CommandFailure("the provider key: \(error.message)")
+        }
+        keyID = try required("--key-id")
+        teamID = try required("--team-id")
+        topic = try required("--topic")
+        environment = try Self.environment(arguments)
+        pushType = PushType(rawValue: arguments.value("--push-type") ?? "alert")
+        priority = try arguments.value("--priority").map { text throws(UsageError) in
+            try PayloadFlags.integer(text, "--priority")
+        }
+        expiration = try arguments.value("--expiration").map { text throws(UsageError) in
+            Int64(try PayloadFlags.integer(text, "--expiration"))
+        }
+        collapseID = arguments.value("--collapse-id")
+        connections =
+            try arguments.value("--connections").map { text throws(UsageError) in
+                try PayloadFlags.integer(text, "--connections")
+            } ?? 1
+        inFlight =
+            try arguments.value("--in-flight").map { text throws(UsageError) in
+                try PayloadFlags.integer(text, "--in-flight")
+            } ?? 1000
+        let seconds =
+            try arguments.value("--timeout").map { text throws(UsageError) in
+                try PayloadFlags.integer(text, "--timeout")
+            } ?? 30
+        timeout = .seconds(seconds)
+        guard connections >= 1, inFlight >= 1, seconds >= 1 else {
+            throw UsageError("--connections, --in-flight and --timeout must be at least 1")
+        }
+        shard = try arguments.value("--shard").map(Self.shard)
+        validator = try arguments.value("--manifest").map {
+            PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
+        }
+        if PayloadFlags.given(arguments) {
+            payload = PayloadWriter.encode(try PayloadFlags.build(arguments))
+        } else if let path = arguments.value("--payload") {
+            payload = try console.read(path)
+        } else {
+            payload = nil
+        }
+        var tokens = arguments.values("--token")
+        if let path = arguments.value("--tokens") {
+            tokens += String(decoding: try console.read(path), as: UTF8.self).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+        if tokens.isEmpty {
+            self.tokens = nil
+        } else {
+            guard payload != nil else {
+                throw UsageError("give a payload: --payload FILE or payload flags such as --body")
+            }
+            self.tokens =
+                shard.map { shard in tokens.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index } }
+                ?? tokens
+        }
+        if let payload, let validator {
+            let problems = validator.validate(
+                jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
+            ).diagnostics
+            for problem in problems where problem.severity >= .warning {
+                console.printError(DiagnosticPrinter.human(problem, file: "payload"))
+            }
+            if problems.containsErrors {
+                throw CommandFailure("the payload does not pass validation (see above); nothing was sent")
+            }
+        }
+    }
+
+    private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
+        if let host = arguments.value("--host") {
+            let port =
+                try arguments.value("--port").map { text throws(UsageError) in try PayloadFlags.integer(text, "--port")
+                } ?? 443
+            return APNsEnvironment(
+                host: host, port: port, caFile: arguments.value("--ca"), cleartext: arguments.has("--h2c"))
+        }
+        if arguments.has("--h2c") || arguments.value("--port") != nil || arguments.value("--ca") != nil {
+            throw UsageError("--port, --ca and --h2c go with --host (a stand-in); APNs itself is TLS on 443")
+        }
+        return arguments.has("--sandbox") ? .sandbox : .production
+    }
+
+    private static func shard(_ text: String) throws(UsageError) -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+            (1...count).contains(index)
+        else {
+            throw UsageError("--shard '\(text)' is not of the form K/N with 1 ≤ K ≤ N")
+        }
+        return (index - 1, count)
+    }
+
+    /// Which shard (0-based) a token falls in: FNV-1a of its lowercase hex, so every machine agrees.
+    static func shardIndex(of token: String, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in token.lowercased().utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return Int(hash % UInt64(count))
+    }
+
+    func makeClient() async throws -> APNsClient {
+        let transport: CurlTransport
+        do {
+            transport = try CurlTransport(.init(environment: environment, connections: connections))
+        } catch {
+            throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
+        }
+        return APNsClient(
+            transport: transport, tokens: TokenProvider(key: key, keyID: keyID, teamID: teamID), requestTimeout: timeout
+        )
+    }
+
+    func notification(token: String, payload: [UInt8]) throws(APNsError) -> APNsNotification {
+        APNsNotification(
+            deviceToken: try DeviceToken(token), payload: payload, topic: topic, pushType: pushType, priority: priority,
+            expiration: expiration, collapseID: collapseID)
+    }
+
+    /// The notifications to send: the tokens given, or NDJSON lines from standard input.
+    func notifications() -> AsyncStream<APNsNotification> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                if let tokens, let payload {
+                    for token in tokens { emit(line: nil, token: token, payload: payload, continuation) }
+                } else {
+                    var number = 0
+                    while let line = readLine() {
+                        number += 1
+                        if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                        read(line, number: number, continuation)
+                    }
+                }
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+
+    private func read(_ line: String, number: Int, _ continuation: AsyncStream<APNsNotification>.Continuation) {
+        guard let object = (try? JSONParser.parse(line))?.objectValue, let token = object["token"]?.stringValue else {
+            return invalid(line: number, token: nil, "not a JSON object with a \"token\" string")
+        }
+        if let shard, Self.shardIndex(of: token, count: shard.count) != shard.index { return }
+        let lineDefault = payload
+        guard let bytes = object["payload"].map({ JSONWriter.compact($0) }) ?? lineDefault else {
+            return invalid(line: number, token: token, "no \"payload\" on the line and no --payload or payload flags")
+        }
+        emit(line: number, token: token, payload: bytes, continuation)
+    }
+
+    private func emit(
+        line: Int?, token: String, payload: [UInt8], _ continuation: AsyncStream<APNsNotification>.Continuation
+    ) {
+        if let validator, line != nil {
+            let problems = validator.validate(
+                jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
+            ).diagnostics
+            if let first = problems.first(where: { $0.severity == .error }) {
+                return invalid(line: line, token: token, "\(first.path): \(first.message) [\(first.code)]")
+            }
+        }
+        do {
+            continuation.yield(try notification(token: token, payload: payload))
+        } catch {
+            invalid(line: line, token: token, error.message)
+        }
+    }
+
+    private func invalid(line: Int?, token: String?, _ message: String) {
+        invalidCount.withLock { $0 += 1 }
+        var object: [String: JSONValue] = ["status": "invalid", "error": .string(message)]
+        if let line { object["line"] = .integer(Int64(line)) }
+        if let token { object["token"] = .string(token) }
+        console.print(String(decoding: JSONWriter.compact(.object(object)), as: UTF8.self))
+    }
+}

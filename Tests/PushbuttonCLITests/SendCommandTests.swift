@@ -1,0 +1,143 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `pushbutton send`, run as a user would, against the APNs-like TLS test server.
+@Suite(.serialized) struct SendCommandTests {
+    /// The test server, its private CA, and a throwaway provider key.
+    final class Setup {
+        let process = Process()
+        let directory: URL
+        let port: Int
+        let keyFile: String
+
+        init() throws {
+            directory = try CLI.temporaryDirectory()
+            keyFile = directory.appendingPathComponent("AuthKey_TEST.p8").path
+            try Data(try P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyFile))
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "python3", CLI.packageRoot.appendingPathComponent("scripts/apns-test-server.py").path, "--log",
+                directory.appendingPathComponent("requests.ndjson").path, "--tls-dir", directory.path, "--max-seconds",
+                "60",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            var line = Data()
+            while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
+                line.append(first)
+            }
+            port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+        }
+
+        var base: [String] {
+            [
+                "send", "--key", keyFile, "--key-id", "KEY1234567", "--team-id", "TEAM123456", "--topic",
+                "com.example.chatter",
+                "--host", "127.0.0.1", "--port", "\(port)", "--ca", directory.appendingPathComponent("ca.pem").path,
+            ]
+        }
+
+        func requestTokens() throws -> [String] {
+            let log = directory.appendingPathComponent("requests.ndjson")
+            guard FileManager.default.fileExists(atPath: log.path) else { return [] }
+            return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
+                (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["token"] as? String
+            }
+        }
+
+        func stop() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    static func token(_ prefix: String, _ fill: Character = "a") -> String {
+        prefix + String(repeating: fill, count: 64 - prefix.count)
+    }
+
+    @Test func sendsOneNotificationBuiltFromFlags() throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        let result = try CLI.run(
+            setup.base + [
+                "--token", Self.token("0000"), "--category", "message", "--body", "Lunch?", "--manifest",
+                "Examples/manifest.json",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("0000aa…(64 chars): delivered "))
+        #expect(result.stderr.hasPrefix("sent 1: delivered 1, rejected 0, failed 0 in "))
+        #expect(try setup.requestTokens() == [Self.token("0000")])
+    }
+
+    @Test func bulkNDJSONGivesOneResultPerNotificationAndASummary() throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        let payload = #"{"aps":{"alert":"Hi","category":"message"}}"#
+        let input = [
+            #"{"token":"\#(Self.token("0000"))","payload":\#(payload)}"#,
+            #"{"token":"\#(Self.token("dead"))","payload":\#(payload)}"#,
+            #"{"token":"\#(Self.token("bad0"))"}"#,
+            #"not json"#,
+            #"{"token":"\#(Self.token("0000", "b"))","payload":{"aps":{"alert":"Hi","category":"mesage"}}}"#,
+            #"{"token":"12","payload":\#(payload)}"#,
+        ].joined(separator: "\n")
+        let result = try CLI.run(
+            setup.base + ["--body", "default", "--manifest", "Examples/manifest.json", "--category", "message"],
+            stdin: input)
+        #expect(result.status == 1)
+        let lines = try result.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
+        let byStatus = Dictionary(grouping: lines, by: { $0["status"]?.stringValue ?? "" })
+        #expect(
+            byStatus["delivered"]?.count == 1 && byStatus["rejected"]?.count == 2 && byStatus["invalid"]?.count == 3)
+        let dead = try #require(byStatus["rejected"]?.first { $0["reason"] == "Unregistered" })
+        #expect(dead["token"] == .string(Self.token("dead")) && dead["unregistered_at"] == 1_700_000_000_000)
+        #expect(
+            byStatus["invalid"]?.contains {
+                $0["line"] == 5 && ($0["error"]?.stringValue?.contains("unknown-category") ?? false)
+            } == true)
+        #expect(
+            result.stderr.contains(
+                "sent 3: delivered 1, rejected 2 (BadDeviceToken: 1, Unregistered: 1), failed 0, invalid 3 in "))
+    }
+
+    @Test func shardsSplitATokenListWithoutOverlap() throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        let tokens = (0..<24).map { Self.token(String(format: "%04x", $0 + 0x1000)) }
+        let file = setup.directory.appendingPathComponent("tokens.txt")
+        try Data(tokens.joined(separator: "\n").utf8).write(to: file)
+        var sent: [Set<String>] = []
+        for shard in ["1/3", "2/3", "3/3"] {
+            let before = Set(try setup.requestTokens())
+            let result = try CLI.run(setup.base + ["--tokens", file.path, "--shard", shard, "--body", "Hi"])
+            #expect(result.status == 0, "\(result.stderr)")
+            sent.append(Set(try setup.requestTokens()).subtracting(before))
+        }
+        #expect(sent.reduce(Set<String>()) { $0.union($1) } == Set(tokens))
+        #expect(sent.map(\.count).reduce(0, +) == tokens.count)
+        #expect(sent.allSatisfy { !$0.isEmpty })
+    }
+
+    @Test func wrongCommandLinesAreUsageErrors() throws {
+        #expect(try CLI.run(["send", "--key-id", "K"]).status == 2)
+        let setup = try Setup()
+        defer { setup.stop() }
+        #expect(try CLI.run(setup.base + ["--token", Self.token("0000"), "--shard", "4/3", "--body", "x"]).status == 2)
+        #expect(try CLI.run(setup.base + ["--token", Self.token("0000")]).status == 2)
+        let noKey = try CLI.run([
+            "send", "--key", "/no/key.p8", "--key-id", "K", "--team-id", "T", "--topic", "t", "--token",
+            Self.token("0000"), "--body", "x",
+        ])
+        #expect(
+            noKey.status == 1 && noKey.stderr.hasPrefix("pushbutton: error: the provider key: cannot read the key file")
+        )
+    }
+}
