@@ -85,30 +85,41 @@ public final class APNsClient: Sendable {
             unregisteredAt: response.timestamp)
     }
 
-    /// Sends a stream of notifications with at most `maximumInFlight` under way, yielding each result as it
-    /// completes (in completion order). Memory stays flat however long the stream is.
+    /// Sends every notification of `notifications` with at most `maximumInFlight` under way, calling
+    /// `onResult` with each result as it completes (in completion order). The loop waits for `onResult`, so
+    /// a slow consumer slows the sending instead of piling up results: memory stays flat however long the
+    /// input is.
+    public func send<Notifications: AsyncSequence & Sendable>(
+        _ notifications: Notifications, maximumInFlight: Int = 1000,
+        onResult: (APNsNotification, APNsResult) async -> Void
+    ) async where Notifications.Element == APNsNotification {
+        await withTaskGroup(of: (APNsNotification, APNsResult).self) { group in
+            var inFlight = 0
+            do {
+                for try await notification in notifications {
+                    if inFlight >= maximumInFlight, let (done, result) = await group.next() {
+                        await onResult(done, result)
+                        inFlight -= 1
+                    }
+                    group.addTask { (notification, await self.send(notification)) }
+                    inFlight += 1
+                }
+            } catch {
+                // The input failed: what was read is still sent and reported below.
+            }
+            for await (done, result) in group { await onResult(done, result) }
+        }
+    }
+
+    /// The same as a stream of results. Results wait in the stream's buffer until read, so read them as they
+    /// come (or use ``send(_:maximumInFlight:onResult:)``, whose loop waits for the consumer).
     public func send<Notifications: AsyncSequence & Sendable>(
         _ notifications: Notifications, maximumInFlight: Int = 1000
     ) -> AsyncStream<(notification: APNsNotification, result: APNsResult)>
     where Notifications.Element == APNsNotification {
         AsyncStream { continuation in
             let task = Task {
-                await withTaskGroup(of: (APNsNotification, APNsResult).self) { group in
-                    var inFlight = 0
-                    do {
-                        for try await notification in notifications {
-                            if inFlight >= maximumInFlight, let done = await group.next() {
-                                continuation.yield(done)
-                                inFlight -= 1
-                            }
-                            group.addTask { (notification, await self.send(notification)) }
-                            inFlight += 1
-                        }
-                    } catch {
-                        // The input failed: what was read is still sent and reported below.
-                    }
-                    for await done in group { continuation.yield(done) }
-                }
+                await self.send(notifications, maximumInFlight: maximumInFlight) { continuation.yield(($0, $1)) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

@@ -7,6 +7,26 @@ import PushbuttonReceiver
     import Glibc
 #endif
 
+/// Result lines collected and written in blocks of about 64 KiB rather than one system call per line.
+struct BufferedOutput {
+    let console: Console
+    private var buffer: [UInt8] = []
+
+    init(console: Console) { self.console = console }
+
+    mutating func line(_ bytes: [UInt8]) {
+        buffer += bytes
+        buffer.append(0x0A)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        console.write(String(decoding: buffer, as: UTF8.self))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
 /// `pushbutton send`: validates and sends notifications to APNs (or a stand-in), one or in bulk.
 struct SendCommand: Command {
     let name = "send"
@@ -54,8 +74,9 @@ struct SendCommand: Command {
         var summary = SendSummary()
         let started = ContinuousClock.now
         let progress = SendProgress(console: console, total: setup.knownTotal)
-        let results = client.send(setup.notifications(), maximumInFlight: setup.inFlight)
-        for await (notification, result) in results {
+        var output = BufferedOutput(console: console)
+        await client.send(setup.notifications(capacity: setup.inFlight), maximumInFlight: setup.inFlight) {
+            notification, result in
             summary.add(result)
             if setup.isBulk {
                 console.print(

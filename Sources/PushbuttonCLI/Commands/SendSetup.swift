@@ -20,13 +20,15 @@ struct SendSetup: Sendable {
     let shard: (index: Int, count: Int)?
     let payload: [UInt8]?
     let validator: PayloadValidator?
+    /// Tokens from --token; a --tokens file is read lazily, line by line, while sending.
     let tokens: [String]?
+    let tokenFile: String?
     let console: Console
     /// Lines or tokens that could not be sent (reported as they are found).
     let invalidCount = Locked(0)
 
-    var isBulk: Bool { tokens.map { $0.count > 1 } ?? true }
-    var knownTotal: Int? { tokens?.count }
+    var isBulk: Bool { tokenFile != nil || (tokens.map { $0.count > 1 } ?? true) }
+    var knownTotal: Int? { tokenFile == nil ? tokens?.count : nil }
 
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
@@ -78,20 +80,18 @@ struct SendSetup: Sendable {
         } else {
             payload = nil
         }
-        var tokens = arguments.values("--token")
-        if let path = arguments.value("--tokens") {
-            tokens += String(decoding: try console.read(path), as: UTF8.self).split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let tokens = arguments.values("--token")
+        tokenFile = arguments.value("--tokens")
+        if let tokenFile, !FileManager.default.isReadableFile(atPath: tokenFile) {
+            throw CommandFailure("cannot read the token file '\(tokenFile)'")
         }
-        if tokens.isEmpty {
+        if tokens.isEmpty && tokenFile == nil {
             self.tokens = nil
         } else {
             guard payload != nil else {
                 throw UsageError("give a payload: --payload FILE or payload flags such as --body")
             }
-            self.tokens =
-                shard.map { shard in tokens.filter { Self.shardIndex(of: $0, count: shard.count) == shard.index } }
-                ?? tokens
+            self.tokens = tokens
         }
         if let payload, let validator {
             let problems = validator.validate(
@@ -155,27 +155,38 @@ struct SendSetup: Sendable {
             expiration: expiration, collapseID: collapseID)
     }
 
-    /// The notifications to send: the tokens given, or NDJSON lines from standard input.
-    func notifications() -> AsyncStream<APNsNotification> {
-        AsyncStream { continuation in
-            let thread = Thread {
-                if let tokens, let payload {
-                    for token in tokens { emit(line: nil, token: token, payload: payload, continuation) }
-                } else {
-                    var number = 0
-                    while let line = readLine() {
-                        number += 1
-                        if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                        read(line, number: number, continuation)
+    /// The notifications to send: the tokens given (and those of the token file, read lazily), or NDJSON
+    /// lines from standard input. A thread reads the input into a bounded channel, so memory stays flat.
+    func notifications(capacity: Int) -> BoundedChannel<APNsNotification> {
+        let channel = BoundedChannel<APNsNotification>(capacity: capacity)
+        let thread = Thread {
+            if let payload, tokens != nil {
+                for token in tokens ?? [] { emitToken(token, payload: payload, channel) }
+                if let tokenFile {
+                    LineReader.forEachLine(path: tokenFile) { line in
+                        let token = line.trimmingCharacters(in: .whitespaces)
+                        if !token.isEmpty && !token.hasPrefix("#") { emitToken(token, payload: payload, channel) }
                     }
                 }
-                continuation.finish()
+            } else {
+                var number = 0
+                LineReader.forEachLine(path: nil) { line in
+                    number += 1
+                    if !line.trimmingCharacters(in: .whitespaces).isEmpty { read(line, number: number, channel) }
+                }
             }
-            thread.start()
+            channel.finish()
         }
+        thread.start()
+        return channel
     }
 
-    private func read(_ line: String, number: Int, _ continuation: AsyncStream<APNsNotification>.Continuation) {
+    private func emitToken(_ token: String, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>) {
+        if let shard, Self.shardIndex(of: token, count: shard.count) != shard.index { return }
+        emit(line: nil, token: token, payload: payload, channel)
+    }
+
+    private func read(_ line: String, number: Int, _ channel: BoundedChannel<APNsNotification>) {
         guard let object = (try? JSONParser.parse(line))?.objectValue, let token = object["token"]?.stringValue else {
             return invalid(line: number, token: nil, "not a JSON object with a \"token\" string")
         }
@@ -184,12 +195,10 @@ struct SendSetup: Sendable {
         guard let bytes = object["payload"].map({ JSONWriter.compact($0) }) ?? lineDefault else {
             return invalid(line: number, token: token, "no \"payload\" on the line and no --payload or payload flags")
         }
-        emit(line: number, token: token, payload: bytes, continuation)
+        emit(line: number, token: token, payload: bytes, channel)
     }
 
-    private func emit(
-        line: Int?, token: String, payload: [UInt8], _ continuation: AsyncStream<APNsNotification>.Continuation
-    ) {
+    private func emit(line: Int?, token: String, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>) {
         if let validator, line != nil {
             let problems = validator.validate(
                 jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
@@ -199,7 +208,7 @@ struct SendSetup: Sendable {
             }
         }
         do {
-            continuation.yield(try notification(token: token, payload: payload))
+            channel.send(try notification(token: token, payload: payload))
         } catch {
             invalid(line: line, token: token, error.message)
         }
