@@ -28,6 +28,7 @@ test-tsan: deps
 bench: deps
 	@Benchmarks/payload-throughput.sh
 	@Benchmarks/outbox-throughput.sh
+	@Benchmarks/apns-throughput.sh
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift
