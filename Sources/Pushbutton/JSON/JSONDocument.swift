@@ -18,4 +18,13 @@ public struct JSONDocument: Sendable {
             current = current.parent
         }
     }
+
+    /// `diagnostics` with a source location wherever they lack one, in display order.
+    public func locating(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.map { diagnostic in
+            var located = diagnostic
+            located.location = located.location ?? location(of: diagnostic.path)
+            return located
+        }.sortedForDisplay()
+    }
 }

@@ -31,11 +31,7 @@ extension Manifest {
                         + "appears more than once; only the last one counts", hint: "remove the earlier occurrence",
                     location: location))
         }
-        result.diagnostics = result.diagnostics.map { diagnostic in
-            var located = diagnostic
-            located.location = located.location ?? document.location(of: diagnostic.path)
-            return located
-        }.sortedForDisplay()
+        result.diagnostics = document.locating(result.diagnostics)
         return result
     }
 

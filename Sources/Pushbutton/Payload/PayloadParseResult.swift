@@ -24,11 +24,7 @@ extension Payload {
                 ])
         }
         var result = parse(document.value)
-        result.diagnostics = result.diagnostics.map { diagnostic in
-            var located = diagnostic
-            located.location = document.location(of: diagnostic.path)
-            return located
-        }.sortedForDisplay()
+        result.diagnostics = document.locating(result.diagnostics)
         return result
     }
 

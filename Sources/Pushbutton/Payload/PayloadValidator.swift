@@ -50,11 +50,7 @@ public struct PayloadValidator: Sendable {
         if let payload = result.payload {
             result.diagnostics += validate(payload, context: context, encodedSize: bytes.count)
         }
-        result.diagnostics = result.diagnostics.map { diagnostic in
-            var located = diagnostic
-            located.location = document.location(of: diagnostic.path)
-            return located
-        }.sortedForDisplay()
+        result.diagnostics = document.locating(result.diagnostics)
         return result
     }
 }
