@@ -3,58 +3,41 @@ import Pushbutton
 import PushbuttonAPNs
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `pushbutton send`, run as a user would, against the APNs-like TLS test server.
 @Suite(.serialized) struct SendCommandTests {
     /// The test server, its private CA, and a throwaway provider key.
     final class Setup {
-        let process = Process()
         let directory: URL
-        let port: Int
+        let server: LocalServer
         let keyFile: String
 
         init() throws {
             directory = try CLI.temporaryDirectory()
             keyFile = directory.appendingPathComponent("AuthKey_TEST.p8").path
             try Data(try P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyFile))
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", CLI.packageRoot.appendingPathComponent("scripts/apns-test-server.py").path, "--log",
-                directory.appendingPathComponent("requests.ndjson").path, "--tls-dir", directory.path, "--max-seconds",
-                "60",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
-                line.append(first)
-            }
-            port = Int(String(decoding: line, as: UTF8.self)) ?? 0
+            server = try LocalServer(
+                script: "apns-test-server.py",
+                arguments: [
+                    "--log", directory.appendingPathComponent("requests.ndjson").path, "--tls-dir", directory.path,
+                    "--max-seconds", "60",
+                ])
         }
 
         var base: [String] {
             [
                 "send", "--key", keyFile, "--key-id", "KEY1234567", "--team-id", "TEAM123456", "--topic",
                 "com.example.chatter",
-                "--host", "127.0.0.1", "--port", "\(port)", "--ca", directory.appendingPathComponent("ca.pem").path,
+                "--host", "127.0.0.1", "--port", "\(server.port)", "--ca",
+                directory.appendingPathComponent("ca.pem").path,
             ]
         }
 
         func requestTokens() throws -> [String] {
-            let log = directory.appendingPathComponent("requests.ndjson")
-            guard FileManager.default.fileExists(atPath: log.path) else { return [] }
-            return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
-                (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["token"] as? String
-            }
+            try LocalServer.values("token", inLog: directory.appendingPathComponent("requests.ndjson"))
         }
 
         func stop() {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            server.stop()
             try? FileManager.default.removeItem(at: directory)
         }
     }
