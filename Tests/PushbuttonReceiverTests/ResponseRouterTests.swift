@@ -180,3 +180,21 @@ import Testing
         #expect(again.notification.identifier == backend.requests.withLock { $0.first?.notificationIdentifier })
     }
 }
+
+@Suite struct RouterReportOrderTests {
+    /// Found by CI: `pushbutton simulate` read the report right after the completion and sometimes found none.
+    @Test func theReportIsPublishedBeforeTheCompletionHandlerRuns() async throws {
+        let (center, router, _, _) = await Fixtures.setUp()
+        let reports = Locked(0)
+        router.observe { _ in reports.withLock { $0 += 1 } }
+        for _ in 0..<50 {
+            let notification = await center.deliver(.interactive(category: "quiet", body: "x")).notification
+            let seenAtCompletion = Locked(-1)
+            let before = reports.withLock { $0 }
+            await router.route(NotificationResponse(notification: notification, actionIdentifier: "ok")) {
+                seenAtCompletion.withLock { $0 = reports.withLock { $0 } }
+            }
+            #expect(seenAtCompletion.withLock { $0 } == before + 1)
+        }
+    }
+}

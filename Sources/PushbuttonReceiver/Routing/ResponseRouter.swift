@@ -53,7 +53,8 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         responseHandlers.withLock { $0.append(handler) }
     }
 
-    /// Calls `observer` with the report of every routed response (the tap log listens here).
+    /// Calls `observer` with the report of every routed response, just before the completion handler (the
+    /// tap log listens here). It runs synchronously on the routing task: keep it quick.
     public func observe(_ observer: @escaping @Sendable (RoutingReport) -> Void) {
         observers.withLock { $0.append(observer) }
     }
@@ -105,12 +106,14 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         }
         let byDeadline = await firstOf(work, deadline: options.deadline(for: situation))
         if byDeadline { work.cancel() }
-        once.call()
         let report = RoutingReport(
             response: response, situation: situation, categoryIdentifier: category?.identifier,
             steps: steps.withLock { $0 },
             notes: notes, completedAfter: elapsed(), completedByDeadline: byDeadline)
+        // Observers hear of the response before the system does, so whoever sees the completion can rely on
+        // the report being out. Observers are synchronous and must be quick.
         for observer in observers.withLock({ $0 }) { observer(report) }
+        once.call()
         return report
     }
 
