@@ -13,7 +13,8 @@ A request without apns-topic gets 400 MissingTopic. With --goaway-after N, a con
 after its Nth stream and closes: later streams are lost and must be retried elsewhere. Every request is
 appended to --log as JSON {"token", "apns_id", "authorization", "topic", "push_type"}. The server stops
 itself after --max-seconds. With --tls-dir DIR it speaks TLS with ALPN h2, using a private CA and a
-certificate for 127.0.0.1 it writes to DIR (ca.pem is what a client must trust); otherwise h2c.
+certificate for 127.0.0.1 it writes to DIR (ca.pem is what a client must trust), plus a client certificate
+(client.pem, client.key) it accepts for certificate authentication; otherwise h2c.
 """
 import argparse
 import asyncio
@@ -41,12 +42,12 @@ def main():
     first_token = {}
     log = open(args.log, "a", encoding="utf-8")
 
-    def answer(headers):
+    def answer(headers, client):
         path = headers.get(":path", "")
         token = path.rsplit("/", 1)[-1]
         apns_id = headers.get("apns-id", "generated-id")
         authorization = headers.get("authorization", "")
-        log.write(json.dumps({"token": token, "apns_id": apns_id, "authorization": authorization,
+        log.write(json.dumps({"token": token, "apns_id": apns_id, "authorization": authorization, "client": client,
                               "topic": headers.get("apns-topic"), "push_type": headers.get("apns-push-type")}) + "\n")
         log.flush()
         attempts[apns_id] += 1
@@ -79,6 +80,8 @@ def main():
         writer.write(connection.data_to_send())
         requests = {}
         streams_seen = 0
+        peer = writer.get_extra_info("peercert") or {}
+        client = next((value for entry in peer.get("subject", ()) for key, value in entry if key == "commonName"), None)
         try:
             while True:
                 data = await reader.read(65536)
@@ -94,7 +97,7 @@ def main():
                         streams_seen += 1
                         if args.goaway_after and streams_seen > args.goaway_after:
                             continue  # past the GOAWAY: never processed
-                        status, body = answer(headers)
+                        status, body = answer(headers, client)
                         if status is None:
                             continue
                         response = [(":status", str(status)), ("apns-id", headers.get("apns-id", "generated-id"))]
@@ -154,7 +157,19 @@ def tls_context(directory):
             .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
                                                         x509.DNSName("localhost")]), critical=False)
             .sign(ca_key, hashes.SHA256()))
-    paths = {name: os.path.join(directory, name) for name in ("ca.pem", "server.pem", "server.key")}
+    client_key = ec.generate_private_key(ec.SECP256R1())
+    client = (x509.CertificateBuilder()
+              .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "com.example.chatter")]))
+              .issuer_name(ca_name).public_key(client_key.public_key()).serial_number(x509.random_serial_number())
+              .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+              .sign(ca_key, hashes.SHA256()))
+    paths = {name: os.path.join(directory, name)
+             for name in ("ca.pem", "server.pem", "server.key", "client.pem", "client.key")}
+    with open(paths["client.pem"], "wb") as file:
+        file.write(client.public_bytes(serialization.Encoding.PEM))
+    with open(paths["client.key"], "wb") as file:
+        file.write(client_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                            serialization.NoEncryption()))
     with open(paths["ca.pem"], "wb") as file:
         file.write(ca.public_bytes(serialization.Encoding.PEM))
     with open(paths["server.pem"], "wb") as file:
@@ -164,6 +179,8 @@ def tls_context(directory):
                                      serialization.NoEncryption()))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(paths["server.pem"], paths["server.key"])
+    context.load_verify_locations(paths["ca.pem"])
+    context.verify_mode = ssl.CERT_OPTIONAL
     context.set_alpn_protocols(["h2"])
     return context
 

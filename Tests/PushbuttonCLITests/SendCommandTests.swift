@@ -109,6 +109,24 @@ import Testing
         #expect(sent.allSatisfy { !$0.isEmpty })
     }
 
+    @Test func certificateAuthenticationSendsNoProviderToken() throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        let ca = setup.directory.appendingPathComponent("ca.pem").path
+        let result = try CLI.run([
+            "send", "--cert", setup.directory.appendingPathComponent("client.pem").path, "--cert-key",
+            setup.directory.appendingPathComponent("client.key").path, "--topic", "com.example.chatter", "--host",
+            "127.0.0.1",
+            "--port", "\(setup.server.port)", "--ca", ca, "--token", Self.token("0000"), "--body", "Hi",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = setup.directory.appendingPathComponent("requests.ndjson")
+        #expect(try LocalServer.values("client", inLog: log) == ["com.example.chatter"])
+        #expect(try LocalServer.values("authorization", inLog: log) == [""])
+        #expect(
+            try CLI.run(setup.base + ["--cert", "c.pem", "--token", Self.token("0000"), "--body", "x"]).status == 2)
+    }
+
     @Test func wrongCommandLinesAreUsageErrors() throws {
         #expect(try CLI.run(["send", "--key-id", "K"]).status == 2)
         let setup = try Setup()

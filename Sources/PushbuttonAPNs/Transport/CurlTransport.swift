@@ -168,6 +168,10 @@
                 environment.cleartext ? Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE) : Int(CURL_HTTP_VERSION_2TLS))
             pushbutton_curl_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1)
             pushbutton_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+            // Idle connections are probed (TCP keep-alive), so a silently dropped one is noticed and replaced.
+            pushbutton_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+            pushbutton_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPIDLE, 60)
+            pushbutton_curl_easy_setopt_long(easy, CURLOPT_TCP_KEEPINTVL, 30)
             if Self.h2cReuseIsBroken && environment.cleartext {
                 pushbutton_curl_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1)
             }

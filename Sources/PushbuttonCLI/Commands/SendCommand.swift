@@ -33,7 +33,7 @@ struct SendCommand: Command {
     let summary = "Send notifications to APNs: one, a token file, or NDJSON on standard input."
     let discussion = """
         Authenticates with a provider token (--key AuthKey.p8 --key-id K --team-id T), shared by every
-        connection. Targets production by default, --sandbox, or a stand-in (--host H --port P [--ca FILE]
+        connection, or with a TLS client certificate (--cert FILE --cert-key FILE). Targets production by default, --sandbox, or a stand-in (--host H --port P [--ca FILE]
         or --h2c). Recipients: --token HEX, --tokens FILE (one per line), or NDJSON lines on standard input,
         {"token": HEX, "payload": {...}} (a line without "payload" uses --payload or the payload flags).
         With --manifest, each payload is validated first; invalid ones are reported, not sent.
@@ -43,7 +43,9 @@ struct SendCommand: Command {
         """
     let arguments = ArgumentSpec(
         options: [
-            .init("--key", value: "FILE", help: "The provider key (.p8)."),
+            .init("--key", value: "FILE", help: "The provider key (.p8), for token authentication."),
+            .init("--cert", value: "FILE", help: "A TLS client certificate (PEM), for certificate authentication."),
+            .init("--cert-key", value: "FILE", help: "The certificate's private key (PEM)."),
             .init("--key-id", value: "ID", help: "The key's identifier."),
             .init("--team-id", value: "ID", help: "Your team identifier."),
             .init("--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier."),

@@ -6,9 +6,9 @@ import PushbuttonReceiver
 /// `pushbutton send`'s command line turned into a client and a stream of notifications.
 struct SendSetup: Sendable {
     let environment: APNsEnvironment
-    let key: P256PrivateKey
-    let keyID: String
-    let teamID: String
+    /// Token authentication (key, key id, team), or `nil` with certificate authentication.
+    let token: (key: P256PrivateKey, keyID: String, teamID: String)?
+    let certificate: (certificate: String, key: String)?
     let topic: String
     let pushType: PushType
     let priority: Int?
@@ -36,13 +36,22 @@ struct SendSetup: Sendable {
             guard let value = arguments.value(option) else { throw UsageError("\(option) is required") }
             return value
         }
-        do {
-            key = try P256PrivateKey(contentsOf: try required("--key"))
-        } catch let error as KeyError {
-            throw CommandFailure("the provider key: \(error.message)")
+        if let certificate = arguments.value("--cert") {
+            guard arguments.value("--key") == nil else {
+                throw UsageError("use either --key (token) or --cert (certificate) authentication")
+            }
+            self.certificate = (certificate, try required("--cert-key"))
+            token = nil
+        } else {
+            let key: P256PrivateKey
+            do {
+                key = try P256PrivateKey(contentsOf: try required("--key"))
+            } catch let error as KeyError {
+                throw CommandFailure("the provider key: \(error.message)")
+            }
+            token = (key, try required("--key-id"), try required("--team-id"))
+            certificate = nil
         }
-        keyID = try required("--key-id")
-        teamID = try required("--team-id")
         topic = try required("--topic")
         environment = try Self.environment(arguments)
         pushType = PushType(rawValue: arguments.value("--push-type") ?? "alert")
@@ -140,13 +149,13 @@ struct SendSetup: Sendable {
     func makeClient() async throws -> APNsClient {
         let transport: CurlTransport
         do {
-            transport = try CurlTransport(.init(environment: environment, connections: connections))
+            transport = try CurlTransport(
+                .init(environment: environment, connections: connections, clientCertificate: certificate))
         } catch {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }
-        return APNsClient(
-            transport: transport, tokens: TokenProvider(key: key, keyID: keyID, teamID: teamID), requestTimeout: timeout
-        )
+        let tokens = token.map { TokenProvider(key: $0.key, keyID: $0.keyID, teamID: $0.teamID) }
+        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout)
     }
 
     func notification(token: String, payload: [UInt8]) throws(APNsError) -> APNsNotification {
