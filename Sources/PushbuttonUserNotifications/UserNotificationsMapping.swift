@@ -10,41 +10,32 @@ import PushbuttonReceiver
 
 /// Maps Pushbutton's model to `UserNotifications` objects and back.
 public enum UserNotificationsMapping {
-    /// Each option spelled out, rather than copying raw values, so a mistake cannot hide in a number.
+    /// Each option paired with Apple's, spelled out rather than copying raw values, so a mistake cannot hide
+    /// in a number. Both directions of the mapping come from these tables.
+    static let actionOptionPairs: [(ActionOptions, UNNotificationActionOptions)] = [
+        (.foreground, .foreground), (.destructive, .destructive), (.authenticationRequired, .authenticationRequired),
+    ]
+    static let categoryOptionPairs: [(CategoryOptions, UNNotificationCategoryOptions)] = [
+        (.customDismissAction, .customDismissAction), (.allowInCarPlay, .allowInCarPlay),
+        (.hiddenPreviewsShowTitle, .hiddenPreviewsShowTitle),
+        (.hiddenPreviewsShowSubtitle, .hiddenPreviewsShowSubtitle),
+        (.allowAnnouncement, .allowAnnouncement),
+    ]
+
     public static func options(_ options: ActionOptions) -> UNNotificationActionOptions {
-        var mapped: UNNotificationActionOptions = []
-        if options.contains(.foreground) { mapped.insert(.foreground) }
-        if options.contains(.destructive) { mapped.insert(.destructive) }
-        if options.contains(.authenticationRequired) { mapped.insert(.authenticationRequired) }
-        return mapped
+        UNNotificationActionOptions(actionOptionPairs.filter { options.contains($0.0) }.map(\.1))
     }
 
     public static func options(_ options: CategoryOptions) -> UNNotificationCategoryOptions {
-        var mapped: UNNotificationCategoryOptions = []
-        if options.contains(.customDismissAction) { mapped.insert(.customDismissAction) }
-        if options.contains(.allowInCarPlay) { mapped.insert(.allowInCarPlay) }
-        if options.contains(.hiddenPreviewsShowTitle) { mapped.insert(.hiddenPreviewsShowTitle) }
-        if options.contains(.hiddenPreviewsShowSubtitle) { mapped.insert(.hiddenPreviewsShowSubtitle) }
-        if options.contains(.allowAnnouncement) { mapped.insert(.allowAnnouncement) }
-        return mapped
+        UNNotificationCategoryOptions(categoryOptionPairs.filter { options.contains($0.0) }.map(\.1))
     }
 
     static func options(_ options: UNNotificationActionOptions) -> ActionOptions {
-        var mapped: ActionOptions = []
-        if options.contains(.foreground) { mapped.insert(.foreground) }
-        if options.contains(.destructive) { mapped.insert(.destructive) }
-        if options.contains(.authenticationRequired) { mapped.insert(.authenticationRequired) }
-        return mapped
+        ActionOptions(actionOptionPairs.filter { options.contains($0.1) }.map(\.0))
     }
 
     static func options(_ options: UNNotificationCategoryOptions) -> CategoryOptions {
-        var mapped: CategoryOptions = []
-        if options.contains(.customDismissAction) { mapped.insert(.customDismissAction) }
-        if options.contains(.allowInCarPlay) { mapped.insert(.allowInCarPlay) }
-        if options.contains(.hiddenPreviewsShowTitle) { mapped.insert(.hiddenPreviewsShowTitle) }
-        if options.contains(.hiddenPreviewsShowSubtitle) { mapped.insert(.hiddenPreviewsShowSubtitle) }
-        if options.contains(.allowAnnouncement) { mapped.insert(.allowAnnouncement) }
-        return mapped
+        CategoryOptions(categoryOptionPairs.filter { options.contains($0.1) }.map(\.0))
     }
 
     public static func authorizationOptions(_ options: AuthorizationOptions) -> UNAuthorizationOptions {

@@ -17,22 +17,18 @@ public enum DynamicCategories {
 
     /// The derived category identifier for a button set.
     public static func identifier(for buttons: [DynamicButton]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ bytes: some Sequence<UInt8>) {
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash = hash &* 0x0000_0100_0000_01B3
-            }
-        }
+        var hasher = FNV1a()
         func mixField(_ text: String) {
-            mix(withUnsafeBytes(of: UInt32(text.utf8.count).littleEndian) { Array($0) })
-            mix(text.utf8)
+            hasher.combine(withUnsafeBytes(of: UInt32(text.utf8.count).littleEndian) { Array($0) })
+            hasher.combine(text.utf8)
         }
         for button in buttons {
             mixField(button.identifier)
             mixField(button.title)
-            mix(withUnsafeBytes(of: UInt32(truncatingIfNeeded: button.options.rawValue).littleEndian) { Array($0) })
+            hasher.combine(
+                withUnsafeBytes(of: UInt32(truncatingIfNeeded: button.options.rawValue).littleEndian) { Array($0) })
         }
+        let hash = hasher.value
         let hex = String(hash, radix: 16)
         return prefix + String(repeating: "0", count: 16 - hex.count) + hex
     }

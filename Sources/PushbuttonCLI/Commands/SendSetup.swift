@@ -141,9 +141,7 @@ struct SendSetup: Sendable {
 
     /// Which shard (0-based) a token falls in: FNV-1a of its lowercase hex, so every machine agrees.
     static func shardIndex(of token: String, count: Int) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in token.lowercased().utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return Int(hash % UInt64(count))
+        Int(FNV1a.hash(token.lowercased().utf8) % UInt64(count))
     }
 
     func makeClient() async throws -> APNsClient {

@@ -36,10 +36,7 @@ extension ResponseRouter {
         _ identifier: String?, _ userInfo: [String: JSONValue], _ responseInfo: [String: JSONValue], isRemote: Bool
     ) -> NotificationResponse {
         let payload = Payload.parse(.object(userInfo)).payload
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in JSONWriter.compact(.object(userInfo)) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+        let hash = FNV1a.hash(JSONWriter.compact(.object(userInfo)))
         let notification = DeliveredNotification(
             identifier: "legacy-" + String(hash, radix: 16), date: Date(), userInfo: userInfo,
             categoryIdentifier: payload?.aps.category ?? "", title: "", body: payload?.aps.alert?.body ?? "",
