@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
         .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
         .library(name: "PushbuttonAPNs", targets: ["PushbuttonAPNs"]),
+        .library(name: "PushbuttonAPNsMock", targets: ["PushbuttonAPNsMock"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -63,10 +64,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
 
+        // libnghttp2 (libnghttp2-dev): the HTTP/2 framing of the mock APNs server.
+        .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        // The mock APNs: an HTTP/2 server (nghttp2 and OpenSSL) that validates like APNs, verifies provider
+        // tokens, injects faults, records, and delivers to simulated devices.
+        .target(
+            name: "PushbuttonAPNsMock",
+            dependencies: ["Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "COpenSSL", "CNGHTTP2"],
+            swiftSettings: strictSettings),
+
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
             name: "PushbuttonCLI",
-            dependencies: ["Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs"],
+            dependencies: [
+                "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
+            ],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
 
@@ -94,6 +106,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonAPNsMockTests",
+            dependencies: ["PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: ["PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton"],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and tests need, only those that are missing.
 # Each line of the list is "CHECK PACKAGE": CHECK is pkg-config:NAME (a C library's -dev package),
-# cmd:NAME (a program on PATH) or py:MODULE (a module of the python3 on PATH, installed from PyPI).
+# cmd:NAME (a program on PATH), file:PATH (a file a Debian package installs) or py:MODULE (a module of the python3 on PATH, installed from PyPI).
 # Nothing is installed when every check passes.
 set -euo pipefail
 
@@ -17,6 +17,8 @@ needs=(
   "py:h2 h2"
   "cmd:nghttpd nghttp2-server"
   "cmd:h2load nghttp2-client"
+  "pkg-config:libnghttp2 libnghttp2-dev"
+  "file:/usr/lib/python3/dist-packages/aioapns python3-aioapns"
 )
 
 missing=()
@@ -26,6 +28,7 @@ for entry in "${needs[@]}"; do
   package=${entry#* }
   case "$check" in
     pkg-config:*) pkg-config --exists "${check#pkg-config:}" 2>/dev/null || missing+=("$package") ;;
+    file:*) [ -e "${check#file:}" ] || missing+=("$package") ;;
     cmd:*) command -v "${check#cmd:}" >/dev/null 2>&1 || missing+=("$package") ;;
     py:*) python3 -c "import ${check#py:}" >/dev/null 2>&1 || python_missing+=("$package") ;;
   esac

@@ -8,7 +8,9 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 // OPENSSL_free is a macro (it passes __FILE__ and __LINE__), which Swift cannot call.
 static inline void pushbutton_openssl_free(void *pointer) {
@@ -18,6 +20,19 @@ static inline void pushbutton_openssl_free(void *pointer) {
 // BIO_get_mem_data is a macro over BIO_ctrl.
 static inline long pushbutton_bio_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
+}
+
+// TLS for the mock APNs server. These are macros over SSL_CTX_ctrl and EVP_PKEY_Q_keygen.
+static inline int pushbutton_ssl_ctx_set_min_tls12(SSL_CTX *context) {
+    return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+}
+
+static inline void pushbutton_ssl_set_partial_write(SSL *ssl) {
+    SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+}
+
+static inline EVP_PKEY *pushbutton_generate_p256_key(void) {
+    return EVP_EC_gen("P-256");
 }
 
 #endif

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as JWS uses it.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
+package enum Base64URL {
+    package static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
             of: "/", with: "_"
         )
         .replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         return Data(base64Encoded: base64).map(Array.init)

@@ -1,0 +1,55 @@
+import Foundation
+
+/// How a ``MockAPNs`` listens and behaves.
+public struct MockAPNsConfiguration: Sendable {
+    /// How clients connect.
+    public enum Security: Sendable, Hashable {
+        /// TLS with ALPN `h2` and a certificate authority generated into `directory` (its `ca.pem` is
+        /// what clients trust).
+        case selfSigned(directory: String)
+        /// TLS with your own certificate chain and key (PEM files).
+        case certificate(chainFile: String, privateKeyFile: String)
+        /// Cleartext HTTP/2 with prior knowledge, for clients that cannot do TLS.
+        case h2c
+    }
+
+    /// The address to bind: 127.0.0.1 unless you need the mock reachable from elsewhere.
+    public var host: String
+    /// 0 picks a free port; ``MockAPNs/port`` reports it.
+    public var port: Int
+    public var security: Security
+    /// The provider keys whose tokens are accepted (more can be registered later).
+    public var keys: [MockProviderKey]
+    /// Whether requests must carry a valid provider token (false: clients authenticate by certificate).
+    public var requiresProviderToken: Bool
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` on a new connection; APNs starts at 1.
+    public var initialMaximumConcurrentStreams: Int
+    /// The limit after the first request with a valid token; APNs raises it to about 1000.
+    public var maximumConcurrentStreams: Int
+    public var faults: FaultPlan
+    /// How many accepted notifications are kept for inspection (counters go on beyond it).
+    public var recordingLimit: Int
+    /// The shortest time between two provider tokens on one connection (APNs: 20 minutes).
+    public var tokenUpdateInterval: TimeInterval
+    /// The mock's clock, for token ages; tests inject their own.
+    public var now: @Sendable () -> Date
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, security: Security, keys: [MockProviderKey] = [],
+        requiresProviderToken: Bool = true, initialMaximumConcurrentStreams: Int = 1,
+        maximumConcurrentStreams: Int = 1000, faults: FaultPlan = .none, recordingLimit: Int = 100_000,
+        tokenUpdateInterval: TimeInterval = 20 * 60, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.host = host
+        self.port = port
+        self.security = security
+        self.keys = keys
+        self.requiresProviderToken = requiresProviderToken
+        self.initialMaximumConcurrentStreams = initialMaximumConcurrentStreams
+        self.maximumConcurrentStreams = maximumConcurrentStreams
+        self.faults = faults
+        self.recordingLimit = recordingLimit
+        self.tokenUpdateInterval = tokenUpdateInterval
+        self.now = now
+    }
+}

@@ -1,0 +1,68 @@
+import Pushbutton
+import PushbuttonReceiver
+
+/// Hands accepted notifications to simulated devices, in the order the mock accepted them.
+///
+/// The server's thread only yields into a stream; one task delivers to the devices' actors, so a slow
+/// device never holds up HTTP/2.
+final class NotificationForwarder: Sendable {
+    private struct Device {
+        /// Lowercase hex; nil receives every notification.
+        var token: String?
+        var center: SimulatedNotificationCenter
+    }
+
+    private struct State {
+        var devices: [Device] = []
+        var forwarded = 0
+        var delivered = 0
+    }
+
+    private let state = Locked(State())
+    private let continuation: AsyncStream<RecordedNotification>.Continuation
+    private let task: Task<Void, Never>
+
+    init() {
+        let (stream, continuation) = AsyncStream<RecordedNotification>.makeStream()
+        self.continuation = continuation
+        task = Task { [state] in
+            for await notification in stream {
+                let centers = state.withLock { state in
+                    state.devices.filter { $0.token == nil || $0.token == notification.deviceToken }.map(\.center)
+                }
+                if let payload = notification.typedPayload {
+                    for center in centers { _ = await center.deliver(payload, identifier: notification.apnsID) }
+                }
+                state.withLock { $0.delivered += 1 }
+            }
+        }
+    }
+
+    deinit {
+        continuation.finish()
+    }
+
+    func attach(_ center: SimulatedNotificationCenter, token: String?) {
+        state.withLock { $0.devices.append(Device(token: token?.lowercased(), center: center)) }
+    }
+
+    func forward(_ notification: RecordedNotification) {
+        let wanted = state.withLock { state -> Bool in
+            guard !state.devices.isEmpty else { return false }
+            state.forwarded += 1
+            return true
+        }
+        if wanted { continuation.yield(notification) }
+    }
+
+    /// Waits until every notification forwarded so far has reached its devices.
+    func settle() async {
+        while state.withLock({ $0.delivered < $0.forwarded }) {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    func finish() {
+        continuation.finish()
+    }
+}

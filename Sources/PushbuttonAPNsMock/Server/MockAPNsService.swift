@@ -1,0 +1,78 @@
+import Foundation
+
+/// The mock's behaviour, apart from the network: validation, fault injection, recording, forwarding.
+/// `decide` and `goawayAfterAnswer` run only on the server's thread, which owns the fault generator.
+final class MockAPNsService: @unchecked Sendable {
+    let configuration: MockAPNsConfiguration
+    let validator: RequestValidator
+    let recorder: NotificationRecorder
+    let forwarder = NotificationForwarder()
+    private var faults: FaultInjector
+
+    init(configuration: MockAPNsConfiguration, verifier: ProviderTokenVerifier, registry: DeviceRegistry) {
+        self.configuration = configuration
+        validator = RequestValidator(
+            verifier: verifier, registry: registry, tokenUpdateInterval: configuration.tokenUpdateInterval,
+            requiresProviderToken: configuration.requiresProviderToken)
+        recorder = NotificationRecorder(limit: configuration.recordingLimit)
+        faults = FaultInjector(plan: configuration.faults)
+    }
+
+    func decide(_ request: MockRequest, auth: inout ConnectionAuthState, connection: Int) -> MockDecision {
+        let apnsID = request.header("apns-id")
+        recorder.request(apnsID: apnsID)
+        let answerID = apnsID ?? UUID().uuidString
+        let now = configuration.now()
+        let verdict = validator.validate(request, auth: &auth, now: now)
+        guard verdict.status == 200 else { return .respond(verdict, apnsID: answerID, accepted: nil) }
+        let fault = faults.draw()
+        switch fault {
+        case .status(let response)?:
+            recorder.fault(String(response.status))
+            return .respond(response, apnsID: answerID, accepted: nil)
+        case .refuseStream?:
+            recorder.fault("refuse")
+            return .refuse
+        case .dropConnection?:
+            recorder.fault("drop")
+            return .drop
+        case .silence?:
+            recorder.fault("silence")
+            return .silence
+        case .delay(let delay)?:
+            recorder.fault("delay")
+            return .respondLater(
+                delay, .accepted, apnsID: answerID, accepted: record(request, apnsID: answerID, connection: connection))
+        case nil:
+            return .respond(
+                .accepted, apnsID: answerID, accepted: record(request, apnsID: answerID, connection: connection))
+        }
+    }
+
+    /// Called once an answer was handed to HTTP/2: counts it, records an acceptance and forwards it.
+    func answered(_ response: MockResponse, apnsID: String, accepted: RecordedNotification?) {
+        if let accepted {
+            recorder.accepted(accepted)
+            forwarder.forward(accepted)
+        } else {
+            recorder.rejected(response, apnsID: apnsID)
+        }
+    }
+
+    func goawayAfterAnswer(answered: Int) -> Bool {
+        let goaway = faults.goawayAfterAnswer(answered: answered)
+        if goaway { recorder.fault("goaway") }
+        return goaway
+    }
+
+    private func record(_ request: MockRequest, apnsID: String, connection: Int) -> RecordedNotification {
+        RecordedNotification(
+            apnsID: apnsID, uniqueID: UUID().uuidString.lowercased(),
+            deviceToken: String(request.path.dropFirst("/3/device/".count)).lowercased(),
+            topic: request.header("apns-topic") ?? "", pushType: request.header("apns-push-type"),
+            priority: request.header("apns-priority").flatMap { Int($0) },
+            expiration: request.header("apns-expiration").flatMap { Int64($0) },
+            collapseID: request.header("apns-collapse-id"), payload: request.body, connection: connection,
+            receivedAt: configuration.now())
+    }
+}

@@ -1,0 +1,333 @@
+internal import CNGHTTP2
+internal import COpenSSL
+import Foundation
+
+/// One client connection: a non-blocking socket, optionally TLS, and an nghttp2 server session.
+/// Used only on the server's thread.
+final class MockConnection {
+    enum State {
+        case open
+        /// Our side was shut down (after GOAWAY or a dropped-connection fault); reading until the client
+        /// closes, so unread input does not turn our close into a reset that loses the last answers.
+        case draining(until: ContinuousClock.Instant)
+        case closed
+    }
+
+    let number: Int
+    let socket: Int32
+    private var ssl: OpaquePointer?
+    private var handshakeComplete: Bool
+    private var session: OpaquePointer?
+    private unowned let loop: MockServerLoop
+    private let service: MockAPNsService
+    private var streams: [Int32: MockStream] = [:]
+    private var outbound: [UInt8] = []
+    private var outboundOffset = 0
+    private var auth = ConnectionAuthState()
+    private var raisedStreamLimit = false
+    private var answered = 0
+    /// Set once GOAWAY was sent: requests on later streams are not processed.
+    private var goawayLastStream: Int32?
+    private var dropRequested = false
+    private var delayedAnswers = 0
+    private(set) var state = State.open
+
+    init(number: Int, socket: Int32, tls: TLSServerContext?, loop: MockServerLoop, service: MockAPNsService)
+        throws(MockAPNsError)
+    {
+        self.number = number
+        self.socket = socket
+        self.loop = loop
+        self.service = service
+        handshakeComplete = tls == nil
+        if let tls {
+            guard let ssl = tls.session(for: socket) else {
+                throw MockAPNsError("OpenSSL could not start a TLS session: \(OpenSSLError.last())")
+            }
+            self.ssl = ssl
+        }
+        var session: OpaquePointer?
+        guard
+            nghttp2_session_server_new(
+                &session, NGHTTP2Callbacks.shared.callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0
+        else { throw MockAPNsError("nghttp2 could not create a session") }
+        self.session = session
+        submitStreamLimit(service.configuration.initialMaximumConcurrentStreams)
+    }
+
+    deinit {
+        if let session { nghttp2_session_del(session) }
+        if let ssl { SSL_free(ssl) }
+    }
+
+    /// Whether the loop should wait for the socket to become writable.
+    var wantsWrite: Bool {
+        guard case .open = state else { return false }
+        if !handshakeComplete, let ssl { return SSL_want(ssl) == SSL_WRITING }
+        return outboundOffset < outbound.count
+    }
+
+    // MARK: Events from the loop
+
+    func readable() {
+        switch state {
+        case .closed: return
+        case .draining: discardInput()
+        case .open:
+            if !handshakeComplete && !continueHandshake() { return }
+            readFrames()
+            flush()
+        }
+    }
+
+    func writable() {
+        guard case .open = state else { return }
+        if !handshakeComplete && !continueHandshake() { return }
+        flush()
+    }
+
+    /// Closes a draining connection whose client never closed its side.
+    func checkDrainDeadline(now: ContinuousClock.Instant) {
+        if case .draining(let until) = state, now >= until { close() }
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        state = .closed
+        Foundation.close(socket)
+        streams.removeAll()
+    }
+
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    // MARK: TLS and I/O
+
+    /// Returns whether the handshake is complete (and the client chose `h2`).
+    private func continueHandshake() -> Bool {
+        guard let ssl else { return true }
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            var protocolName: UnsafePointer<UInt8>?
+            var length: UInt32 = 0
+            SSL_get0_alpn_selected(ssl, &protocolName, &length)
+            guard length == 2, let protocolName, protocolName[0] == 0x68, protocolName[1] == 0x32 else {
+                close()  // APNs speaks only HTTP/2.
+                return false
+            }
+            handshakeComplete = true
+            return true
+        }
+        let error = SSL_get_error(ssl, result)
+        if error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE {
+            ERR_clear_error()
+            close()
+        }
+        return false
+    }
+
+    private func readFrames() {
+        let buffer = loop.readBuffer
+        while case .open = state, !dropRequested {
+            let count = receive(into: buffer)
+            guard count > 0 else {
+                if count == 0 { close() }  // the peer closed, or an error
+                return
+            }
+            guard let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {
+                close()
+                return
+            }
+        }
+    }
+
+    /// Bytes read into `buffer`; 0 at end of stream or on an error, -1 when nothing is available now.
+    private func receive(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        if let ssl {
+            let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
+            if count > 0 { return Int(count) }
+            let error = SSL_get_error(ssl, count)
+            if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return -1 }
+            ERR_clear_error()
+            return 0
+        }
+        let count = recv(socket, buffer.baseAddress, buffer.count, 0)
+        if count > 0 { return count }
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return -1 }
+        return 0
+    }
+
+    private func discardInput() {
+        let buffer = loop.readBuffer
+        while true {
+            let count = recv(socket, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
+            close()
+            return
+        }
+    }
+
+    /// Moves nghttp2's pending frames to the socket, then closes the connection if it is finished.
+    func flush() {
+        guard case .open = state, let session else { return }
+        // Answers submitted before a dropped-connection fault still go out: the fault loses the
+        // requests after it, not answers the server already gave (and recorded).
+        while true {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            guard count > 0, let data else {
+                if count < 0 { close() }
+                break
+            }
+            outbound.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        }
+        guard case .open = state, writeOutbound() else { return }
+        let sessionDone = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
+        let goawayDone = goawayLastStream != nil && delayedAnswers == 0
+        if dropRequested || sessionDone || goawayDone { beginDraining() }
+    }
+
+    /// Writes what it can; returns whether everything was written.
+    private func writeOutbound() -> Bool {
+        guard handshakeComplete else { return false }  // frames wait for the TLS handshake
+        while outboundOffset < outbound.count {
+            let written = outbound.withUnsafeBytes { bytes -> Int in
+                let start = bytes.baseAddress! + outboundOffset
+                let remaining = outbound.count - outboundOffset
+                if let ssl {
+                    let result = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
+                    if result > 0 { return Int(result) }
+                    let error = SSL_get_error(ssl, result)
+                    if error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ { return 0 }
+                    ERR_clear_error()
+                    return -1
+                }
+                let result = send(socket, start, remaining, Int32(MSG_NOSIGNAL))
+                if result >= 0 { return result }
+                return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1
+            }
+            if written < 0 {
+                close()
+                return false
+            }
+            if written == 0 { return false }
+            outboundOffset += written
+        }
+        outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
+        outboundOffset = 0
+        return true
+    }
+
+    private func beginDraining() {
+        shutdown(socket, Int32(SHUT_WR))
+        state = .draining(until: .now + .seconds(2))
+    }
+
+    // MARK: HTTP/2
+
+    private func submitStreamLimit(_ limit: Int) {
+        guard let session else { return }
+        var setting = nghttp2_settings_entry(
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(limit))
+        nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &setting, 1)
+    }
+
+    func beginStream(_ streamID: Int32) {
+        streams[streamID] = MockStream()
+    }
+
+    func header(_ streamID: Int32, name: String, value: String) {
+        guard let stream = streams[streamID] else { return }
+        switch name {
+        case ":method": stream.method = value
+        case ":path": stream.path = value
+        case ":authority", ":scheme": break
+        default: stream.headers.append((name, value))
+        }
+    }
+
+    func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let stream = streams[streamID] else { return }
+        let room = MockStream.bodyLimit - stream.body.count
+        if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
+    }
+
+    func streamClosed(_ streamID: Int32) {
+        streams[streamID] = nil
+    }
+
+    /// A request is complete: decide, then answer, refuse, drop or stay silent.
+    func requestComplete(_ streamID: Int32) {
+        guard let stream = streams[streamID], !dropRequested else { return }
+        if let last = goawayLastStream, streamID > last { return }  // not processed, as GOAWAY promised
+        let decision = service.decide(stream.request, auth: &auth, connection: number)
+        if auth.hasValidToken && !raisedStreamLimit {
+            raisedStreamLimit = true
+            submitStreamLimit(service.configuration.maximumConcurrentStreams)
+        }
+        switch decision {
+        case .respond(let response, let apnsID, let accepted):
+            answer(streamID, response, apnsID: apnsID, accepted: accepted)
+        case .respondLater(let delay, let response, let apnsID, let accepted):
+            delayedAnswers += 1
+            loop.schedule(after: delay) { [weak self] in
+                guard let self, !self.isClosed else { return }
+                self.delayedAnswers -= 1
+                self.answer(streamID, response, apnsID: apnsID, accepted: accepted)
+                self.flush()
+            }
+        case .refuse:
+            if let session {
+                nghttp2_submit_rst_stream(
+                    session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
+            }
+        case .drop:
+            dropRequested = true
+        case .silence:
+            break
+        }
+    }
+
+    private func answer(_ streamID: Int32, _ response: MockResponse, apnsID: String, accepted: RecordedNotification?) {
+        guard let session, let stream = streams[streamID] else { return }
+        var headers = [(":status", String(response.status)), ("apns-id", apnsID)]
+        if let accepted { headers.append(("apns-unique-id", accepted.uniqueID)) }
+        let body = response.body
+        if !body.isEmpty { headers.append(("content-type", "application/json")) }
+        stream.responseBody = body
+        let submitted = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
+            guard !body.isEmpty else { return nghttp2_submit_response(session, streamID, nameValues, count, nil) }
+            var provider = nghttp2_data_provider(
+                source: nghttp2_data_source(ptr: nil), read_callback: NGHTTP2Callbacks.readResponseBody)
+            return nghttp2_submit_response(session, streamID, nameValues, count, &provider)
+        }
+        guard submitted == 0 else { return }
+        service.answered(response, apnsID: apnsID, accepted: accepted)
+        answered += 1
+        if goawayLastStream == nil && service.goawayAfterAnswer(answered: answered) {
+            sendGoaway(lastStream: streamID)
+        }
+    }
+
+    private func sendGoaway(lastStream: Int32) {
+        guard let session else { return }
+        goawayLastStream = lastStream
+        let reason = Array(#"{"reason":"\#(service.configuration.faults.goawayReason)"}"#.utf8)
+        nghttp2_submit_goaway(
+            session, UInt8(NGHTTP2_FLAG_NONE.rawValue), lastStream, NGHTTP2_NO_ERROR.rawValue, reason, reason.count)
+    }
+
+    /// Copies the next part of a response body into nghttp2's buffer.
+    func readResponseBody(_ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
+        guard let stream = streams[streamID] else { return (0, true) }
+        let count = min(length, stream.responseBody.count - stream.responseOffset)
+        stream.responseBody.withUnsafeBufferPointer { bytes in
+            buffer.update(from: bytes.baseAddress! + stream.responseOffset, count: count)
+        }
+        stream.responseOffset += count
+        return (count, stream.responseOffset == stream.responseBody.count)
+    }
+}

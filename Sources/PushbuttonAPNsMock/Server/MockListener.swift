@@ -1,0 +1,33 @@
+import Foundation
+
+/// The listening socket: non-blocking, bound to an IPv4 address, reporting the port the kernel picked.
+enum MockListener {
+    static func bind(host: String, port: Int) throws(MockAPNsError) -> (socket: Int32, port: Int) {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw MockAPNsError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        var one: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+            close(listener)
+            throw MockAPNsError("'\(host)' is not an IPv4 address (the mock binds 127.0.0.1 unless told otherwise)")
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 128) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(listener)
+            throw MockAPNsError("cannot listen on \(host):\(port): \(reason)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { _ = getsockname(listener, $0, &length) }
+        }
+        return (listener, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}

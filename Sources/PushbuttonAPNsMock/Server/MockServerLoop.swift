@@ -1,0 +1,152 @@
+import Foundation
+import PushbuttonReceiver
+
+/// The server's one thread: `poll` over the listening socket, a wake-up pipe and every connection, plus
+/// timers for delayed answers. Everything it owns is touched only on that thread; other threads reach it
+/// through ``stop()``.
+final class MockServerLoop: @unchecked Sendable {
+    // `@unchecked Sendable`: connections, timers and the read buffer belong to the loop's thread; the
+    // only shared state is `stopping`, behind a lock, and the wake-up pipe.
+    private struct Timer {
+        var deadline: ContinuousClock.Instant
+        var action: () -> Void
+    }
+
+    private let listener: Int32
+    private let wakeUp: (read: Int32, write: Int32)
+    private let tls: TLSServerContext?
+    private let service: MockAPNsService
+    private var connections: [MockConnection] = []
+    private var timers: [Timer] = []
+    private var connectionCount = 0
+    private let stopping = Locked(false)
+    private let finished = DispatchSemaphore(value: 0)
+    /// One read buffer for every connection: reads never overlap on the loop's thread.
+    let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+
+    init(listener: Int32, tls: TLSServerContext?, service: MockAPNsService) throws(MockAPNsError) {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            throw MockAPNsError("cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in pipeEnds { Self.makeNonBlocking(end) }
+        self.listener = listener
+        wakeUp = (pipeEnds[0], pipeEnds[1])
+        self.tls = tls
+        self.service = service
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "pushbutton.mock-apns"
+        thread.start()
+    }
+
+    /// Stops accepting, closes every connection and waits for the thread to end.
+    func stop() async {
+        let first = stopping.withLock { stopping -> Bool in
+            defer { stopping = true }
+            return !stopping
+        }
+        guard first else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeUp.write, &byte, 1)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [finished] in
+                finished.wait()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Runs `action` on the loop's thread after `delay`.
+    func schedule(after delay: Duration, _ action: @escaping () -> Void) {
+        timers.append(Timer(deadline: .now + delay, action: action))
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        while !stopping.withLock({ $0 }) {
+            let polled = connections  // accepting below adds connections that were not polled
+            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            descriptors.append(pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0))
+            for connection in polled {
+                let events = POLLIN | (connection.wantsWrite ? POLLOUT : 0)
+                descriptors.append(pollfd(fd: connection.socket, events: Int16(events), revents: 0))
+            }
+            _ = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
+            if descriptors[0].revents & Int16(POLLIN) != 0 { acceptConnections() }
+            if descriptors[1].revents != 0 { drainWakeUp() }
+            for (index, connection) in polled.enumerated() {
+                let events = descriptors[index + 2].revents
+                if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.readable() }
+                if events & Int16(POLLOUT) != 0 { connection.writable() }
+            }
+            fireTimers()
+            let now = ContinuousClock.now
+            for connection in connections { connection.checkDrainDeadline(now: now) }
+            connections.removeAll { $0.isClosed }
+        }
+        for connection in connections { connection.close() }
+        connections.removeAll()
+        timers.removeAll()
+        close(listener)
+        close(wakeUp.read)
+        close(wakeUp.write)
+        finished.signal()
+    }
+
+    /// Milliseconds until the next timer or drain deadline (at most a second), -1 to wait indefinitely.
+    private func pollTimeout() -> Int32 {
+        guard let next = timers.map(\.deadline).min() else {
+            return connections.contains { if case .draining = $0.state { true } else { false } } ? 100 : 1000
+        }
+        let remaining = ContinuousClock.now.duration(to: next)
+        let milliseconds =
+            remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, min(milliseconds, 1000)))
+    }
+
+    private func fireTimers() {
+        guard !timers.isEmpty else { return }
+        let now = ContinuousClock.now
+        let due = timers.filter { $0.deadline <= now }
+        timers.removeAll { $0.deadline <= now }
+        for timer in due { timer.action() }
+    }
+
+    private func drainWakeUp() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wakeUp.read, &bytes, bytes.count) > 0 {}
+    }
+
+    private static func makeNonBlocking(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    }
+
+    private func acceptConnections() {
+        while true {
+            let socket = accept(listener, nil, nil)
+            guard socket >= 0 else { return }
+            Self.makeNonBlocking(socket)
+            var one: Int32 = 1
+            setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            connectionCount += 1
+            service.recorder.connectionOpened()
+            do {
+                let connection = try MockConnection(
+                    number: connectionCount, socket: socket, tls: tls, loop: self, service: service)
+                connections.append(connection)
+                connection.flush()  // the server's SETTINGS (cleartext) or nothing until the handshake (TLS)
+            } catch {
+                close(socket)
+            }
+        }
+    }
+}

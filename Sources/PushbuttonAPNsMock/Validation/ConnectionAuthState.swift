@@ -1,0 +1,15 @@
+import Foundation
+
+/// What one connection has shown of its provider tokens: APNs ties a connection to one team and
+/// limits how often its token changes.
+struct ConnectionAuthState: Sendable {
+    /// The `authorization` value last accepted on this connection.
+    var token: String?
+    var teamID: String?
+    /// When the current token was first used on this connection.
+    var tokenSince: Date?
+    /// When the current token was issued (its `iat`).
+    var tokenIssuedAt: Date?
+    /// Whether a request with a valid token has arrived (APNs then raises the stream limit).
+    var hasValidToken = false
+}

@@ -1,0 +1,24 @@
+/// What the mock answers to one request, before fault injection.
+public struct MockResponse: Error, Sendable, Hashable {
+    /// The HTTP status: 200, or one of APNs' error statuses.
+    public var status: Int
+    /// APNs' reason for an error (`{"reason": ...}`), nil when accepted.
+    public var reason: String?
+    /// For 410 Unregistered: when the token stopped being valid, in milliseconds since 1970.
+    public var timestamp: Int64?
+
+    public init(status: Int, reason: String? = nil, timestamp: Int64? = nil) {
+        self.status = status
+        self.reason = reason
+        self.timestamp = timestamp
+    }
+
+    public static let accepted = MockResponse(status: 200)
+
+    /// The response body APNs sends with an error; empty for success.
+    public var body: [UInt8] {
+        guard let reason else { return [] }
+        if let timestamp { return Array(#"{"reason":"\#(reason)","timestamp":\#(timestamp)}"#.utf8) }
+        return Array(#"{"reason":"\#(reason)"}"#.utf8)
+    }
+}

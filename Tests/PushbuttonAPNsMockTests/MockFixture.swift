@@ -1,0 +1,57 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+
+/// A mock APNs with one registered provider key, and a real client (libcurl) that signs with that key.
+struct MockFixture {
+    static let keyID = "KEY1234567"
+    static let teamID = "TEAM123456"
+    static let topic = "com.example.app"
+
+    let mock: MockAPNs
+    let key: P256PrivateKey
+    let directory: String
+
+    init(
+        faults: FaultPlan = .none, security: MockAPNsConfiguration.Security? = nil, topics: Set<String>? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws {
+        directory = NSTemporaryDirectory() + "pushbutton-mock-" + UUID().uuidString
+        key = try P256PrivateKey.generate()
+        let configuration = MockAPNsConfiguration(
+            security: security ?? .selfSigned(directory: directory),
+            keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key, topics: topics)],
+            faults: faults, now: now)
+        mock = try await MockAPNs.start(configuration)
+    }
+
+    func client(
+        connections: Int = 1, timeout: Duration = .seconds(5),
+        policy: RetryPolicy = RetryPolicy(baseBackoff: .milliseconds(2)),
+        teamID: String = MockFixture.teamID, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> APNsClient {
+        let transport = try CurlTransport(.init(environment: mock.environment, connections: connections))
+        let tokens = TokenProvider(key: key, keyID: Self.keyID, teamID: teamID, now: now)
+        return APNsClient(transport: transport, tokens: tokens, retryPolicy: policy, requestTimeout: timeout)
+    }
+
+    func stop() async {
+        await mock.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static func token(_ number: Int) -> String {
+        let hex = String(number, radix: 16)
+        return String(repeating: "a", count: 64 - hex.count) + hex
+    }
+
+    static func notification(
+        token: String = MockFixture.token(1), payload: String = #"{"aps":{"alert":"Hello","category":"reply"}}"#,
+        topic: String = MockFixture.topic, pushType: PushType = .alert, priority: Int? = 10, id: UUID = UUID()
+    ) throws -> APNsNotification {
+        APNsNotification(
+            deviceToken: try DeviceToken(token), payload: Array(payload.utf8), topic: topic, pushType: pushType,
+            priority: priority, apnsID: id)
+    }
+}
