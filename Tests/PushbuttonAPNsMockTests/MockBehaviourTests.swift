@@ -1,0 +1,178 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+import PushbuttonReceiver
+import Testing
+
+/// The mock over the network: faults, stream limits, start and stop, h2c and forwarding to a device.
+@Suite struct MockBehaviourTests {
+    /// Sends `count` notifications to distinct tokens and returns their results.
+    static func sendMany(_ client: APNsClient, count: Int) async throws -> [APNsResult] {
+        let notifications = try (1...count).map { try MockFixture.notification(token: MockFixture.token($0)) }
+        return await withTaskGroup(of: APNsResult.self) { group in
+            for notification in notifications { group.addTask { await client.send(notification) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    @Test(arguments: ["429=1", "500=1", "503=1"])
+    func injectedErrorsAreAnsweredAndRetriedWithTheSameID(spec: String) async throws {
+        // Every first attempt fails; the retry policy gives up after its attempts with the last cause.
+        let fixture = try await MockFixture(faults: try FaultPlan(parsing: spec))
+        let client = try fixture.client(policy: RetryPolicy(maximumAttempts: 3, baseBackoff: .milliseconds(1)))
+        let notification = try MockFixture.notification()
+        let result = await client.send(notification)
+        guard case .failed(let id, 3, let cause) = result else {
+            Issue.record("expected failure after 3 attempts, got \(result)")
+            return
+        }
+        #expect(id == notification.apnsID && cause.hasPrefix(spec.prefix(3)))
+        let counters = fixture.mock.counters
+        #expect(counters.requests == 3 && counters.faults[String(spec.prefix(3))] == 3 && counters.accepted == 0)
+        #expect(counters.retriesAfterFinalError == 0)
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func everyFaultAtOnceStillEndsInOneDeliveryPerNotification() async throws {
+        let plan = try FaultPlan(
+            parsing:
+                "429=0.05,500=0.05,503=0.05,refuse=0.05,drop=0.01,delay=0.05,delay-ms=20,silence=0.01,goaway-after=40,seed=3"
+        )
+        let fixture = try await MockFixture(faults: plan)
+        let client = try fixture.client(
+            connections: 2, timeout: .milliseconds(500),
+            policy: RetryPolicy(maximumAttempts: 12, baseBackoff: .milliseconds(1)))
+        let results = try await Self.sendMany(client, count: 300)
+        #expect(results.count == 300)
+        let undelivered = results.filter { !$0.isDelivered }
+        #expect(undelivered.isEmpty)
+        let recorded = fixture.mock.notifications
+        #expect(Set(recorded.map(\.apnsID)).count == 300 && recorded.count == 300)  // exactly once per apns-id
+        let counters = fixture.mock.counters
+        #expect(counters.duplicateAcceptances == 0 && counters.retriesAfterFinalError == 0)
+        for kind in ["429", "500", "503", "refuse", "delay", "goaway"] {
+            #expect(counters.faults[kind, default: 0] > 0)
+        }
+        #expect(counters.connections > 2)  // GOAWAY and dropped connections were replaced
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func aSilentServerIsCutOffByTheRequestTimeout() async throws {
+        let fixture = try await MockFixture(faults: try FaultPlan(parsing: "silence=1"))
+        let client = try fixture.client(
+            timeout: .milliseconds(200), policy: RetryPolicy(maximumAttempts: 2, baseBackoff: .milliseconds(1)))
+        let started = ContinuousClock.now
+        let result = await client.send(try MockFixture.notification())
+        guard case .failed(_, 2, _) = result else {
+            Issue.record("expected a failure after two timeouts, got \(result)")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(fixture.mock.counters.faults["silence"] == 2 && fixture.mock.notifications.isEmpty)
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func goawayWithAReasonMovesTheRestToANewConnection() async throws {
+        let fixture = try await MockFixture(faults: FaultPlan(goawayAfterStreams: 5))
+        let client = try fixture.client()
+        let results = try await Self.sendMany(client, count: 23)
+        #expect(results.allSatisfy { $0.isDelivered })
+        #expect(fixture.mock.counters.connections >= 5 && fixture.mock.counters.faults["goaway"]! >= 4)
+        #expect(fixture.mock.notifications.count == 23)
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func theDeviceRegistryAnswersOverTheNetwork() async throws {
+        let fixture = try await MockFixture()
+        let alive = MockFixture.token(1)
+        let dead = MockFixture.token(2)
+        fixture.mock.registry.register(token: alive, topic: MockFixture.topic)
+        fixture.mock.registry.unregister(token: dead, at: Date(timeIntervalSince1970: 1_750_000_000))
+        let client = try fixture.client()
+        #expect(await client.send(try MockFixture.notification(token: alive)).isDelivered)
+        guard
+            case .rejected(_, 410, .unregistered, let since?) = await client.send(
+                try MockFixture.notification(token: dead))
+        else {
+            Issue.record("Unregistered not reported")
+            return
+        }
+        #expect(since == Date(timeIntervalSince1970: 1_750_000_000))
+        guard
+            case .rejected(_, 400, .badDeviceToken, nil) = await client.send(
+                try MockFixture.notification(token: MockFixture.token(3)))
+        else {
+            Issue.record("BadDeviceToken not reported")
+            return
+        }
+        #expect(fixture.mock.counters.rejectedByReason == ["Unregistered": 1, "BadDeviceToken": 1])
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func aTokenFromAnotherKeyIsRefused() async throws {
+        let fixture = try await MockFixture()
+        let stranger = TokenProvider(
+            key: try P256PrivateKey.generate(), keyID: MockFixture.keyID, teamID: MockFixture.teamID)
+        let client = APNsClient(
+            transport: try CurlTransport(.init(environment: fixture.mock.environment)), tokens: stranger,
+            retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
+        guard case .rejected(_, 403, .invalidProviderToken, _) = await client.send(try MockFixture.notification())
+        else {
+            Issue.record("a forged token was not refused")
+            return
+        }
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func h2cModeServesCleartextHTTP2() async throws {
+        let fixture = try await MockFixture(security: .h2c)
+        #expect(fixture.mock.caFile == nil && fixture.mock.environment.cleartext)
+        let client = try fixture.client()
+        let results = try await Self.sendMany(client, count: 5)
+        #expect(results.allSatisfy { $0.isDelivered })
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func portZeroPicksAFreePortAndStopReleasesIt() async throws {
+        let first = try await MockFixture()
+        let second = try await MockFixture()
+        #expect(first.mock.port > 0 && second.mock.port > 0 && first.mock.port != second.mock.port)
+        let port = first.mock.port
+        await first.stop()
+        await first.mock.stop()  // stopping twice is harmless
+        // The port is free again: a new mock can bind it.
+        let again = try await MockAPNs.start(MockAPNsConfiguration(port: port, security: .h2c))
+        #expect(again.port == port)
+        await again.stop()
+        await second.stop()
+    }
+
+    @Test func acceptedNotificationsReachASimulatedDevice() async throws {
+        let fixture = try await MockFixture()
+        let device = SimulatedNotificationCenter()
+        _ = try await device.requestAuthorization(options: [.alert])
+        await device.setNotificationCategories([
+            Pushbutton.Category("reply", actions: [Action("like", title: "Like")])
+        ])
+        fixture.mock.forward(to: device, token: MockFixture.token(1))
+        let client = try fixture.client()
+        let notification = try MockFixture.notification()
+        #expect(await client.send(notification).isDelivered)
+        #expect(await client.send(try MockFixture.notification(token: MockFixture.token(2))).isDelivered)
+        await fixture.mock.deliveriesSettled()
+        let shown = await device.deliveredNotifications
+        #expect(shown.count == 1)  // only the one addressed to this device
+        #expect(shown.first?.notification.identifier == notification.apnsID.uuidString.lowercased())
+        #expect(shown.first?.buttons.map(\.identifier) == ["like"])
+        await client.shutdown()
+        await fixture.stop()
+    }
+}
