@@ -104,6 +104,11 @@ public final class MockAPNs: Sendable {
         service.forwarder.attach(center, token: token)
     }
 
+    /// Calls `observer` for every answered request, on the server's thread (keep it quick).
+    public func onAnswer(_ observer: @escaping @Sendable (MockAnswer) -> Void) {
+        service.observer.withLock { $0 = observer }
+    }
+
     /// Waits until every forwarded notification has reached its simulated device.
     public func deliveriesSettled() async {
         await service.forwarder.settle()

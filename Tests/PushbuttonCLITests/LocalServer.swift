@@ -10,22 +10,49 @@ import Foundation
 final class LocalServer {
     let process = Process()
     let port: Int
+    /// The first line the server printed (its port, or `pushbutton mock-apns`'s JSON).
+    let firstLine: String
+    /// The rest of standard output, readable after ``stop()``.
+    private let output = Pipe()
 
-    init(script: String, arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", CLI.packageRoot.appendingPathComponent("scripts/\(script)").path] + arguments
-        let output = Pipe()
+    convenience init(script: String, arguments: [String]) throws {
+        try self.init(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", CLI.packageRoot.appendingPathComponent("scripts/\(script)").path] + arguments,
+            port: { Int($0) })
+    }
+
+    /// `pushbutton mock-apns` with these arguments; the port comes from its "listening" line.
+    convenience init(mockAPNs arguments: [String]) throws {
+        try self.init(
+            executable: CLI.productsDirectory.appendingPathComponent("pushbutton"),
+            arguments: ["mock-apns", "--port", "0"] + arguments,
+            port: { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["port"] as? Int
+            })
+    }
+
+    init(executable: URL, arguments: [String], port: (String) -> Int?) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = CLI.packageRoot
         process.standardOutput = output
         try process.run()
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
             line.append(first)
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+        firstLine = String(decoding: line, as: UTF8.self)
+        guard let port = port(firstLine) else {
             kill(process.processIdentifier, SIGKILL)
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
+    }
+
+    /// What the server printed after its first line, once it has stopped.
+    func remainingOutput() -> String {
+        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 
     func stop() {

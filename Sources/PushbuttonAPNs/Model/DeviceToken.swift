@@ -18,7 +18,7 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// `a1b2c3…(64 hex)`: enough to tell tokens apart in a log, not enough to send to the device.
     public var description: String { Self.redact(hex) }
 
-    static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         text.count <= 6 ? "…(\(text.count) chars)" : "\(text.prefix(6))…(\(text.count) chars)"
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import PushbuttonAPNs
+import PushbuttonReceiver
 
 /// The mock's behaviour, apart from the network: validation, fault injection, recording, forwarding.
 /// `decide` and `goawayAfterAnswer` run only on the server's thread, which owns the fault generator.
@@ -7,6 +9,7 @@ final class MockAPNsService: @unchecked Sendable {
     let validator: RequestValidator
     let recorder: NotificationRecorder
     let forwarder = NotificationForwarder()
+    let observer = Locked<(@Sendable (MockAnswer) -> Void)?>(nil)
     private var faults: FaultInjector
 
     init(configuration: MockAPNsConfiguration, verifier: ProviderTokenVerifier, registry: DeviceRegistry) {
@@ -50,7 +53,16 @@ final class MockAPNsService: @unchecked Sendable {
     }
 
     /// Called once an answer was handed to HTTP/2: counts it, records an acceptance and forwards it.
-    func answered(_ response: MockResponse, apnsID: String, accepted: RecordedNotification?) {
+    func answered(
+        _ response: MockResponse, apnsID: String, accepted: RecordedNotification?, path: String, connection: Int
+    ) {
+        if let observe = observer.withLock({ $0 }) {
+            let token = String(path.dropFirst("/3/device/".count))
+            observe(
+                MockAnswer(
+                    apnsID: apnsID, redactedToken: DeviceToken.redact(token), status: response.status,
+                    reason: response.reason, connection: connection))
+        }
         if let accepted {
             recorder.accepted(accepted)
             forwarder.forward(accepted)

@@ -105,18 +105,13 @@ final class MockConnection {
 
     // MARK: TLS and I/O
 
-    /// Returns whether the handshake is complete (and the client chose `h2`).
+    /// Returns whether the handshake is complete. A client that negotiated no protocol is taken to speak
+    /// HTTP/2 with prior knowledge, as APNs does (aioapns sends no ALPN); nghttp2 then insists on the
+    /// HTTP/2 preface, so an HTTP/1.1 client is closed at its first bytes.
     private func continueHandshake() -> Bool {
         guard let ssl else { return true }
         let result = SSL_do_handshake(ssl)
         if result == 1 {
-            var protocolName: UnsafePointer<UInt8>?
-            var length: UInt32 = 0
-            SSL_get0_alpn_selected(ssl, &protocolName, &length)
-            guard length == 2, let protocolName, protocolName[0] == 0x68, protocolName[1] == 0x32 else {
-                close()  // APNs speaks only HTTP/2.
-                return false
-            }
             handshakeComplete = true
             return true
         }
@@ -305,7 +300,7 @@ final class MockConnection {
             return nghttp2_submit_response(session, streamID, nameValues, count, &provider)
         }
         guard submitted == 0 else { return }
-        service.answered(response, apnsID: apnsID, accepted: accepted)
+        service.answered(response, apnsID: apnsID, accepted: accepted, path: stream.path, connection: number)
         answered += 1
         if goawayLastStream == nil && service.goawayAfterAnswer(answered: answered) {
             sendGoaway(lastStream: streamID)

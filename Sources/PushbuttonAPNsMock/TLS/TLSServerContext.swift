@@ -2,7 +2,7 @@ internal import COpenSSL
 import Foundation
 
 /// An OpenSSL server context: the certificate chain and key, TLS 1.2 or later, and ALPN that selects `h2`
-/// (a client that does not offer `h2` gets no protocol and is closed after the handshake).
+/// when the client offers it.
 final class TLSServerContext: @unchecked Sendable {
     // `@unchecked Sendable`: the SSL_CTX is configured once in `init` and only read afterwards, which
     // OpenSSL allows from several threads.

@@ -1,0 +1,177 @@
+import Foundation
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+
+/// `pushbutton mock-apns`: runs the APNs stand-in until interrupted (or for `--duration` seconds).
+struct MockAPNsCommand: Command {
+    let name = "mock-apns"
+    let summary = "Run a local APNs stand-in that validates, verifies tokens, injects faults and records."
+    let discussion = """
+        Listens on 127.0.0.1 (--port 0 picks a free port). TLS by default, with a certificate authority
+        generated into --self-signed DIR (default: a fresh temporary directory): clients trust DIR/ca.pem.
+        --cert/--cert-key use your own certificate; --h2c serves cleartext HTTP/2 instead.
+        Provider tokens are verified against --auth-key FILE (a .p8 key, or its public half) with --key-id
+        and --team-id; without one, a key is generated as DIR/AuthKey_<KEY ID>.p8 for your sender to use.
+        Each answered request is printed as one NDJSON line on stdout (tokens redacted) unless --quiet;
+        the first line says where it listens. Ctrl-C stops it and prints the counters on stderr.
+        Faults (--faults): comma-separated name=rate pairs among 429, 500, 503, refuse, drop, delay,
+        silence, goaway (rates 0-1), plus delay-ms=N, goaway-after=N and seed=N.
+        """
+    let arguments = ArgumentSpec(
+        options: [
+            .init("--host", value: "ADDRESS", help: "The IPv4 address to bind (default 127.0.0.1)."),
+            .init("--port", value: "PORT", help: "The port (default 2197; 0 picks a free one)."),
+            .init("--self-signed", value: "DIR", help: "Generate a CA and server certificate into DIR."),
+            .init("--cert", value: "FILE", help: "Your own server certificate chain (PEM)."),
+            .init("--cert-key", value: "FILE", help: "Its private key (PEM)."),
+            .init("--auth-key", value: "FILE", help: "A provider key (.p8, or its public PEM) to accept."),
+            .init("--key-id", value: "ID", help: "The provider key's identifier."),
+            .init("--team-id", value: "ID", help: "The provider key's team."),
+            .init("--topic", value: "BUNDLE", help: "Allow only these bundle ids for the key.", repeatable: true),
+            .init(
+                "--device", value: "TOKEN:BUNDLE", help: "Register a device (then unknown tokens are refused).",
+                repeatable: true),
+            .init("--unregistered", value: "TOKEN", help: "Answer 410 Unregistered for this token.", repeatable: true),
+            .init("--faults", value: "SPEC", help: "Faults to inject, for example 429=0.01,goaway-after=500."),
+            .init("--max-streams", value: "N", help: "Concurrent streams after a valid token (default 1000)."),
+            .init("--duration", value: "SECONDS", help: "Stop after this long (default: run until interrupted)."),
+        ],
+        flags: [
+            .init("--h2c", help: "Cleartext HTTP/2 (prior knowledge) instead of TLS."),
+            .init("--no-token-check", help: "Accept requests without provider tokens (certificate-style clients)."),
+            .init("--quiet", help: "Do not print a line per request."),
+        ])
+
+    static let generatedKeyID = "MOCKKEY001"
+    static let generatedTeamID = "MOCKTEAM01"
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let security = try Self.security(arguments)
+        let devices = try Self.devices(arguments)
+        let directory = Self.directory(arguments, security: security)
+        let key = try Self.providerKey(arguments, directory: directory, console: console)
+        var configuration = MockAPNsConfiguration(
+            host: arguments.value("--host") ?? "127.0.0.1",
+            port: try arguments.value("--port").map { try PayloadFlags.integer($0, "--port") } ?? 2197,
+            security: security, keys: key.map { [$0] } ?? [], requiresProviderToken: !arguments.has("--no-token-check"))
+        if let spec = arguments.value("--faults") {
+            do { configuration.faults = try FaultPlan(parsing: spec) } catch { throw UsageError("--faults: \(error)") }
+        }
+        if let streams = arguments.value("--max-streams") {
+            configuration.maximumConcurrentStreams = try PayloadFlags.integer(streams, "--max-streams")
+        }
+        configuration.recordingLimit = 0  // the command prints instead of keeping
+        let mock: MockAPNs
+        do { mock = try await MockAPNs.start(configuration) } catch { throw CommandFailure("mock-apns: \(error)") }
+        for (token, topic) in devices.registered { mock.registry.register(token: token, topic: topic) }
+        for token in devices.unregistered { mock.registry.unregister(token: token) }
+        console.print(Self.listeningLine(mock, key: key, directory: directory))
+        let quiet = arguments.has("--quiet")
+        if !quiet { mock.onAnswer { console.print($0.jsonLine) } }
+        let duration = try arguments.value("--duration").map { try PayloadFlags.integer($0, "--duration") }
+        await StopSignal.wait(timeout: duration.map { .seconds($0) })
+        await mock.stop()
+        console.printError(Self.summary(mock.counters))
+        return ExitStatus.success
+    }
+
+    private static func security(_ arguments: ParsedArguments) throws(UsageError) -> MockAPNsConfiguration.Security {
+        let chosen = [
+            arguments.has("--h2c"), arguments.value("--self-signed") != nil, arguments.value("--cert") != nil,
+        ]
+        guard chosen.filter({ $0 }).count <= 1 else {
+            throw UsageError("choose one of --h2c, --self-signed DIR and --cert FILE --cert-key FILE")
+        }
+        if arguments.has("--h2c") { return .h2c }
+        if let chain = arguments.value("--cert") {
+            guard let key = arguments.value("--cert-key") else { throw UsageError("--cert needs --cert-key FILE") }
+            return .certificate(chainFile: chain, privateKeyFile: key)
+        }
+        let directory =
+            arguments.value("--self-signed")
+            ?? NSTemporaryDirectory() + "pushbutton-mock-apns-" + String(UUID().uuidString.prefix(8))
+        return .selfSigned(directory: directory)
+    }
+
+    private static func directory(_ arguments: ParsedArguments, security: MockAPNsConfiguration.Security) -> String {
+        if case .selfSigned(let directory) = security { return directory }
+        return arguments.value("--self-signed") ?? FileManager.default.currentDirectoryPath
+    }
+
+    /// The key from --auth-key, or a generated one written next to the certificates.
+    private static func providerKey(_ arguments: ParsedArguments, directory: String, console: Console) throws
+        -> MockProviderKey?
+    {
+        if arguments.has("--no-token-check") { return nil }
+        let topics = arguments.values("--topic")
+        let allowed = topics.isEmpty ? nil : Set(topics)
+        if let path = arguments.value("--auth-key") {
+            guard let keyID = arguments.value("--key-id"), let teamID = arguments.value("--team-id") else {
+                throw UsageError("--auth-key needs --key-id ID and --team-id ID")
+            }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw CommandFailure("cannot read the provider key '\(path)'")
+            }
+            do {
+                let publicKey =
+                    text.contains("PRIVATE KEY")
+                    ? try P256PublicKey(pem: try P256PrivateKey(pem: text).publicKeyPEM) : try P256PublicKey(pem: text)
+                return MockProviderKey(keyID: keyID, teamID: teamID, publicKey: publicKey, topics: allowed)
+            } catch {
+                throw CommandFailure("'\(path)' is not a P-256 provider key: \(error)")
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let key = try P256PrivateKey.generate()
+            let path = directory + "/AuthKey_\(generatedKeyID).p8"
+            try PrivateFile.write(key.pemRepresentation, to: path)
+            return try MockProviderKey(
+                keyID: generatedKeyID, teamID: generatedTeamID, privateKey: key, topics: allowed)
+        } catch {
+            throw CommandFailure("cannot create a provider key in '\(directory)': \(error)")
+        }
+    }
+
+    /// The devices to register and the tokens to answer 410 for, checked before the server starts.
+    private static func devices(_ arguments: ParsedArguments) throws(UsageError) -> (
+        registered: [(String, String)], unregistered: [String]
+    ) {
+        var registered: [(String, String)] = []
+        for device in arguments.values("--device") {
+            let parts = device.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, (try? DeviceToken(parts[0])) != nil else {
+                throw UsageError("--device needs TOKEN:BUNDLE with a hexadecimal token, got '\(device)'")
+            }
+            registered.append((parts[0], parts[1]))
+        }
+        let unregistered = arguments.values("--unregistered")
+        for token in unregistered where (try? DeviceToken(token)) == nil {
+            throw UsageError("--unregistered needs a hexadecimal device token")
+        }
+        return (registered, unregistered)
+    }
+
+    private static func listeningLine(_ mock: MockAPNs, key: MockProviderKey?, directory: String) -> String {
+        var fields: [(String, String)] = [
+            ("event", "\"listening\""), ("url", "\"\(mock.environment.origin)\""), ("host", "\"\(mock.host)\""),
+            ("port", String(mock.port)),
+        ]
+        if let ca = mock.caFile { fields.append(("ca", "\"\(ca)\"")) }
+        if let key {
+            fields.append(("key_id", "\"\(key.keyID)\""))
+            fields.append(("team_id", "\"\(key.teamID)\""))
+            if key.keyID == generatedKeyID { fields.append(("auth_key", "\"\(directory)/AuthKey_\(key.keyID).p8\"")) }
+        }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    static func summary(_ counters: MockCounters) -> String {
+        let reasons = counters.rejectedByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        let faults = counters.faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        return "mock-apns: \(counters.connections) connection(s), \(counters.requests) request(s), "
+            + "\(counters.accepted) accepted, \(counters.rejected) rejected"
+            + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
+            + (faults.isEmpty ? "" : "; faults: \(faults.joined(separator: ", "))")
+    }
+}
