@@ -4,7 +4,7 @@ FUZZ_SECONDS ?= 60
 BIN := .build/debug/pushbutton
 DEMO_DIR := .build/demo
 
-.PHONY: deps build demo test test-tsan bench format lint fuzz release clean codegen-examples
+.PHONY: deps build demo test test-tsan bench soak format lint fuzz release clean codegen-examples
 
 deps:
 	@scripts/deps.sh
@@ -29,6 +29,10 @@ bench: deps
 	@Benchmarks/payload-throughput.sh
 	@Benchmarks/outbox-throughput.sh
 	@Benchmarks/apns-throughput.sh
+
+# The sender against the mock APNs with every fault enabled, 100,000 notifications (a few minutes).
+soak: deps
+	PUSHBUTTON_SOAK_COUNT=$${SOAK_COUNT:-100000} $(SWIFT) test --disable-xctest --filter SoakTests
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift

@@ -15,14 +15,14 @@ struct MockFixture {
 
     init(
         faults: FaultPlan = .none, security: MockAPNsConfiguration.Security? = nil, topics: Set<String>? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        recordingLimit: Int = 100_000, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         directory = NSTemporaryDirectory() + "pushbutton-mock-" + UUID().uuidString
         key = try P256PrivateKey.generate()
         let configuration = MockAPNsConfiguration(
             security: security ?? .selfSigned(directory: directory),
             keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key, topics: topics)],
-            faults: faults, now: now)
+            faults: faults, recordingLimit: recordingLimit, now: now)
         mock = try await MockAPNs.start(configuration)
     }
 
@@ -41,9 +41,10 @@ struct MockFixture {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// A distinct token per number: `ab` then the number in hex, zero-padded to 64 digits.
     static func token(_ number: Int) -> String {
         let hex = String(number, radix: 16)
-        return String(repeating: "a", count: 64 - hex.count) + hex
+        return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
     }
 
     static func notification(

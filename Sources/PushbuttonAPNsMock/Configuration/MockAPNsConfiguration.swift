@@ -29,6 +29,9 @@ public struct MockAPNsConfiguration: Sendable {
     public var faults: FaultPlan
     /// How many accepted notifications are kept for inspection (counters go on beyond it).
     public var recordingLimit: Int
+    /// How many `apns-id`s are followed to count duplicate acceptances and retries after a final error
+    /// (about 50 bytes each).
+    public var trackingLimit: Int
     /// The shortest time between two provider tokens on one connection (APNs: 20 minutes).
     public var tokenUpdateInterval: TimeInterval
     /// The mock's clock, for token ages; tests inject their own.
@@ -38,6 +41,7 @@ public struct MockAPNsConfiguration: Sendable {
         host: String = "127.0.0.1", port: Int = 0, security: Security, keys: [MockProviderKey] = [],
         requiresProviderToken: Bool = true, initialMaximumConcurrentStreams: Int = 1,
         maximumConcurrentStreams: Int = 1000, faults: FaultPlan = .none, recordingLimit: Int = 100_000,
+        trackingLimit: Int = 1_000_000,
         tokenUpdateInterval: TimeInterval = 20 * 60, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.host = host
@@ -49,6 +53,7 @@ public struct MockAPNsConfiguration: Sendable {
         self.maximumConcurrentStreams = maximumConcurrentStreams
         self.faults = faults
         self.recordingLimit = recordingLimit
+        self.trackingLimit = trackingLimit
         self.tokenUpdateInterval = tokenUpdateInterval
         self.now = now
     }

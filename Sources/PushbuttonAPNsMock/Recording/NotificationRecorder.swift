@@ -1,3 +1,4 @@
+import Foundation
 import PushbuttonReceiver
 
 /// Keeps the accepted notifications (up to a limit, so a long benchmark does not grow without bound),
@@ -6,8 +7,9 @@ final class NotificationRecorder: Sendable {
     private struct State {
         var notifications: [RecordedNotification] = []
         var counters = MockCounters()
-        /// Per `apns-id`: acceptances, and whether a final error was given.
-        var outcomes: [String: Outcome] = [:]
+        /// Per `apns-id` (as 16 bytes, so a million cost tens of megabytes, not hundreds): acceptances,
+        /// and whether a final error was given.
+        var outcomes: [UUID: Outcome] = [:]
     }
 
     private struct Outcome {
@@ -18,10 +20,16 @@ final class NotificationRecorder: Sendable {
     /// Statuses APNs' documentation says not to retry: the 4xx apart from 429.
     private static func isFinal(_ status: Int) -> Bool { (400..<500).contains(status) && status != 429 }
 
+    /// How many notifications are kept for inspection.
     let limit: Int
+    /// How many `apns-id`s are followed for the duplicate and retry-after-final-error counters.
+    let trackingLimit: Int
     private let state = Locked(State())
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, trackingLimit: Int) {
+        self.limit = limit
+        self.trackingLimit = trackingLimit
+    }
 
     var notifications: [RecordedNotification] { state.withLock { $0.notifications } }
     var counters: MockCounters { state.withLock { $0.counters } }
@@ -34,7 +42,7 @@ final class NotificationRecorder: Sendable {
     func request(apnsID: String?) {
         state.withLock { state in
             state.counters.requests += 1
-            if let apnsID, state.outcomes[apnsID]?.finallyRejected == true {
+            if let id = apnsID.flatMap(UUID.init(uuidString:)), state.outcomes[id]?.finallyRejected == true {
                 state.counters.retriesAfterFinalError += 1
             }
         }
@@ -43,20 +51,21 @@ final class NotificationRecorder: Sendable {
     func rejected(_ response: MockResponse, apnsID: String?) {
         state.withLock { state in
             state.counters.rejectedByReason[response.reason ?? "\(response.status)", default: 0] += 1
-            guard let apnsID, Self.isFinal(response.status), state.outcomes.count < limit else { return }
-            state.outcomes[apnsID, default: Outcome()].finallyRejected = true
+            guard let id = apnsID.flatMap(UUID.init(uuidString:)), Self.isFinal(response.status),
+                state.outcomes.count < trackingLimit
+            else { return }
+            state.outcomes[id, default: Outcome()].finallyRejected = true
         }
     }
 
     func accepted(_ notification: RecordedNotification) {
         state.withLock { state in
             state.counters.accepted += 1
-            guard state.notifications.count < limit else { return }
-            state.notifications.append(notification)
-            let previous = state.outcomes[notification.apnsID, default: Outcome()]
-            if previous.acceptances > 0 { state.counters.duplicateAcceptances += 1 }
-            state.outcomes[notification.apnsID] = Outcome(
-                acceptances: previous.acceptances + 1, finallyRejected: previous.finallyRejected)
+            if state.notifications.count < limit { state.notifications.append(notification) }
+            guard let id = UUID(uuidString: notification.apnsID) else { return }
+            if state.outcomes[id] == nil && state.outcomes.count >= trackingLimit { return }
+            if state.outcomes[id, default: Outcome()].acceptances > 0 { state.counters.duplicateAcceptances += 1 }
+            state.outcomes[id, default: Outcome()].acceptances += 1
         }
     }
 

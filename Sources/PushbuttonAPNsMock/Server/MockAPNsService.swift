@@ -17,7 +17,7 @@ final class MockAPNsService: @unchecked Sendable {
         validator = RequestValidator(
             verifier: verifier, registry: registry, tokenUpdateInterval: configuration.tokenUpdateInterval,
             requiresProviderToken: configuration.requiresProviderToken)
-        recorder = NotificationRecorder(limit: configuration.recordingLimit)
+        recorder = NotificationRecorder(limit: configuration.recordingLimit, trackingLimit: configuration.trackingLimit)
         faults = FaultInjector(plan: configuration.faults)
     }
 
