@@ -11,4 +11,10 @@ static inline uint8_t pushbutton_nghttp2_headers_category(const nghttp2_frame *f
     return (uint8_t)frame->headers.cat;
 }
 
+// A GOAWAY's debug data (APNs puts a JSON reason there).
+static inline const uint8_t *pushbutton_nghttp2_goaway_data(const nghttp2_frame *frame, size_t *length) {
+    *length = frame->goaway.opaque_data_len;
+    return frame->goaway.opaque_data;
+}
+
 #endif

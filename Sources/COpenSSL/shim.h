@@ -22,13 +22,18 @@ static inline long pushbutton_bio_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);
 }
 
-// TLS for the mock APNs server. These are macros over SSL_CTX_ctrl and EVP_PKEY_Q_keygen.
+// TLS for the sender and the mock APNs server. These are macros over SSL_CTX_ctrl, SSL_ctrl and EVP_PKEY_Q_keygen.
 static inline int pushbutton_ssl_ctx_set_min_tls12(SSL_CTX *context) {
     return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
 }
 
 static inline void pushbutton_ssl_set_partial_write(SSL *ssl) {
     SSL_set_mode(ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+}
+
+// SSL_set_tlsext_host_name is a macro over SSL_ctrl: the server name the sender asks for (SNI).
+static inline int pushbutton_ssl_set_server_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
 static inline EVP_PKEY *pushbutton_generate_p256_key(void) {

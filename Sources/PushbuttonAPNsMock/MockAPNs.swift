@@ -43,7 +43,11 @@ public final class MockAPNs: Sendable {
     }
 
     /// Binds, starts the server's thread and returns once it accepts connections.
+    ///
+    /// SIGPIPE is ignored from then on: OpenSSL writes to sockets without `MSG_NOSIGNAL`, and a client that
+    /// disconnects must cost an error code, not the process.
     public static func start(_ configuration: MockAPNsConfiguration) async throws(MockAPNsError) -> MockAPNs {
+        signal(SIGPIPE, SIG_IGN)
         let (tls, caFile) = try tlsContext(for: configuration.security)
         let (listener, port) = try MockListener.bind(host: configuration.host, port: configuration.port)
         let registry = DeviceRegistry()

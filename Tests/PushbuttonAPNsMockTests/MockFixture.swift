@@ -31,7 +31,7 @@ struct MockFixture {
         policy: RetryPolicy = RetryPolicy(baseBackoff: .milliseconds(2)),
         teamID: String = MockFixture.teamID, now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> APNsClient {
-        let transport = try CurlTransport(.init(environment: mock.environment, connections: connections))
+        let transport = try NGHTTP2Transport(.init(environment: mock.environment, connections: connections))
         let tokens = TokenProvider(key: key, keyID: Self.keyID, teamID: teamID, now: now)
         return APNsClient(transport: transport, tokens: tokens, retryPolicy: policy, requestTimeout: timeout)
     }

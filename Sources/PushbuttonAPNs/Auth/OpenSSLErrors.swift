@@ -2,9 +2,9 @@
     internal import COpenSSL
 
     /// OpenSSL's error queue and memory BIOs, made readable.
-    enum OpenSSLErrors {
+    package enum OpenSSLErrors {
         /// The most recent error on this thread's queue, as text (and clears the queue).
-        static func last() -> String {
+        package static func last() -> String {
             let code = ERR_get_error()
             ERR_clear_error()
             guard code != 0 else { return "unknown OpenSSL error" }

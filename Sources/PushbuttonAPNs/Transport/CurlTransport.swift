@@ -15,37 +15,7 @@
     /// the queue between callers and that thread is behind `lock`.
     public final class CurlTransport: APNsTransport, @unchecked Sendable {
         /// How the transport connects.
-        public struct Configuration: Sendable, Hashable {
-            public var environment: APNsEnvironment
-            /// Connections to keep (APNs allows many; each serves about 1000 concurrent streams).
-            public var connections: Int
-            /// The most concurrent streams per connection this client opens (APNs' own limit applies too).
-            public var maximumStreamsPerConnection: Int
-            /// A TLS client certificate and key (PEM files), for certificate-based authentication.
-            public var clientCertificate: (certificate: String, key: String)?
-
-            public init(
-                environment: APNsEnvironment, connections: Int = 1, maximumStreamsPerConnection: Int = 1000,
-                clientCertificate: (certificate: String, key: String)? = nil
-            ) {
-                self.environment = environment
-                self.connections = connections
-                self.maximumStreamsPerConnection = maximumStreamsPerConnection
-                self.clientCertificate = clientCertificate
-            }
-
-            public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
-                lhs.environment == rhs.environment && lhs.connections == rhs.connections
-                    && lhs.maximumStreamsPerConnection == rhs.maximumStreamsPerConnection
-                    && lhs.clientCertificate?.certificate == rhs.clientCertificate?.certificate
-                    && lhs.clientCertificate?.key == rhs.clientCertificate?.key
-            }
-
-            public func hash(into hasher: inout Hasher) {
-                hasher.combine(environment)
-                hasher.combine(connections)
-            }
-        }
+        public typealias Configuration = TransportConfiguration
 
         /// One transfer's state, reached from libcurl's callbacks through its opaque pointer.
         final class Transfer {

@@ -1,6 +1,7 @@
 internal import CNGHTTP2
 internal import COpenSSL
 import Foundation
+import PushbuttonAPNs
 
 /// One client connection: a non-blocking socket, optionally TLS, and an nghttp2 server session.
 /// Used only on the server's thread.
@@ -269,8 +270,11 @@ final class MockConnection {
         case .respondLater(let delay, let response, let apnsID, let accepted):
             delayedAnswers += 1
             loop.schedule(after: delay) { [weak self] in
-                guard let self, !self.isClosed else { return }
+                guard let self else { return }
                 self.delayedAnswers -= 1
+                // A connection dropped or draining meanwhile cannot carry the answer: it is not given (or
+                // recorded), and the client sends the notification again.
+                guard case .open = self.state, !self.dropRequested else { return }
                 self.answer(streamID, response, apnsID: apnsID, accepted: accepted)
                 self.flush()
             }

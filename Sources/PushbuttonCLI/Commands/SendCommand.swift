@@ -7,20 +7,23 @@ import PushbuttonReceiver
     import Glibc
 #endif
 
-/// Result lines collected and written in blocks of about 64 KiB rather than one system call per line.
+/// Result lines collected and written in blocks of about 64 KiB rather than one system call per line,
+/// and at least every quarter second, so a pipeline reading the results still sees them as they come.
 struct BufferedOutput {
     let console: Console
     private var buffer: [UInt8] = []
+    private var lastFlush = ContinuousClock.now
 
     init(console: Console) { self.console = console }
 
     mutating func line(_ bytes: [UInt8]) {
         buffer += bytes
         buffer.append(0x0A)
-        if buffer.count >= 64 * 1024 { flush() }
+        if buffer.count >= 64 * 1024 || ContinuousClock.now - lastFlush > .milliseconds(250) { flush() }
     }
 
     mutating func flush() {
+        lastFlush = .now
         guard !buffer.isEmpty else { return }
         console.write(String(decoding: buffer, as: UTF8.self))
         buffer.removeAll(keepingCapacity: true)
@@ -64,6 +67,7 @@ struct SendCommand: Command {
             .init("--in-flight", value: "N", help: "Notifications under way at once (default 1000)."),
             .init("--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens."),
             .init("--timeout", value: "SECONDS", help: "How long one response may take (default 30)."),
+            .init("--transport", value: "NAME", help: "nghttp2 (default) or curl (libcurl's multi interface)."),
         ] + PayloadFlags.options,
         flags: [
             .init("--sandbox", help: "Use APNs' sandbox (development) environment."),
@@ -81,13 +85,13 @@ struct SendCommand: Command {
             notification, result in
             summary.add(result)
             if setup.isBulk {
-                console.print(
-                    String(decoding: JSONWriter.compact(SendSummary.json(notification, result)), as: UTF8.self))
+                output.line(JSONWriter.compact(SendSummary.json(notification, result)))
             } else {
-                console.print("\(notification.deviceToken): \(result)")
+                output.line(Array("\(notification.deviceToken): \(result)".utf8))
             }
             progress.update(summary.total, elapsed: ContinuousClock.now - started)
         }
+        output.flush()
         await client.shutdown()
         progress.finish()
         summary.invalid = setup.invalidCount.withLock { $0 }

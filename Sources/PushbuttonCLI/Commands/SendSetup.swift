@@ -15,6 +15,8 @@ struct SendSetup: Sendable {
     let expiration: Int64?
     let collapseID: String?
     let connections: Int
+    /// `nghttp2` (the default) or `curl`.
+    let transportName: String
     let inFlight: Int
     let timeout: Duration
     let shard: (index: Int, count: Int)?
@@ -66,6 +68,10 @@ struct SendSetup: Sendable {
             try arguments.value("--connections").map { text throws(UsageError) in
                 try PayloadFlags.integer(text, "--connections")
             } ?? 1
+        transportName = arguments.value("--transport") ?? "nghttp2"
+        guard ["nghttp2", "curl"].contains(transportName) else {
+            throw UsageError("--transport must be nghttp2 or curl, got '\(transportName)'")
+        }
         inFlight =
             try arguments.value("--in-flight").map { text throws(UsageError) in
                 try PayloadFlags.integer(text, "--in-flight")
@@ -145,10 +151,12 @@ struct SendSetup: Sendable {
     }
 
     func makeClient() async throws -> APNsClient {
-        let transport: CurlTransport
+        let transport: any APNsTransport
+        let configuration = TransportConfiguration(
+            environment: environment, connections: connections, clientCertificate: certificate)
         do {
-            transport = try CurlTransport(
-                .init(environment: environment, connections: connections, clientCertificate: certificate))
+            transport =
+                transportName == "curl" ? try CurlTransport(configuration) : try NGHTTP2Transport(configuration)
         } catch {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }

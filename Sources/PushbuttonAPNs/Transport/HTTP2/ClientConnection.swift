@@ -1,0 +1,288 @@
+#if canImport(CNGHTTP2) && canImport(COpenSSL)
+    import Foundation
+    internal import CNGHTTP2
+
+    /// One HTTP/2 connection to APNs: connecting, the TLS handshake, then an nghttp2 client session.
+    /// Used only on the transport's thread.
+    final class ClientConnection {
+        enum State: Equatable {
+            case connecting
+            case handshaking
+            case ready
+            case closed
+        }
+
+        let number: Int
+        private(set) var state = State.connecting
+        private let channel: SocketChannel
+        private unowned let loop: ClientLoop
+        private var session: OpaquePointer?
+        private var outbound = OutboundBuffer()
+        private var streams: [Int32: ClientStream] = [:]
+        private var settingsReceived = false
+        /// Set by a GOAWAY (or exhausted stream ids): no new streams; closed once the last one ends.
+        private(set) var goingAway = false
+        private var goawayReason: String?
+        private var lastReceived = ContinuousClock.now
+        private var pingSentAt: ContinuousClock.Instant?
+        /// Whether frames were submitted since the last flush.
+        private(set) var needsFlush = false
+
+        init(number: Int, channel: SocketChannel, loop: ClientLoop) {
+            self.number = number
+            self.channel = channel
+            self.loop = loop
+        }
+
+        deinit {
+            if let session { nghttp2_session_del(session) }
+        }
+
+        var socket: Int32 { channel.socket }
+        var activeStreams: Int { streams.count }
+        /// Whether the connection may still take streams (or will, once it is ready).
+        var isUsable: Bool { state != .closed && !goingAway }
+
+        /// Streams this connection can open now: the server's limit (1 until its SETTINGS arrive, as APNs
+        /// starts), our own limit, minus those open.
+        var capacity: Int {
+            guard state == .ready, !goingAway, let session else { return 0 }
+            let remote =
+                settingsReceived
+                ? Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)) : 1
+            return max(0, min(remote, loop.configuration.maximumStreamsPerConnection) - streams.count)
+        }
+
+        var pollEvents: Int16 {
+            switch state {
+            case .connecting: return Int16(POLLOUT)
+            case .handshaking: return Int16(channel.tlsWantsWrite ? POLLOUT : POLLIN)
+            case .ready: return Int16(POLLIN | (outbound.isEmpty ? 0 : POLLOUT))
+            case .closed: return 0
+            }
+        }
+
+        // MARK: Events
+
+        func readable() {
+            switch state {
+            case .connecting, .closed: return
+            case .handshaking: continueHandshake()
+            case .ready:
+                readFrames()
+                flush()
+            }
+        }
+
+        func writable() {
+            switch state {
+            case .connecting: finishConnecting()
+            case .handshaking: continueHandshake()
+            case .ready: flush()
+            case .closed: return
+            }
+        }
+
+        private func finishConnecting() {
+            var error: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            getsockopt(channel.socket, SOL_SOCKET, SO_ERROR, &error, &length)
+            guard error == 0 else {
+                close("cannot connect to \(loop.configuration.environment.origin): \(String(cString: strerror(error)))")
+                return
+            }
+            if channel.isTLS {
+                state = .handshaking
+                continueHandshake()
+            } else {
+                startSession()
+            }
+        }
+
+        private func continueHandshake() {
+            switch channel.handshake() {
+            case .done:
+                if let chosen = channel.negotiatedProtocol, chosen != "h2" {
+                    close("the server chose \(chosen) instead of HTTP/2")
+                    return
+                }
+                startSession()
+            case .wantsRead, .wantsWrite: return
+            case .failed(let reason): close("\(loop.configuration.environment.origin): \(reason)")
+            }
+        }
+
+        private func startSession() {
+            var session: OpaquePointer?
+            guard
+                nghttp2_session_client_new(
+                    &session, ClientCallbacks.shared.callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0
+            else {
+                close("nghttp2 could not create a session")
+                return
+            }
+            self.session = session
+            var settings = [
+                nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_ENABLE_PUSH.rawValue), value: 0),
+                nghttp2_settings_entry(
+                    settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: 1 << 20),
+            ]
+            nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+            state = .ready
+            lastReceived = .now
+            loop.connectionReady()
+            flush()
+        }
+
+        private func readFrames() {
+            let buffer = loop.readBuffer
+            while state == .ready {
+                let count = channel.receive(into: buffer)
+                if count < 0 { break }
+                guard count > 0 else {
+                    close(
+                        goawayReason.map { "the server closed the connection after GOAWAY (\($0))" }
+                            ?? "the server closed the connection")
+                    return
+                }
+                guard let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {
+                    close("the server broke the HTTP/2 protocol")
+                    return
+                }
+            }
+            lastReceived = .now
+            pingSentAt = nil  // anything from the server shows the connection is alive
+        }
+
+        /// Moves nghttp2's frames to the socket; closes the connection once a GOAWAY has been served.
+        func flush() {
+            needsFlush = false
+            guard state == .ready, let session else { return }
+            while true {
+                var data: UnsafePointer<UInt8>?
+                let count = nghttp2_session_mem_send(session, &data)
+                guard count > 0, let data else {
+                    if count < 0 {
+                        close("nghttp2 failed to send: \(String(cString: nghttp2_strerror(Int32(count))))")
+                        return
+                    }
+                    break
+                }
+                outbound.append(UnsafeBufferPointer(start: data, count: count))
+            }
+            guard let written = outbound.write(to: channel) else {
+                close("the connection failed while sending")
+                return
+            }
+            if written && goingAway && streams.isEmpty { close(nil) }
+        }
+
+        // MARK: Streams
+
+        /// Opens a stream for `stream`'s request; false when this connection cannot take it.
+        func submit(_ stream: ClientStream) -> Bool {
+            guard let session, capacity > 0 else { return false }
+            let request = stream.request
+            let environment = loop.configuration.environment
+            var headers: [(String, String)] = [
+                (":method", "POST"), (":scheme", environment.cleartext ? "http" : "https"),
+                (":authority", loop.authority), (":path", request.path),
+            ]
+            for header in request.headers { headers.append((header.name, header.value)) }
+            headers.append(("content-length", String(request.body.count)))
+            let context = Unmanaged.passUnretained(stream).toOpaque()
+            let streamID = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
+                var provider = nghttp2_data_provider(
+                    source: nghttp2_data_source(ptr: context), read_callback: ClientCallbacks.readRequestBody)
+                return nghttp2_submit_request(session, nil, nameValues, count, &provider, context)
+            }
+            guard streamID > 0 else {
+                goingAway = true  // stream ids ran out: this connection is done
+                return false
+            }
+            streams[streamID] = stream
+            needsFlush = true
+            return true
+        }
+
+        func responseHeader(_ streamID: Int32, name: String, value: String) {
+            guard let stream = streams[streamID] else { return }
+            if name == ":status" {
+                stream.status = Int(value) ?? 0
+            } else {
+                stream.headers[name] = value
+            }
+        }
+
+        func responseData(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let stream = streams[streamID], stream.body.count < 65_536 else { return }
+            stream.body.append(contentsOf: bytes)
+        }
+
+        func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+            guard let stream = streams.removeValue(forKey: streamID) else { return }
+            defer { if goingAway && streams.isEmpty { needsFlush = true } }
+            guard !stream.isFinished else { return }  // it timed out earlier
+            if stream.status > 0 {
+                stream.succeed()
+            } else if errorCode == NGHTTP2_REFUSED_STREAM.rawValue {
+                loop.requeue(stream, because: "the server refused the stream")  // not processed: safe to move
+            } else {
+                let name = String(cString: nghttp2_http2_strerror(errorCode))
+                stream.fail("the server reset the stream (\(name))")
+            }
+        }
+
+        func settingsArrived() { settingsReceived = true }
+
+        func goawayArrived(reason: String?) {
+            goingAway = true
+            goawayReason = reason
+        }
+
+        func pingAcknowledged() { pingSentAt = nil }
+
+        /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.
+        func checkTimers(now: ContinuousClock.Instant) {
+            guard state != .closed else { return }
+            if state != .ready {
+                if let oldest = streams.values.map(\.deadline).min(), now >= oldest {
+                    close("no connection to \(loop.configuration.environment.origin) in time")
+                }
+                return
+            }
+            guard let session else { return }
+            var timedOut = false
+            for (streamID, stream) in streams where !stream.isFinished && now >= stream.deadline {
+                stream.fail("no response within \(stream.request.timeout)")
+                nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
+                timedOut = true
+            }
+            let configuration = loop.configuration
+            if let sent = pingSentAt {
+                if now - sent > configuration.pingTimeout {
+                    close("no answer to a PING within \(configuration.pingTimeout)")
+                    return
+                }
+            } else if timedOut || now - lastReceived > configuration.pingInterval {
+                // A stream that timed out may mean a dead connection; a PING tells.
+                nghttp2_submit_ping(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), nil)
+                pingSentAt = now
+            }
+            if timedOut || pingSentAt == now { flush() }
+        }
+
+        /// Closes the socket. Streams still open are reported lost (`reason`), so the client retries them
+        /// with the same `apns-id`; nil closes a drained connection quietly.
+        func close(_ reason: String?) {
+            guard state != .closed else { return }
+            let wasReady = state == .ready
+            state = .closed
+            channel.close()
+            let lost = streams.values.filter { !$0.isFinished }
+            streams.removeAll()
+            for stream in lost { stream.fail("stream lost: \(reason ?? "the connection closed")") }
+            loop.connectionClosed(self, wasReady: wasReady, reason: reason)
+        }
+    }
+#endif

@@ -1,0 +1,260 @@
+#if canImport(CNGHTTP2) && canImport(COpenSSL)
+    import Foundation
+
+    /// The nghttp2 transport's one thread: it owns the connections, hands waiting requests to connections
+    /// with free streams, opens and replaces connections, and runs the timers. Callers reach it only through
+    /// ``enqueue(_:)`` and ``shutdown()``.
+    final class ClientLoop: @unchecked Sendable {
+        // `@unchecked Sendable`: `incoming` and `accepting` are guarded by `lock`; everything else belongs to
+        // the loop's thread.
+        let configuration: TransportConfiguration
+        /// `host` or `host:port`, for `:authority`.
+        let authority: String
+        private let tls: TLSClientContext?
+        private let lock = NSLock()
+        private var incoming: [ClientStream] = []
+        private var accepting = true
+        private var wakeRequested = false
+        private let wakeUp: (read: Int32, write: Int32)
+        private var waiting: [ClientStream] = []
+        private var waitingHead = 0
+        private var connections: [ClientConnection] = []
+        private var connectionCount = 0
+        private var consecutiveFailures = 0
+        private var nextConnectAllowed = ContinuousClock.now
+        private var nextTimerCheck = ContinuousClock.now
+        private let finished = DispatchSemaphore(value: 0)
+        /// One read buffer shared by the connections: reads never overlap on the loop's thread.
+        let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+
+        init(configuration: TransportConfiguration) throws(APNsError) {
+            self.configuration = configuration
+            let environment = configuration.environment
+            authority = environment.port == 443 ? environment.host : "\(environment.host):\(environment.port)"
+            tls =
+                environment.cleartext
+                ? nil
+                : try TLSClientContext(caFile: environment.caFile, clientCertificate: configuration.clientCertificate)
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else {
+                throw APNsError(.transport, "cannot create a pipe: \(String(cString: strerror(errno)))")
+            }
+            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+            wakeUp = (ends[0], ends[1])
+        }
+
+        deinit {
+            readBuffer.deallocate()
+            close(wakeUp.read)
+            close(wakeUp.write)
+        }
+
+        func start() {
+            let thread = Thread { [self] in run() }
+            thread.name = "pushbutton.apns.nghttp2"
+            thread.start()
+        }
+
+        /// Hands a request to the loop; false once the transport is shut down.
+        func enqueue(_ stream: ClientStream) -> Bool {
+            let wake = lock.withLock { () -> Bool? in
+                guard accepting else { return nil }
+                incoming.append(stream)
+                defer { wakeRequested = true }
+                return !wakeRequested
+            }
+            guard let wake else { return false }
+            if wake { signalLoop() }
+            return true
+        }
+
+        /// Stops taking requests, finishes those under way, closes the connections.
+        func shutdown() async {
+            let first = lock.withLock { () -> Bool in
+                defer { accepting = false }
+                return accepting
+            }
+            signalLoop()
+            guard first else { return }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async { [finished] in
+                    finished.wait()
+                    finished.signal()  // later shutdown calls pass straight through
+                    continuation.resume()
+                }
+            }
+        }
+
+        private func signalLoop() {
+            var byte: UInt8 = 1
+            _ = write(wakeUp.write, &byte, 1)
+        }
+
+        // MARK: Called by connections
+
+        func connectionReady() { consecutiveFailures = 0 }
+
+        /// A stream the server did not process goes back to the queue for another connection.
+        func requeue(_ stream: ClientStream, because reason: String) {
+            guard stream.moves < 3 else {
+                stream.fail("stream lost: \(reason), three times")
+                return
+            }
+            stream.resetForRetry()
+            waiting.append(stream)
+        }
+
+        func connectionClosed(_ connection: ClientConnection, wasReady: Bool, reason: String?) {
+            guard let reason, !wasReady else { return }
+            // It never became usable: back off before the next attempt (APNs treats rapid reconnects as
+            // abuse), and if no connection works, fail what waits instead of letting it time out.
+            consecutiveFailures += 1
+            let delay = Duration.milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
+            nextConnectAllowed = .now + delay
+            if !connections.contains(where: { $0 !== connection && $0.state == .ready }) {
+                failWaiting("stream lost: \(reason)")
+            }
+        }
+
+        // MARK: The loop
+
+        private func run() {
+            while true {
+                takeIncoming()
+                dispatch()
+                let open = lock.withLock { accepting }
+                if !open && pendingCount == 0 && connections.allSatisfy({ $0.activeStreams == 0 }) { break }
+                waitForEvents()
+                let now = ContinuousClock.now
+                if now >= nextTimerCheck {
+                    nextTimerCheck = now + .milliseconds(50)
+                    expireWaiting(now: now)
+                    for connection in connections { connection.checkTimers(now: now) }
+                }
+                connections.removeAll { $0.state == .closed }
+            }
+            for connection in connections { connection.close(nil) }
+            connections.removeAll()
+            finished.signal()
+        }
+
+        private var pendingCount: Int { waiting.count - waitingHead }
+
+        private func takeIncoming() {
+            let taken = lock.withLock { () -> [ClientStream] in
+                defer {
+                    incoming.removeAll(keepingCapacity: true)
+                    wakeRequested = false
+                }
+                return incoming
+            }
+            waiting.append(contentsOf: taken)
+        }
+
+        /// Gives waiting requests to connections with free streams, opening connections as needed.
+        private func dispatch() {
+            while waitingHead < waiting.count {
+                let stream = waiting[waitingHead]
+                if stream.isFinished {
+                    waitingHead += 1
+                    continue
+                }
+                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.capacity > 0,
+                    connection.submit(stream)
+                else {
+                    openConnectionIfNeeded()
+                    break
+                }
+                waitingHead += 1
+            }
+            if waitingHead > 1024 && waitingHead * 2 > waiting.count {
+                waiting.removeFirst(waitingHead)
+                waitingHead = 0
+            }
+            for connection in connections where connection.needsFlush { connection.flush() }
+        }
+
+        private func openConnectionIfNeeded() {
+            let usable = connections.filter(\.isUsable).count
+            guard usable < configuration.connections, ContinuousClock.now >= nextConnectAllowed else { return }
+            connect()
+        }
+
+        private func connect() {
+            let environment = configuration.environment
+            var hints = addrinfo()
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+            var addresses: UnsafeMutablePointer<addrinfo>?
+            let status = getaddrinfo(environment.host, String(environment.port), &hints, &addresses)
+            guard status == 0, let address = addresses else {
+                failConnectAttempt("cannot resolve \(environment.host): \(String(cString: gai_strerror(status)))")
+                return
+            }
+            defer { freeaddrinfo(addresses) }
+            let socket = Foundation.socket(address.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+            guard socket >= 0 else {
+                failConnectAttempt("cannot create a socket: \(String(cString: strerror(errno)))")
+                return
+            }
+            SocketChannel.configure(socket)
+            var one: Int32 = 1
+            setsockopt(socket, SOL_SOCKET, SO_KEEPALIVE, &one, socklen_t(MemoryLayout<Int32>.size))
+            let result = Foundation.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen)
+            guard result == 0 || errno == EINPROGRESS else {
+                let reason = String(cString: strerror(errno))
+                close(socket)
+                failConnectAttempt("cannot connect to \(environment.origin): \(reason)")
+                return
+            }
+            var ssl: OpaquePointer?
+            if let tls {
+                guard let session = tls.session(socket: socket, host: environment.host) else {
+                    close(socket)
+                    failConnectAttempt("OpenSSL could not start a TLS session")
+                    return
+                }
+                ssl = session
+            }
+            connectionCount += 1
+            connections.append(
+                ClientConnection(
+                    number: connectionCount, channel: SocketChannel(socket: socket, ssl: ssl), loop: self))
+        }
+
+        private func failConnectAttempt(_ reason: String) {
+            consecutiveFailures += 1
+            nextConnectAllowed = .now + .milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
+            if !connections.contains(where: { $0.state == .ready }) { failWaiting("stream lost: \(reason)") }
+        }
+
+        private func failWaiting(_ message: String) {
+            for stream in waiting[waitingHead...] { stream.fail(message) }
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
+        }
+
+        private func expireWaiting(now: ContinuousClock.Instant) {
+            for stream in waiting[waitingHead...] where !stream.isFinished && now >= stream.deadline {
+                stream.fail("no connection could take the request within \(stream.request.timeout)")
+            }
+        }
+
+        private func waitForEvents() {
+            let polled = connections
+            var descriptors = [pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0)]
+            for connection in polled {
+                descriptors.append(pollfd(fd: connection.socket, events: connection.pollEvents, revents: 0))
+            }
+            _ = poll(&descriptors, nfds_t(descriptors.count), 50)
+            if descriptors[0].revents != 0 {
+                var bytes = [UInt8](repeating: 0, count: 64)
+                while read(wakeUp.read, &bytes, bytes.count) > 0 {}
+            }
+            for (index, connection) in polled.enumerated() {
+                let events = descriptors[index + 1].revents
+                if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.readable() }
+                if events & Int16(POLLOUT) != 0 { connection.writable() }
+            }
+        }
+    }
+#endif

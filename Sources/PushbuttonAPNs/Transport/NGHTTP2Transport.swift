@@ -1,0 +1,42 @@
+#if canImport(CNGHTTP2) && canImport(COpenSSL)
+    import Foundation
+
+    /// HTTP/2 to APNs on libnghttp2 and OpenSSL, driven by one thread (the default transport on Linux).
+    ///
+    /// Requests wait in a queue until a connection has a free stream: each connection honours the server's
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` (one until the server's first SETTINGS, as APNs starts) and
+    /// ``TransportConfiguration/maximumStreamsPerConnection``. Streams the server did not process (refused,
+    /// or above a GOAWAY's last stream) move to another connection without costing the client a retry;
+    /// streams lost with a connection fail with a transport error, which the client retries with the same
+    /// `apns-id`. A connection that went away is replaced (with backoff after failed attempts), an idle one
+    /// is checked with PINGs, and a request past its timeout is cancelled. Certificate verification is
+    /// always on. SIGPIPE is ignored from the first transport on (OpenSSL writes without `MSG_NOSIGNAL`).
+    public final class NGHTTP2Transport: APNsTransport, Sendable {
+        public let configuration: TransportConfiguration
+        private let loop: ClientLoop
+
+        public init(_ configuration: TransportConfiguration) throws(APNsError) {
+            signal(SIGPIPE, SIG_IGN)
+            self.configuration = configuration
+            loop = try ClientLoop(configuration: configuration)
+            loop.start()
+        }
+
+        public func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
+            do {
+                return try await withCheckedThrowingContinuation { continuation in
+                    let stream = ClientStream(request: request, continuation: continuation)
+                    if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
+                }
+            } catch let error as APNsError {
+                throw error
+            } catch {
+                throw APNsError(.transport, "\(error)")
+            }
+        }
+
+        public func shutdown() async {
+            await loop.shutdown()
+        }
+    }
+#endif
