@@ -14,7 +14,7 @@
         }
 
         /// Text written by `write` into a memory BIO (PEM output).
-        static func pem(_ write: (OpaquePointer) -> Int32) -> String {
+        package static func pem(_ write: (OpaquePointer) -> Int32) -> String {
             guard let bio = BIO_new(BIO_s_mem()) else { return "" }
             defer { BIO_free(bio) }
             guard write(bio) == 1 else { return "" }

@@ -1,5 +1,4 @@
 internal import CNGHTTP2
-internal import COpenSSL
 import Foundation
 import PushbuttonAPNs
 
@@ -15,15 +14,13 @@ final class MockConnection {
     }
 
     let number: Int
-    let socket: Int32
-    private var ssl: OpaquePointer?
+    private let channel: SocketChannel
     private var handshakeComplete: Bool
     private var session: OpaquePointer?
     private unowned let loop: MockServerLoop
     private let service: MockAPNsService
     private var streams: [Int32: MockStream] = [:]
-    private var outbound: [UInt8] = []
-    private var outboundOffset = 0
+    private var outbound = OutboundBuffer()
     private var auth = ConnectionAuthState()
     private var raisedStreamLimit = false
     private var answered = 0
@@ -37,16 +34,17 @@ final class MockConnection {
         throws(MockAPNsError)
     {
         self.number = number
-        self.socket = socket
         self.loop = loop
         self.service = service
         handshakeComplete = tls == nil
+        var ssl: OpaquePointer?
         if let tls {
-            guard let ssl = tls.session(for: socket) else {
-                throw MockAPNsError("OpenSSL could not start a TLS session: \(OpenSSLError.last())")
+            guard let session = tls.session(for: socket) else {
+                throw MockAPNsError("OpenSSL could not start a TLS session: \(OpenSSLErrors.last())")
             }
-            self.ssl = ssl
+            ssl = session
         }
+        channel = SocketChannel(socket: socket, ssl: ssl)
         var session: OpaquePointer?
         guard
             nghttp2_session_server_new(
@@ -58,14 +56,15 @@ final class MockConnection {
 
     deinit {
         if let session { nghttp2_session_del(session) }
-        if let ssl { SSL_free(ssl) }
     }
+
+    var socket: Int32 { channel.socket }
 
     /// Whether the loop should wait for the socket to become writable.
     var wantsWrite: Bool {
         guard case .open = state else { return false }
-        if !handshakeComplete, let ssl { return SSL_want(ssl) == SSL_WRITING }
-        return outboundOffset < outbound.count
+        if !handshakeComplete { return channel.tlsWantsWrite }
+        return !outbound.isEmpty
     }
 
     // MARK: Events from the loop
@@ -95,7 +94,7 @@ final class MockConnection {
     func close() {
         guard !isClosed else { return }
         state = .closed
-        Foundation.close(socket)
+        channel.close()
         streams.removeAll()
     }
 
@@ -110,55 +109,34 @@ final class MockConnection {
     /// HTTP/2 with prior knowledge, as APNs does (aioapns sends no ALPN); nghttp2 then insists on the
     /// HTTP/2 preface, so an HTTP/1.1 client is closed at its first bytes.
     private func continueHandshake() -> Bool {
-        guard let ssl else { return true }
-        let result = SSL_do_handshake(ssl)
-        if result == 1 {
+        switch channel.handshake() {
+        case .done:
             handshakeComplete = true
             return true
-        }
-        let error = SSL_get_error(ssl, result)
-        if error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE {
-            ERR_clear_error()
+        case .wantsRead, .wantsWrite:
+            return false
+        case .failed:
             close()
+            return false
         }
-        return false
     }
 
     private func readFrames() {
         let buffer = loop.readBuffer
         while case .open = state, !dropRequested {
-            let count = receive(into: buffer)
-            guard count > 0 else {
-                if count == 0 { close() }  // the peer closed, or an error
-                return
-            }
-            guard let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {
-                close()
+            let count = channel.receive(into: buffer)
+            if count < 0 { return }
+            guard count > 0, let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {
+                close()  // the peer closed, the connection failed, or the peer broke HTTP/2
                 return
             }
         }
-    }
-
-    /// Bytes read into `buffer`; 0 at end of stream or on an error, -1 when nothing is available now.
-    private func receive(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        if let ssl {
-            let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
-            if count > 0 { return Int(count) }
-            let error = SSL_get_error(ssl, count)
-            if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return -1 }
-            ERR_clear_error()
-            return 0
-        }
-        let count = recv(socket, buffer.baseAddress, buffer.count, 0)
-        if count > 0 { return count }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return -1 }
-        return 0
     }
 
     private func discardInput() {
         let buffer = loop.readBuffer
         while true {
-            let count = recv(socket, buffer.baseAddress, buffer.count, 0)
+            let count = recv(channel.socket, buffer.baseAddress, buffer.count, 0)
             if count > 0 { continue }
             if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
             close()
@@ -178,47 +156,21 @@ final class MockConnection {
                 if count < 0 { close() }
                 break
             }
-            outbound.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+            outbound.append(UnsafeBufferPointer(start: data, count: count))
         }
-        guard case .open = state, writeOutbound() else { return }
+        guard case .open = state, handshakeComplete else { return }  // frames wait for the TLS handshake
+        guard let written = outbound.write(to: channel) else {
+            close()
+            return
+        }
+        guard written else { return }
         let sessionDone = nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0
         let goawayDone = goawayLastStream != nil && delayedAnswers == 0
         if dropRequested || sessionDone || goawayDone { beginDraining() }
     }
 
-    /// Writes what it can; returns whether everything was written.
-    private func writeOutbound() -> Bool {
-        guard handshakeComplete else { return false }  // frames wait for the TLS handshake
-        while outboundOffset < outbound.count {
-            let written = outbound.withUnsafeBytes { bytes -> Int in
-                let start = bytes.baseAddress! + outboundOffset
-                let remaining = outbound.count - outboundOffset
-                if let ssl {
-                    let result = SSL_write(ssl, start, Int32(min(remaining, Int(Int32.max))))
-                    if result > 0 { return Int(result) }
-                    let error = SSL_get_error(ssl, result)
-                    if error == SSL_ERROR_WANT_WRITE || error == SSL_ERROR_WANT_READ { return 0 }
-                    ERR_clear_error()
-                    return -1
-                }
-                let result = send(socket, start, remaining, Int32(MSG_NOSIGNAL))
-                if result >= 0 { return result }
-                return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1
-            }
-            if written < 0 {
-                close()
-                return false
-            }
-            if written == 0 { return false }
-            outboundOffset += written
-        }
-        outbound.removeAll(keepingCapacity: outbound.capacity <= 1 << 20)
-        outboundOffset = 0
-        return true
-    }
-
     private func beginDraining() {
-        shutdown(socket, Int32(SHUT_WR))
+        channel.shutdownWrites()
         state = .draining(until: .now + .seconds(2))
     }
 

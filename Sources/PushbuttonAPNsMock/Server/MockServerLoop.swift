@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonAPNs
 import PushbuttonReceiver
 
 /// The server's one thread: `poll` over the listening socket, a wake-up pipe and every connection, plus
@@ -29,7 +30,7 @@ final class MockServerLoop: @unchecked Sendable {
         guard pipe(&pipeEnds) == 0 else {
             throw MockAPNsError("cannot create a pipe: \(String(cString: strerror(errno)))")
         }
-        for end in pipeEnds { Self.makeNonBlocking(end) }
+        for end in pipeEnds { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         self.listener = listener
         wakeUp = (pipeEnds[0], pipeEnds[1])
         self.tls = tls
@@ -125,18 +126,11 @@ final class MockServerLoop: @unchecked Sendable {
         while read(wakeUp.read, &bytes, bytes.count) > 0 {}
     }
 
-    private static func makeNonBlocking(_ descriptor: Int32) {
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    }
-
     private func acceptConnections() {
         while true {
             let socket = accept(listener, nil, nil)
             guard socket >= 0 else { return }
-            Self.makeNonBlocking(socket)
-            var one: Int32 = 1
-            setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            SocketChannel.configure(socket)
             connectionCount += 1
             service.recorder.connectionOpened()
             do {

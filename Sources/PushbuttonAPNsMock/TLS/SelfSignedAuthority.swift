@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PushbuttonAPNs
 
 /// A throwaway certificate authority and a server certificate it signed, for `127.0.0.1` and `localhost`,
 /// written as PEM files. Clients trust the mock by passing ``caFile`` explicitly; nothing is installed
@@ -23,7 +24,7 @@ public struct SelfSignedAuthority: Sendable {
         certificateFile = directory + "/server.pem"
         privateKeyFile = directory + "/server-key.pem"
         guard let caKey = pushbutton_generate_p256_key(), let serverKey = pushbutton_generate_p256_key() else {
-            throw MockAPNsError("OpenSSL could not generate a P-256 key: \(OpenSSLError.last())")
+            throw MockAPNsError("OpenSSL could not generate a P-256 key: \(OpenSSLErrors.last())")
         }
         defer {
             EVP_PKEY_free(caKey)
@@ -67,32 +68,28 @@ public struct SelfSignedAuthority: Sendable {
         for (nid, value) in extensions {
             guard let ext = X509V3_EXT_conf_nid(nil, &context, nid, value) else {
                 X509_free(certificate)
-                throw MockAPNsError("OpenSSL refused the extension '\(value)': \(OpenSSLError.last())")
+                throw MockAPNsError("OpenSSL refused the extension '\(value)': \(OpenSSLErrors.last())")
             }
             X509_add_ext(certificate, ext, -1)
             X509_EXTENSION_free(ext)
         }
         guard X509_sign(certificate, issuer?.key ?? key, EVP_sha256()) > 0 else {
             X509_free(certificate)
-            throw MockAPNsError("OpenSSL could not sign the certificate: \(OpenSSLError.last())")
+            throw MockAPNsError("OpenSSL could not sign the certificate: \(OpenSSLErrors.last())")
         }
         return certificate
     }
 
     private static func write(_ path: String, mode: mode_t, _ body: (OpaquePointer) -> Int32) throws(MockAPNsError) {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw MockAPNsError("OpenSSL could not allocate a buffer") }
-        defer { BIO_free(bio) }
-        guard body(bio) == 1 else { throw MockAPNsError("OpenSSL could not write PEM: \(OpenSSLError.last())") }
-        var data: UnsafeMutablePointer<CChar>?
-        let length = pushbutton_bio_get_mem_data(bio, &data)
-        guard let data else { throw MockAPNsError("OpenSSL wrote no PEM") }
+        let pem = Array(OpenSSLErrors.pem(body).utf8)
+        guard !pem.isEmpty else { throw MockAPNsError("OpenSSL could not write PEM: \(OpenSSLErrors.last())") }
         unlink(path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else {
             throw MockAPNsError("cannot create '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        guard Foundation.write(descriptor, data, length) == length else {
+        guard Foundation.write(descriptor, pem, pem.count) == pem.count else {
             throw MockAPNsError("cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
     }

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import Foundation
+import PushbuttonAPNs
 
 /// An OpenSSL server context: the certificate chain and key, TLS 1.2 or later, and ALPN that selects `h2`
 /// when the client offers it.
@@ -10,17 +11,17 @@ final class TLSServerContext: @unchecked Sendable {
 
     init(certificateChainFile: String, privateKeyFile: String) throws(MockAPNsError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
-            throw MockAPNsError("OpenSSL could not create a TLS context: \(OpenSSLError.last())")
+            throw MockAPNsError("OpenSSL could not create a TLS context: \(OpenSSLErrors.last())")
         }
         self.context = context
         guard pushbutton_ssl_ctx_set_min_tls12(context) == 1 else {
-            throw MockAPNsError("OpenSSL refused TLS 1.2 as the minimum version: \(OpenSSLError.last())")
+            throw MockAPNsError("OpenSSL refused TLS 1.2 as the minimum version: \(OpenSSLErrors.last())")
         }
         guard SSL_CTX_use_certificate_chain_file(context, certificateChainFile) == 1 else {
-            throw MockAPNsError("cannot use '\(certificateChainFile)' as the certificate: \(OpenSSLError.last())")
+            throw MockAPNsError("cannot use '\(certificateChainFile)' as the certificate: \(OpenSSLErrors.last())")
         }
         guard SSL_CTX_use_PrivateKey_file(context, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
-            throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(OpenSSLError.last())")
+            throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(OpenSSLErrors.last())")
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
             throw MockAPNsError("the key '\(privateKeyFile)' does not match the certificate '\(certificateChainFile)'")
