@@ -1,65 +1,100 @@
 #!/usr/bin/env bash
-# APNs sender benchmark: nghttpd (TLS, --echo-upload) on 127.0.0.1 as the server; in the same run, h2load
-# (a C client doing only HTTP/2: the limit) and `pushbutton send`, both sending the same interactive
-# payload with token-auth headers, on 1 and 4 connections; then pushbutton's peak memory for a long send.
-# Prints notifications/s and ratios.
+# APNs sender benchmark, in one run:
+#  1. nghttpd (TLS, --echo-upload) on 127.0.0.1: h2load (a C client doing only HTTP/2: the limit) against
+#     `pushbutton send` with its nghttp2 transport (the default) and with libcurl, on 1 and 4 connections;
+#  2. the mock APNs (`pushbutton mock-apns`: TLS, provider tokens verified, apns-id echoed): h2load, then
+#     python3-aioapns (the peer: it needs an apns-id in every answer, which nghttpd does not send) and
+#     `pushbutton send`, on 1 connection;
+#  3. pushbutton's peak memory while sending APNS_MEMORY_COUNT notifications to nghttpd.
+# Every sender sends the same interactive payload to distinct tokens with token-auth headers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${APNS_COUNT:-100000}
+peer_count=${APNS_PEER_COUNT:-10000}
 memory_count=${APNS_MEMORY_COUNT:-1000000}
 work=$(mktemp -d)
-server_pid=
+pids=()
 cleanup() {
-  [ -n "$server_pid" ] && kill -9 "$server_pid" 2>/dev/null || true
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 swift build -c release --product pushbutton >/dev/null
 bin=$(swift build -c release --show-bin-path)/pushbutton
-# A private CA and a certificate for 127.0.0.1 (the test server writes them and stops at once).
-python3 scripts/apns-test-server.py --log /dev/null --tls-dir "$work/tls" --max-seconds 0.2 >/dev/null
+
+# The mock writes a CA, a server certificate and a provider key; nghttpd serves the same certificate.
+"$bin" mock-apns --port 0 --self-signed "$work/tls" --quiet >"$work/mock.out" 2>"$work/mock.err" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
+mock_port=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['port'])" "$work/mock.out")
+key="$work/tls/AuthKey_MOCKKEY001.p8"
 mkdir -p "$work/htdocs"
-nghttpd --echo-upload -n 1 --htdocs="$work/htdocs" 0 "$work/tls/server.key" "$work/tls/server.pem" >"$work/nghttpd.log" 2>&1 &
-server_pid=$!
+nghttpd --echo-upload -n 1 --htdocs="$work/htdocs" 0 "$work/tls/server-key.pem" "$work/tls/server.pem" \
+  >"$work/nghttpd.log" 2>&1 &
+nghttpd_pid=$!
+pids+=($nghttpd_pid)
 for _ in $(seq 50); do
-  port=$(ss -ltnpH 2>/dev/null | grep "pid=$server_pid," | grep -oE ':[0-9]+ ' | head -1 | tr -d ': ' || true)
-  [ -n "$port" ] && break
+  nghttpd_port=$(ss -ltnpH 2>/dev/null | grep "pid=$nghttpd_pid," | grep -oE ':[0-9]+ ' | head -1 | tr -d ': ' || true)
+  [ -n "$nghttpd_port" ] && break
   sleep 0.1
 done
+
 "$bin" payload --category message --title Anna --body "Lunch tomorrow at noon?" \
   --button 'like=pushbutton.callback:{"url":"https://api.example.com/messages/42/like"}' >"$work/payload.json"
 python3 -c "import sys; [print('%064x' % (0xab << 248 | i)) for i in range(int(sys.argv[1]))]" "$count" >"$work/tokens.txt"
 python3 -c "import sys; [print('%064x' % (0xcd << 248 | i)) for i in range(int(sys.argv[1]))]" "$memory_count" >"$work/many.txt"
-python3 -c "
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives import serialization
-print(ec.generate_private_key(ec.SECP256R1()).private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode(), end='')" >"$work/key.p8"
-token=$("$bin" payload --body x >/dev/null; echo "eyJhbGciOiJFUzI1NiIsImtpZCI6IktFWTEyMzQ1NjcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.$(head -c 64 /dev/urandom | base64 -w0 | tr '+/' '-_' | tr -d '=')")
+# A valid provider token for h2load (PyJWT signs it with the mock's key).
+jwt=$(python3 -c "import jwt, sys, time; print(jwt.encode({'iss': 'MOCKTEAM01', 'iat': int(time.time())}, open(sys.argv[1]).read(), algorithm='ES256', headers={'kid': 'MOCKKEY001'}))" "$key")
 
-h2load_rate() {
-  h2load -n "$count" -c "$1" -m 100 -d "$work/payload.json" -H "authorization: bearer $token" \
+h2load_rate() { # PORT CONNECTIONS COUNT
+  h2load -n "$3" -c "$2" -m 100 -d "$work/payload.json" -H "authorization: bearer $jwt" \
     -H "apns-topic: com.example.chatter" -H "apns-push-type: alert" -H "apns-priority: 10" \
-    "https://127.0.0.1:$port/3/device/$(printf 'ab%.0s' {1..32})" | grep -oE '[0-9.]+ req/s' | grep -oE '^[0-9.]+'
+    "https://127.0.0.1:$1/3/device/$(printf 'ab%.0s' {1..32})" >"$work/h2load.out"
+  grep -oE '[0-9.]+ req/s' "$work/h2load.out" | grep -oE '^[0-9.]+'
 }
-ours() {
-  /usr/bin/time -f "peak_kib=%M" "$bin" send --key "$work/key.p8" --key-id KEY1234567 --team-id TEAM123456 \
-    --topic com.example.chatter --host 127.0.0.1 --port "$port" --ca "$work/tls/ca.pem" --tokens "$2" \
-    --payload "$work/payload.json" --connections "$1" --in-flight 1000 2>"$work/send.err" >/dev/null
+ours() { # PORT CONNECTIONS TOKENS TRANSPORT
+  /usr/bin/time -f "peak_kib=%M" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 \
+    --topic com.example.chatter --host 127.0.0.1 --port "$1" --ca "$work/tls/ca.pem" --tokens "$3" \
+    --payload "$work/payload.json" --connections "$2" --in-flight 1000 --transport "$4" 2>"$work/send.err" >/dev/null || true
   rate=$(grep -oE '\(([0-9]+)/s\)' "$work/send.err" | grep -oE '[0-9]+')
   peak=$(grep -oE 'peak_kib=[0-9]+' "$work/send.err" | cut -d= -f2)
-  echo "$rate $peak"
+  delivered=$(grep -oE 'delivered [0-9]+' "$work/send.err" | head -1 | grep -oE '[0-9]+')
+  echo "$rate $peak $delivered"
 }
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f%%", 100 * a / b }'; }
 
-printf '\n%-52s %14s\n' "APNs sender benchmark ($count notifications, TLS, 222-byte payload)" "notifications/s"
+printf '\n1. nghttpd, TLS, %d notifications, %d-byte payload                 notifications/s\n' "$count" \
+  "$(wc -c <"$work/payload.json")"
 for connections in 1 4; do
-  limit=$(h2load_rate "$connections")
-  read -r rate peak < <(ours "$connections" "$work/tokens.txt")
-  printf '%-52s %14.0f\n' "h2load, $connections connection(s) (the limit)" "$limit"
-  printf '%-52s %14s   %.0f%% of h2load, peak %.1f MiB\n' "pushbutton send, $connections connection(s)" "$rate" \
-    "$(awk -v a="$rate" -v b="$limit" 'BEGIN { print 100 * a / b }')" "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')"
+  limit=$(h2load_rate "$nghttpd_port" "$connections" "$count")
+  printf '   %-54s %10.0f\n' "h2load, $connections connection(s) (the limit)" "$limit"
+  for transport in nghttp2 curl; do
+    read -r rate peak delivered < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" "$transport")
+    printf '   %-54s %10s   %s of h2load, peak %s MiB, %s delivered\n' \
+      "pushbutton send ($transport), $connections connection(s)" "$rate" "$(percent "$rate" "$limit")" \
+      "$(mib "$peak")" "$delivered"
+  done
 done
-read -r rate peak < <(ours 4 "$work/many.txt")
-printf '\nmemory: pushbutton send peaked at %.1f MiB sending %d notifications (%s/s); the target is under 64 MiB\n' \
-  "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$memory_count" "$rate"
-echo "not measured yet: python3-aioapns (the peer client) against the same server"
+
+head -n "$peer_count" "$work/tokens.txt" >"$work/peer-tokens.txt"
+printf '\n2. mock APNs (tokens verified), TLS, 1 connection                     notifications/s\n'
+mock_limit=$(h2load_rate "$mock_port" 1 "$count")
+refused=$(grep -oE '[0-9]+ errored' "$work/h2load.out" | grep -oE '^[0-9]+')
+printf '   %-54s %10.0f   (%s streams refused: h2load opens 100 before it reads SETTINGS=1)\n' \
+  "h2load, $count requests" "$mock_limit" "$refused"
+read -r rate peak delivered < <(ours "$mock_port" 1 "$work/tokens.txt" nghttp2)
+printf '   %-54s %10s   %s of h2load, %s delivered\n' "pushbutton send, $count notifications" "$rate" \
+  "$(percent "$rate" "$mock_limit")" "$delivered"
+peer=$(/usr/bin/python3 scripts/aioapns-send.py --port "$mock_port" --ca "$work/tls/ca.pem" --key "$key" \
+  --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --count "$peer_count")
+peer_rate=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['rate'])" "$peer")
+peer_ok=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['ok'])" "$peer")
+printf '   %-54s %10.0f   %s delivered\n' "python3-aioapns (the peer), $peer_count notifications" "$peer_rate" "$peer_ok"
+printf '   pushbutton send is %.1fx aioapns (the target is at least 20x)\n' \
+  "$(awk -v a="$rate" -v b="$peer_rate" 'BEGIN { print a / b }')"
+
+read -r rate peak delivered < <(ours "$nghttpd_port" 4 "$work/many.txt" nghttp2)
+printf '\n3. memory: pushbutton send peaked at %s MiB sending %d notifications (%s/s, %s delivered); the target is under 64 MiB\n' \
+  "$(mib "$peak")" "$memory_count" "$rate" "$delivered"
