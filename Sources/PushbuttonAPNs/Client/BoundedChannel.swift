@@ -7,26 +7,31 @@ import Foundation
 /// `@unchecked Sendable`: every stored property is reached under `lock`.
 public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked Sendable {
     private let lock = NSCondition()
-    private var buffer: [Element] = []
+    /// A ring of `capacity` slots: taking the oldest element moves nothing.
+    private var slots: [Element?]
+    private var head = 0
+    private var count = 0
     private var waiting: CheckedContinuation<Element?, Never>?
     private var finished = false
     private let capacity: Int
 
     public init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
+        slots = Array(repeating: nil, count: self.capacity)
     }
 
     /// Adds an element, blocking the calling (non-async) thread while the channel is full.
     public func send(_ element: Element) {
         lock.lock()
-        while buffer.count >= capacity && waiting == nil { lock.wait() }
+        while count >= capacity && waiting == nil { lock.wait() }
         if let consumer = waiting {
             waiting = nil
             lock.unlock()
             consumer.resume(returning: element)
             return
         }
-        buffer.append(element)
+        slots[(head + count) % capacity] = element
+        count += 1
         lock.unlock()
     }
 
@@ -43,8 +48,11 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     private func next() async -> Element? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
             lock.lock()
-            if !buffer.isEmpty {
-                let element = buffer.removeFirst()
+            if count > 0 {
+                let element = slots[head]
+                slots[head] = nil
+                head = (head + 1) % capacity
+                count -= 1
                 lock.signal()
                 lock.unlock()
                 continuation.resume(returning: element)

@@ -20,7 +20,7 @@ public struct APNsNotification: Sendable, Hashable {
 
     public init(
         deviceToken: DeviceToken, payload: [UInt8], topic: String, pushType: PushType = .alert, priority: Int? = nil,
-        expiration: Int64? = nil, collapseID: String? = nil, apnsID: UUID = UUID()
+        expiration: Int64? = nil, collapseID: String? = nil, apnsID: UUID = APNsNotification.newID()
     ) {
         self.deviceToken = deviceToken
         self.payload = payload
@@ -32,6 +32,16 @@ public struct APNsNotification: Sendable, Hashable {
         self.apnsID = apnsID
     }
 
+    private static let identifiers = NSLock()
+    nonisolated(unsafe) private static var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
+
+    /// A new random `apns-id`. Foundation's `UUID()` reads `/dev/urandom` on Linux (an open, a read and a
+    /// close per call); these come from a generator seeded once from the system, which is as unique and
+    /// costs nanoseconds.
+    public static func newID() -> UUID {
+        identifiers.withLock { generator.nextUUID() }
+    }
+
     /// `/3/device/<token>`.
     public var path: String { "/3/device/" + deviceToken.hex }
 
@@ -41,7 +51,7 @@ public struct APNsNotification: Sendable, Hashable {
         if let token { headers.append(("authorization", "bearer " + token.value)) }
         headers.append(("apns-topic", topic))
         headers.append(("apns-push-type", pushType.rawValue))
-        headers.append(("apns-id", apnsID.uuidString.lowercased()))
+        headers.append(("apns-id", UUIDText.lowercase(apnsID)))
         if let priority { headers.append(("apns-priority", String(priority))) }
         if let expiration { headers.append(("apns-expiration", String(expiration))) }
         if let collapseID { headers.append(("apns-collapse-id", collapseID)) }

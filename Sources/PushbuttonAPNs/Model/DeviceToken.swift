@@ -6,13 +6,27 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// Accepts hex of at least 64 digits and an even length (APNs tokens are 32 bytes today; longer ones
     /// are allowed for the future). Spaces and angle brackets, as older APIs printed tokens, are removed.
     public init(_ text: String) throws(APNsError) {
-        let cleaned = text.filter { $0 != " " && $0 != "<" && $0 != ">" }.lowercased()
-        guard cleaned.count >= 64, cleaned.count % 2 == 0, cleaned.allSatisfy(\.isHexDigit) else {
+        let cleaned = Self.clean(text)
+        guard cleaned.utf8.count >= 64, cleaned.utf8.count % 2 == 0, cleaned.utf8.allSatisfy(Self.isHexDigit) else {
             throw APNsError(
                 .invalidDeviceToken,
                 "a device token must be at least 64 hexadecimal digits, got \(DeviceToken.redact(cleaned))")
         }
         hex = cleaned
+    }
+
+    /// Lowercase, without the spaces and angle brackets; byte by byte, as bulk sends check every token.
+    private static func clean(_ text: String) -> String {
+        if text.utf8.allSatisfy({ isHexDigit($0) && !(0x41...0x46).contains($0) }) { return text }
+        return String(
+            decoding: text.utf8.compactMap { byte -> UInt8? in
+                if byte == 0x20 || byte == 0x3C || byte == 0x3E { return nil }
+                return (0x41...0x46).contains(byte) ? byte + 0x20 : byte
+            }, as: UTF8.self)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
     }
 
     /// `a1b2c3…(64 hex)`: enough to tell tokens apart in a log, not enough to send to the device.

@@ -1,3 +1,5 @@
+import PushbuttonAPNs
+
 /// Draws faults from a ``FaultPlan`` with a seeded generator. Used only on the server's thread.
 struct FaultInjector {
     let plan: FaultPlan

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonAPNs
 import PushbuttonReceiver
 
 /// Keeps the accepted notifications (up to a limit, so a long benchmark does not grow without bound),
@@ -42,7 +43,7 @@ final class NotificationRecorder: Sendable {
     func request(apnsID: String?) {
         state.withLock { state in
             state.counters.requests += 1
-            if let id = apnsID.flatMap(UUID.init(uuidString:)), state.outcomes[id]?.finallyRejected == true {
+            if let id = apnsID.flatMap(UUIDText.parse), state.outcomes[id]?.finallyRejected == true {
                 state.counters.retriesAfterFinalError += 1
             }
         }
@@ -51,7 +52,7 @@ final class NotificationRecorder: Sendable {
     func rejected(_ response: MockResponse, apnsID: String?) {
         state.withLock { state in
             state.counters.rejectedByReason[response.reason ?? "\(response.status)", default: 0] += 1
-            guard let id = apnsID.flatMap(UUID.init(uuidString:)), Self.isFinal(response.status),
+            guard let id = apnsID.flatMap(UUIDText.parse), Self.isFinal(response.status),
                 state.outcomes.count < trackingLimit
             else { return }
             state.outcomes[id, default: Outcome()].finallyRejected = true
@@ -62,7 +63,7 @@ final class NotificationRecorder: Sendable {
         state.withLock { state in
             state.counters.accepted += 1
             if state.notifications.count < limit { state.notifications.append(notification) }
-            guard let id = UUID(uuidString: notification.apnsID) else { return }
+            guard let id = UUIDText.parse(notification.apnsID) else { return }
             if state.outcomes[id] == nil && state.outcomes.count >= trackingLimit { return }
             if state.outcomes[id, default: Outcome()].acceptances > 0 { state.counters.duplicateAcceptances += 1 }
             state.outcomes[id, default: Outcome()].acceptances += 1

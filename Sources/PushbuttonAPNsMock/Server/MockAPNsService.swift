@@ -11,6 +11,8 @@ final class MockAPNsService: @unchecked Sendable {
     let forwarder = NotificationForwarder()
     let observer = Locked<(@Sendable (MockAnswer) -> Void)?>(nil)
     private var faults: FaultInjector
+    /// Generated `apns-id`s and `apns-unique-id`s: random-looking and unique, without a system call each.
+    private var identifiers = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
 
     init(configuration: MockAPNsConfiguration, verifier: ProviderTokenVerifier, registry: DeviceRegistry) {
         self.configuration = configuration
@@ -24,7 +26,7 @@ final class MockAPNsService: @unchecked Sendable {
     func decide(_ request: MockRequest, auth: inout ConnectionAuthState, connection: Int) -> MockDecision {
         let apnsID = request.header("apns-id")
         recorder.request(apnsID: apnsID)
-        let answerID = apnsID ?? UUID().uuidString
+        let answerID = apnsID ?? makeIdentifier()
         let now = configuration.now()
         let verdict = validator.validate(request, auth: &auth, now: now)
         guard verdict.status == 200 else { return .respond(verdict, apnsID: answerID, accepted: nil) }
@@ -77,9 +79,12 @@ final class MockAPNsService: @unchecked Sendable {
         return goaway
     }
 
+    /// A version-4 UUID in lowercase text.
+    private func makeIdentifier() -> String { UUIDText.lowercase(identifiers.nextUUID()) }
+
     private func record(_ request: MockRequest, apnsID: String, connection: Int) -> RecordedNotification {
         RecordedNotification(
-            apnsID: apnsID, uniqueID: UUID().uuidString.lowercased(),
+            apnsID: apnsID, uniqueID: makeIdentifier(),
             deviceToken: String(request.path.dropFirst("/3/device/".count)).lowercased(),
             topic: request.header("apns-topic") ?? "", pushType: request.header("apns-push-type"),
             priority: request.header("apns-priority").flatMap { Int($0) },

@@ -10,6 +10,9 @@ struct ConnectionAuthState: Sendable {
     var tokenSince: Date?
     /// When the current token was issued (its `iat`).
     var tokenIssuedAt: Date?
+    /// The current token's verdict: a connection reuses one token for many requests, so its signature is
+    /// checked once, not per request.
+    var verified: VerifiedProviderToken?
     /// Whether a request with a valid token has arrived (APNs then raises the stream limit).
     var hasValidToken = false
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
 
 /// Checks one request the way APNs does and picks APNs' status and reason for the first problem found.
 struct RequestValidator: Sendable {
@@ -69,7 +70,7 @@ struct RequestValidator: Sendable {
                 return MockResponse(status: 400, reason: "DuplicateHeaders")
             }
         }
-        if let id = request.header("apns-id"), UUID(uuidString: id) == nil {
+        if let id = request.header("apns-id"), UUIDText.parse(id) == nil {
             return MockResponse(status: 400, reason: "BadMessageId")
         }
         return nil
@@ -83,9 +84,13 @@ struct RequestValidator: Sendable {
             return .failure(MockResponse(status: 403, reason: "MissingProviderToken"))
         }
         let verified: VerifiedProviderToken
-        switch verifier.verify(authorization: authorization) {
-        case .failure(let rejection): return .failure(MockResponse(status: 403, reason: rejection.reason))
-        case .success(let token): verified = token
+        if authorization == auth.token, let known = auth.verified {
+            verified = known
+        } else {
+            switch verifier.verify(authorization: authorization) {
+            case .failure(let rejection): return .failure(MockResponse(status: 403, reason: rejection.reason))
+            case .success(let token): verified = token
+            }
         }
         if let team = auth.teamID, team != verified.teamID {
             return .failure(MockResponse(status: 403, reason: "InvalidProviderToken"))
@@ -106,6 +111,7 @@ struct RequestValidator: Sendable {
             auth.token = authorization
             auth.tokenSince = now
             auth.tokenIssuedAt = verified.issuedAt
+            auth.verified = verified
         }
         auth.teamID = verified.teamID
         auth.hasValidToken = true

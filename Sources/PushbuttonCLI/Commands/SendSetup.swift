@@ -179,7 +179,7 @@ struct SendSetup: Sendable {
                 for token in tokens ?? [] { emitToken(token, payload: payload, channel) }
                 if let tokenFile {
                     LineReader.forEachLine(path: tokenFile) { line in
-                        let token = line.trimmingCharacters(in: .whitespaces)
+                        let token = Self.trimmed(line)
                         if !token.isEmpty && !token.hasPrefix("#") { emitToken(token, payload: payload, channel) }
                     }
                 }
@@ -187,13 +187,23 @@ struct SendSetup: Sendable {
                 var number = 0
                 LineReader.forEachLine(path: nil) { line in
                     number += 1
-                    if !line.trimmingCharacters(in: .whitespaces).isEmpty { read(line, number: number, channel) }
+                    if !Self.trimmed(line).isEmpty { read(line, number: number, channel) }
                 }
             }
             channel.finish()
         }
         thread.start()
         return channel
+    }
+
+    /// The line without surrounding spaces and tabs; byte by byte, as a bulk send reads millions of lines.
+    static func trimmed(_ line: String) -> String {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        let bytes = line.utf8
+        guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last) else { return line }
+        guard let start = bytes.firstIndex(where: { !isBlank($0) }), let end = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(line[start...end])
     }
 
     private func emitToken(_ token: String, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>) {

@@ -33,7 +33,7 @@ struct SendSummary {
     static func json(_ notification: APNsNotification, _ result: APNsResult) -> JSONValue {
         var object: [String: JSONValue] = [
             "token": .string(notification.deviceToken.hex),
-            "apns_id": .string(notification.apnsID.uuidString.lowercased()),
+            "apns_id": .string(UUIDText.lowercase(notification.apnsID)),
         ]
         switch result {
         case .delivered(_, let unique):

@@ -29,12 +29,12 @@
         private static func copy(_ text: String, to destination: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
             UInt8
         > {
-            var cursor = destination
-            for byte in text.utf8 {
-                cursor.pointee = byte
-                cursor += 1
+            var text = text
+            return text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress else { return destination }
+                destination.update(from: base, count: bytes.count)
+                return destination + bytes.count
             }
-            return cursor
         }
     }
 #endif
