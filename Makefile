@@ -12,9 +12,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The main job: runs what works today on the example manifests (see README, "Status").
+# The main job: the whole path on this machine (mock APNs, sender, simulated device, outbox), keeping its
+# files in .build/demo for the other commands.
 demo: build
-	@scripts/demo.sh $(BIN) $(DEMO_DIR)
+	@$(BIN) demo --keep $(DEMO_DIR)
 
 test: deps
 	$(SWIFT) build

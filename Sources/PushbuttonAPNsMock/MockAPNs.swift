@@ -105,7 +105,17 @@ public final class MockAPNs: Sendable {
     /// Delivers every notification accepted from now on to `center`, as APNs would deliver to a device:
     /// only those for `token` when one is given, else all of them.
     public func forward(to center: SimulatedNotificationCenter, token: String? = nil) {
-        service.forwarder.attach(center, token: token)
+        forward(token: token) { notification in
+            guard let payload = notification.typedPayload else { return }
+            await center.deliver(payload, identifier: notification.apnsID)
+        }
+    }
+
+    /// Hands every notification accepted from now on (for `token`, or all) to `receive`, in order: for a
+    /// device that does more on arrival, as a Notification Service Extension registering the payload's own
+    /// buttons before iOS shows it.
+    public func forward(token: String? = nil, to receive: @escaping @Sendable (RecordedNotification) async -> Void) {
+        service.forwarder.attach(token: token, receive)
     }
 
     /// Calls `observer` for every answered request, on the server's thread (keep it quick).

@@ -9,7 +9,7 @@ final class NotificationForwarder: Sendable {
     private struct Device {
         /// Lowercase hex; nil receives every notification.
         var token: String?
-        var center: SimulatedNotificationCenter
+        var receive: @Sendable (RecordedNotification) async -> Void
     }
 
     private struct State {
@@ -27,12 +27,10 @@ final class NotificationForwarder: Sendable {
         self.continuation = continuation
         task = Task { [state] in
             for await notification in stream {
-                let centers = state.withLock { state in
-                    state.devices.filter { $0.token == nil || $0.token == notification.deviceToken }.map(\.center)
+                let receivers = state.withLock { state in
+                    state.devices.filter { $0.token == nil || $0.token == notification.deviceToken }.map(\.receive)
                 }
-                if let payload = notification.typedPayload {
-                    for center in centers { _ = await center.deliver(payload, identifier: notification.apnsID) }
-                }
+                for receive in receivers { await receive(notification) }
                 state.withLock { $0.delivered += 1 }
             }
         }
@@ -42,8 +40,8 @@ final class NotificationForwarder: Sendable {
         continuation.finish()
     }
 
-    func attach(_ center: SimulatedNotificationCenter, token: String?) {
-        state.withLock { $0.devices.append(Device(token: token?.lowercased(), center: center)) }
+    func attach(token: String?, _ receive: @escaping @Sendable (RecordedNotification) async -> Void) {
+        state.withLock { $0.devices.append(Device(token: token?.lowercased(), receive: receive)) }
     }
 
     func forward(_ notification: RecordedNotification) {

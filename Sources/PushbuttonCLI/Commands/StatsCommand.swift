@@ -23,21 +23,10 @@ struct StatsCommand: Command {
             console.write(JSONWriter.pretty(json(summary)))
             return ExitStatus.success
         }
-        console.print("\(summary.totalResponses) responses to \(summary.totalDelivered) recorded deliveries")
-        for category in summary.categories {
-            console.print(
-                "\n\(category.category): \(category.responses) responses"
-                    + (category.delivered > 0 ? ", \(category.delivered) delivered" : ""))
-            for action in category.actions {
-                var line = "  " + action.action.padding(toLength: 18, withPad: " ", startingAt: 0)
-                line += String(format: "%6d  %5.1f%% of responses", action.count, action.shareOfResponses * 100)
-                if let rate = action.rate { line += String(format: "  %5.1f%% of deliveries", rate * 100) }
-                if let latency = action.medianLatency {
-                    line += String(format: "  median %.1f s after delivery", latency)
-                }
-                console.print(line)
-            }
-        }
+        let lines = TapSummaryText.lines(summary)
+        console.print(lines[0])
+        // A blank line before each category, as before.
+        for line in lines.dropFirst() { console.print(line.hasPrefix("  ") ? line : "\n" + line) }
         return ExitStatus.success
     }
 

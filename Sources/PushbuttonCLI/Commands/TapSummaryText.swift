@@ -1,0 +1,24 @@
+import Foundation
+import PushbuttonOutbox
+
+/// The tap summary as text, for `pushbutton stats` and the demo.
+enum TapSummaryText {
+    static func lines(_ summary: TapSummary) -> [String] {
+        var lines = ["\(summary.totalResponses) responses to \(summary.totalDelivered) recorded deliveries"]
+        for category in summary.categories {
+            lines.append(
+                "\(category.category): \(category.responses) responses"
+                    + (category.delivered > 0 ? ", \(category.delivered) delivered" : ""))
+            for action in category.actions {
+                var line = "  " + action.action.padding(toLength: 18, withPad: " ", startingAt: 0)
+                line += String(format: "%6d  %5.1f%% of responses", action.count, action.shareOfResponses * 100)
+                if let rate = action.rate { line += String(format: "  %5.1f%% of deliveries", rate * 100) }
+                if let latency = action.medianLatency {
+                    line += String(format: "  median %.1f s after delivery", latency)
+                }
+                lines.append(line)
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Pushbutton
+
+/// `pushbutton demo`: the whole path on this machine, with nothing to configure.
+struct DemoCommand: Command {
+    let name = "demo"
+    let summary = "Run the whole path on this machine: define, send through a local APNs, tap, deliver."
+    let discussion = """
+        Starts the mock APNs in-process (TLS with a throwaway CA), creates a throwaway provider key,
+        registers a simulated device, sends five interactive notifications through the real sender,
+        delivers them to the device, taps their buttons, and delivers a background tap through the
+        SQLite outbox to a local backend that fails once. Each step says what happened and how long it
+        took; the exit status is 0 only if every step did what it should.
+        --keep DIR keeps the manifest, payloads, keys, certificates and database for the other commands.
+        """
+    let arguments = ArgumentSpec(
+        options: [
+            .init("--keep", value: "DIR", help: "Keep the generated files in DIR (created if needed)."),
+            .init("--locale", value: "LOCALE", help: "The simulated device's language: en (default) or fr."),
+        ])
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let kept = arguments.value("--keep")
+        let directory = kept ?? NSTemporaryDirectory() + "pushbutton-demo-" + String(UUID().uuidString.prefix(8))
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create '\(directory)': \(error.localizedDescription)")
+        }
+        defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let story = DemoStory(console: console)
+        let started = ContinuousClock.now
+        let run = DemoRun(directory: directory, locale: arguments.value("--locale") ?? "en", story: story)
+        do {
+            try await run.perform()
+        } catch {
+            story.check(false, "the demo could not go on: \(error)")
+        }
+        await run.tearDown()
+        story.finishStep()
+        let elapsed = DemoStory.milliseconds(ContinuousClock.now - started)
+        if story.failures.isEmpty {
+            console.print("\nAll \(story.checks) checks passed in \(elapsed) ms.")
+            if let kept { console.print("The files are in \(kept) (see its README.txt).") }
+            return ExitStatus.success
+        }
+        console.printError(
+            "demo: \(story.failures.count) of \(story.checks) checks failed: \(story.failures.joined(separator: "; "))")
+        return ExitStatus.failure
+    }
+}

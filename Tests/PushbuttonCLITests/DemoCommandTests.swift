@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `pushbutton demo`, the README's main command, end to end.
+@Suite struct DemoCommandTests {
+    @Test func runsTheWholePathAndKeepsItsFiles() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let demo = try CLI.run(["demo", "--keep", directory.path])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stderr.isEmpty)
+        #expect(demo.stdout.contains("All ") && demo.stdout.contains(" checks passed in "))
+        #expect(!demo.stdout.contains("✗"))
+        for step in [
+            "Start a local APNs", "Send six notifications", "The device shows them", "The user taps",
+            "The outbox delivers the background tap", "Tap statistics and outbox status",
+        ] {
+            #expect(demo.stdout.contains(step))
+        }
+        #expect(demo.stdout.contains("410 Unregistered") && demo.stdout.contains("answered 503"))
+
+        let files = [
+            "manifest.json", "payloads/lunch.json", "payloads/party.json", "outbox.sqlite", "tls/ca.pem", "README.txt",
+        ]
+        for file in files {
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "\(file)")
+        }
+        let key = directory.appendingPathComponent("AuthKey_DEMOKEY001.p8").path
+        #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
+        // The kept files work with the other commands.
+        let lint = try CLI.run([
+            "lint", directory.appendingPathComponent("manifest.json").path,
+            directory.appendingPathComponent("payloads/lunch.json").path,
+            directory.appendingPathComponent("payloads/party.json").path,
+        ])
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        let stats = try CLI.run(["stats", directory.appendingPathComponent("outbox.sqlite").path])
+        #expect(stats.status == 0 && stats.stdout.hasPrefix("5 responses to 5 recorded deliveries"))
+    }
+
+    @Test func speaksFrenchOnAFrenchPhone() throws {
+        let demo = try CLI.run(["demo", "--locale", "fr"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("[Répondre] [J’aime] [Supprimer]"))
+    }
+}
