@@ -19,6 +19,7 @@ needs=(
   "cmd:h2load nghttp2-client"
   "pkg-config:libnghttp2 libnghttp2-dev"
   "file:/usr/lib/python3/dist-packages/aioapns python3-aioapns"
+  "cmd:chromium-headless-shell chromium-headless-shell"
 )
 
 missing=()

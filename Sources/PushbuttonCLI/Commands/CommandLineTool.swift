@@ -12,7 +12,8 @@ public struct CommandLineTool: Sendable {
 
     /// Every subcommand, in the order `--help` lists them.
     public static let allCommands: [any Command] = [
-        LintCommand(), PayloadCommand(), SimulateCommand(), SendCommand(), MockAPNsCommand(), DemoCommand(),
+        LintCommand(), PayloadCommand(), PreviewCommand(), SimulateCommand(), SendCommand(), MockAPNsCommand(),
+        DemoCommand(),
         OutboxCommand(),
         StatsCommand(),
         BuiltinsCommand(),

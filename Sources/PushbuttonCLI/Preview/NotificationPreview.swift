@@ -1,0 +1,98 @@
+import Pushbutton
+
+/// What iOS would show for a payload on a device with the manifest's categories registered: the text,
+/// and the buttons of the expanded notification with the traits that change how they look.
+struct NotificationPreview {
+    /// One button, as the expanded notification shows it.
+    struct Button: Equatable {
+        var identifier: String
+        var title: String
+        var isDestructive: Bool
+        var opensApp: Bool
+        var requiresUnlock: Bool
+        /// The SF Symbol or template image name, if the action has an icon.
+        var icon: String?
+        /// For a text-input action: the send button's title and the field's placeholder.
+        var textField: (sendTitle: String, placeholder: String)?
+
+        static func == (lhs: Button, rhs: Button) -> Bool {
+            lhs.identifier == rhs.identifier && lhs.title == rhs.title && lhs.isDestructive == rhs.isDestructive
+                && lhs.opensApp == rhs.opensApp && lhs.requiresUnlock == rhs.requiresUnlock && lhs.icon == rhs.icon
+                && lhs.textField?.sendTitle == rhs.textField?.sendTitle
+                && lhs.textField?.placeholder == rhs.textField?.placeholder
+        }
+    }
+
+    var appName: String
+    var title: String?
+    var subtitle: String?
+    var body: String
+    var category: String?
+    var buttons: [Button]
+    /// Whether the lock-screen shows a placeholder instead of the content (Settings > Show Previews).
+    var previewsHidden: Bool
+    /// Why no buttons show, or what iOS leaves out; nil when everything shows.
+    var note: String?
+
+    /// iOS shows at most ten actions of a category.
+    static let maximumButtons = 10
+
+    init(payload: Payload, categories: CategorySet, locale: String, appName: String, previewsHidden: Bool) {
+        self.appName = appName
+        self.previewsHidden = previewsHidden
+        let alert = payload.aps.alert
+        var title: String?
+        var subtitle: String?
+        var body = alert?.body ?? ""
+        if case .content(let content)? = alert {
+            title = content.title ?? content.titleLocKey.map { "⟨\($0)⟩" }
+            subtitle = content.subtitle ?? content.subtitleLocKey.map { "⟨\($0)⟩" }
+            if content.body == nil, let key = content.locKey { body = "⟨\(key)⟩" }
+        }
+        category = payload.aps.category
+        let registered = Self.category(named: payload.aps.category, in: categories, payload: payload)
+        if previewsHidden {
+            let options = registered?.options ?? []
+            if !options.contains(.hiddenPreviewsShowTitle) { title = nil }
+            if !options.contains(.hiddenPreviewsShowSubtitle) { subtitle = nil }
+            body = registered?.hiddenPreviewsBodyPlaceholder?.resolved(for: locale) ?? "Notification"
+        }
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        let actions = registered?.actions ?? []
+        buttons = actions.prefix(Self.maximumButtons).map { Self.button($0, locale: locale) }
+        note = Self.note(category: payload.aps.category, registered: registered, actionCount: actions.count)
+    }
+
+    /// The registered category, or the one a payload's own buttons define.
+    private static func category(named name: String?, in categories: CategorySet, payload: Payload) -> Category? {
+        guard let name else { return nil }
+        if let dynamic = payload.actions?.dynamicButtons, !dynamic.isEmpty, DynamicCategories.isDynamic(name) {
+            return DynamicCategories.category(for: dynamic)
+        }
+        return categories.categories.first { $0.identifier == name }
+    }
+
+    private static func button(_ action: Action, locale: String) -> Button {
+        Button(
+            identifier: action.identifier, title: action.title.resolved(for: locale),
+            isDestructive: action.options.contains(.destructive), opensApp: action.options.contains(.foreground),
+            requiresUnlock: action.options.contains(.authenticationRequired), icon: action.icon?.name,
+            textField: action.textInput.map {
+                ($0.buttonTitle.resolved(for: locale), $0.placeholder.resolved(for: locale))
+            })
+    }
+
+    private static func note(category: String?, registered: Category?, actionCount: Int) -> String? {
+        guard let category else { return "No category: iOS shows no buttons." }
+        guard registered != nil else {
+            return "Category '\(category)' is not registered on the device: iOS shows no buttons, and no error."
+        }
+        if actionCount == 0 { return "Category '\(category)' has no actions." }
+        if actionCount > maximumButtons {
+            return "iOS shows only the first \(maximumButtons) of the category's \(actionCount) actions."
+        }
+        return nil
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `pushbutton preview`: the HTML's structure, the SVG, and a real browser rendering it.
+@Suite struct PreviewCommandTests {
+    static func render(_ arguments: [String], payload: String = "Examples/payloads/message.json") throws -> (
+        result: CLI.Result, html: String, svg: String, prefix: String, directory: URL
+    ) {
+        let directory = try CLI.temporaryDirectory()
+        let prefix = directory.appendingPathComponent("preview").path
+        let result = try CLI.run(
+            ["preview", payload, "--manifest", "Examples/manifest.json", "--output", prefix] + arguments)
+        let html = (try? String(contentsOfFile: prefix + ".html", encoding: .utf8)) ?? ""
+        let svg = (try? String(contentsOfFile: prefix + ".svg", encoding: .utf8)) ?? ""
+        return (result, html, svg, prefix, directory)
+    }
+
+    @Test func drawsEachButtonWithItsTraits() throws {
+        let (result, html, svg, _, directory) = try Self.render(["--app-name", "Chatter"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0 && result.stdout.hasPrefix("wrote ") && result.stdout.contains("3 button(s)"))
+        #expect(html.hasPrefix("<!DOCTYPE html>") && !html.contains("http://") && !html.contains("https://"))
+        #expect(html.contains(#"<li class="action background text-input" data-action="reply">"#))
+        #expect(html.contains(#"<span class="placeholder">Your message</span><span class="send">Send</span>"#))
+        #expect(html.contains(#"<li class="action background authentication" data-action="like">"#))
+        #expect(html.contains(#"<li class="action destructive background authentication" data-action="delete">"#))
+        #expect(html.contains(#"<p class="title">Anna</p>"#) && html.contains("Lunch tomorrow at noon?"))
+        #expect(html.contains(#"<span class="app">CHATTER</span>"#))
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains(#"data-action="delete""#) && svg.contains("fill=\"#ff3b30\">Delete</text>"))
+    }
+
+    @Test func foregroundButtonsAndLocalizedTitles() throws {
+        let (result, html, _, _, directory) = try Self.render(
+            ["--locale", "fr"], payload: "Examples/payloads/friend-request.json")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0)
+        #expect(html.contains(#"<html lang="fr">"#))
+        #expect(
+            html.contains(#"<li class="action foreground" data-action="accept"><span class="label">Accepter</span>"#))
+        #expect(html.contains(#"<span class="opens" title="opens the app">"#))
+    }
+
+    @Test func hiddenPreviewsShowThePlaceholder() throws {
+        let (result, html, _, _, directory) = try Self.render(["--hidden-previews"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0)
+        #expect(html.contains("data-previews-hidden") && html.contains(#"<p class="body clamp">New message</p>"#))
+        #expect(!html.contains("Lunch tomorrow"))
+        #expect(html.contains(#"<p class="title">Anna</p>"#))  // the category shows titles with previews hidden
+    }
+
+    @Test func anUnregisteredCategoryShowsNoButtonsAndSaysWhy() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let payload = directory.appendingPathComponent("p.json").path
+        try Data(#"{"aps":{"alert":"Your order shipped","category":"order_shiped"}}"#.utf8).write(
+            to: URL(fileURLWithPath: payload))
+        let (result, html, _, _, output) = try Self.render([], payload: payload)
+        defer { try? FileManager.default.removeItem(at: output) }
+        #expect(result.status == 0 && result.stdout.contains("note: Category 'order_shiped' is not registered"))
+        #expect(!html.contains("<ul class=\"actions\">") && html.contains("<p class=\"note\">"))
+    }
+
+    @Test func aBrowserRendersItAtTheExpectedSize() async throws {
+        let (result, _, _, prefix, directory) = try Self.render(["--app-name", "Chatter"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(result.status == 0)
+        for file in [prefix + ".html", prefix + ".svg"] {
+            let png = file + ".png"
+            let browser = try await BrowserScreenshot.take(of: file, to: png, width: 390, height: 760)
+            #expect(browser.status == 0, "\(browser.output)")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
+            #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))  // a PNG
+            let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+            let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+            #expect(width == 390 && height == 760)
+            #expect(bytes.count > 10_000)  // drawn, not blank
+        }
+    }
+}
+
+/// chromium-headless-shell (installed by scripts/deps.sh) taking a screenshot of a local file.
+enum BrowserScreenshot {
+    static func take(of file: String, to png: String, width: Int, height: Int) async throws -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium-headless-shell")
+        process.arguments = [
+            "--no-sandbox", "--hide-scrollbars", "--disable-gpu", "--screenshot=\(png)",
+            "--window-size=\(width),\(height)", "file://\(file)",
+        ]
+        let log = png + ".log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardError = process.standardOutput
+        try process.run()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        return (process.terminationStatus, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
+}
