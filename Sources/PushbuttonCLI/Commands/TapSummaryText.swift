@@ -4,10 +4,12 @@ import PushbuttonOutbox
 /// The tap summary as text, for `pushbutton stats` and the demo.
 enum TapSummaryText {
     static func lines(_ summary: TapSummary) -> [String] {
-        var lines = ["\(summary.totalResponses) responses to \(summary.totalDelivered) recorded deliveries"]
+        var lines = [
+            "\(count(summary.totalResponses, "response")) to \(count(summary.totalDelivered, "recorded delivery", "recorded deliveries"))"
+        ]
         for category in summary.categories {
             lines.append(
-                "\(category.category): \(category.responses) responses"
+                "\(category.category): \(count(category.responses, "response"))"
                     + (category.delivered > 0 ? ", \(category.delivered) delivered" : ""))
             for action in category.actions {
                 var line = "  " + action.action.padding(toLength: 18, withPad: " ", startingAt: 0)
@@ -20,5 +22,9 @@ enum TapSummaryText {
             }
         }
         return lines
+    }
+
+    private static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(number) " + (number == 1 ? singular : plural ?? singular + "s")
     }
 }
