@@ -8,6 +8,8 @@ import Pushbutton
 public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
     /// The compact JWS, for the `authorization: bearer` header.
     public let value: String
+    /// The `authorization` header's value, `bearer <JWS>`, built once rather than per request.
+    public let authorization: String
     public let keyID: String
     public let teamID: String
     /// When it was issued (`iat`).
@@ -21,6 +23,7 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(claims)
         let signature = try key.sign(Array(signingInput.utf8))
         value = signingInput + "." + Base64URL.encode(signature)
+        authorization = "bearer " + value
         self.keyID = keyID
         self.teamID = teamID
         self.issuedAt = Date(timeIntervalSince1970: Double(seconds))

@@ -18,7 +18,12 @@ public actor TokenProvider {
     public nonisolated let teamID: String
     public nonisolated let refreshInterval: TimeInterval
     private let now: @Sendable () -> Date
-    private var current: ProviderToken?
+    private var current: ProviderToken? {
+        didSet { published.set(current) }
+    }
+    /// The current token, readable without a hop to the actor: a bulk send asks for it once per
+    /// notification, and that hop cost more than the rest of building the request.
+    private nonisolated let published = PublishedToken()
     /// How many tokens were minted (for tests and metrics).
     public private(set) var mintCount = 0
 
@@ -31,6 +36,15 @@ public actor TokenProvider {
         self.teamID = teamID
         self.refreshInterval = min(max(refreshInterval, Self.minimumRefreshInterval), Self.maximumAge - 60)
         self.now = now
+    }
+
+    /// The current token if it is younger than ``refreshInterval``, without waiting for the actor; nil
+    /// when ``token()`` must mint one.
+    public nonisolated func freshToken() -> ProviderToken? {
+        guard let token = published.get(), now().timeIntervalSince(token.issuedAt) < refreshInterval else {
+            return nil
+        }
+        return token
     }
 
     /// The current token, minting one when there is none or it has reached ``refreshInterval``.
@@ -55,4 +69,14 @@ public actor TokenProvider {
         mintCount += 1
         return token
     }
+}
+
+/// The token last minted, behind a lock, for ``TokenProvider/freshToken()``.
+final class PublishedToken: @unchecked Sendable {
+    // `@unchecked Sendable`: `token` is only reached under `lock`.
+    private let lock = NSLock()
+    private var token: ProviderToken?
+
+    func get() -> ProviderToken? { lock.withLock { token } }
+    func set(_ token: ProviderToken?) { lock.withLock { self.token = token } }
 }

@@ -32,7 +32,13 @@ public final class APNsClient: Sendable {
         var tokenRefreshed = false
         var token: ProviderToken?
         do {
-            token = try await tokens?.token()
+            if let tokens {
+                if let fresh = tokens.freshToken() {
+                    token = fresh
+                } else {
+                    token = try await tokens.token()
+                }
+            }
         } catch {
             return .failed(apnsID: notification.apnsID, attempts: 0, lastCause: "provider token: \(error)")
         }

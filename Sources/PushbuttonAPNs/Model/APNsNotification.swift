@@ -48,7 +48,7 @@ public struct APNsNotification: Sendable, Hashable {
     /// The request headers, `authorization` first when a token is given.
     public func headers(token: ProviderToken?) -> [(name: String, value: String)] {
         var headers: [(String, String)] = []
-        if let token { headers.append(("authorization", "bearer " + token.value)) }
+        if let token { headers.append(("authorization", token.authorization)) }
         headers.append(("apns-topic", topic))
         headers.append(("apns-push-type", pushType.rawValue))
         headers.append(("apns-id", UUIDText.lowercase(apnsID)))
