@@ -11,7 +11,7 @@ public final class APNsClient: Sendable {
     public let tokens: TokenProvider?
     public let retryPolicy: RetryPolicy
     public let requestTimeout: Duration
-    private let jitter: @Sendable () -> Double
+    let jitter: @Sendable () -> Double
 
     /// - Parameters:
     ///   - tokens: the provider token source, or `nil` for certificate authentication (set in the transport).
@@ -28,93 +28,37 @@ public final class APNsClient: Sendable {
 
     /// Sends one notification; returns its definite outcome.
     public func send(_ notification: APNsNotification) async -> APNsResult {
-        var attempt = 0
-        var tokenRefreshed = false
-        var token: ProviderToken?
-        do {
-            if let tokens {
-                if let fresh = tokens.freshToken() {
-                    token = fresh
-                } else {
-                    token = try await tokens.token()
-                }
-            }
-        } catch {
-            return .failed(apnsID: notification.apnsID, attempts: 0, lastCause: "provider token: \(error)")
+        await withCheckedContinuation { continuation in
+            Delivery(notification, client: self) { continuation.resume(returning: $0) }.start()
         }
-        while true {
-            attempt += 1
-            let request = HTTPRequest(
-                path: notification.path, headers: notification.headers(token: token), body: notification.payload,
-                timeout: requestTimeout)
-            var response: APNsResponse?
-            var cause: String
-            do {
-                let http = try await transport.send(request)
-                let parsed = APNsResponse(status: http.status, headers: http.headers, body: http.body)
-                response = parsed
-                cause = "\(parsed.status) \(parsed.reason?.rawValue ?? "")"
-            } catch {
-                if error.kind == .shutDown {
-                    return .failed(apnsID: notification.apnsID, attempts: attempt, lastCause: error.message)
-                }
-                cause = error.message
-            }
-            switch retryPolicy.decide(
-                after: response, attempt: attempt, tokenRefreshed: tokenRefreshed, jitter: jitter())
-            {
-            case .done:
-                return .delivered(apnsID: notification.apnsID, uniqueID: response?.uniqueID)
-            case .retry(let delay):
-                try? await Task.sleep(for: delay)
-            case .refreshTokenAndRetry:
-                tokenRefreshed = true
-                guard let rejected = token, let fresh = try? await tokens?.tokenAfterExpiry(of: rejected) else {
-                    return final(notification, response, attempt, cause)
-                }
-                token = fresh
-            case .giveUp:
-                return final(notification, response, attempt, cause)
-            }
-        }
-    }
-
-    private func final(_ notification: APNsNotification, _ response: APNsResponse?, _ attempts: Int, _ cause: String)
-        -> APNsResult
-    {
-        guard let response, !RetryPolicy.isRetryable(status: response.status, reason: response.reason) else {
-            return .failed(apnsID: notification.apnsID, attempts: attempts, lastCause: cause)
-        }
-        return .rejected(
-            apnsID: notification.apnsID, status: response.status,
-            reason: response.reason ?? APNsReason(rawValue: "HTTP\(response.status)"),
-            unregisteredAt: response.timestamp)
     }
 
     /// Sends every notification of `notifications` with at most `maximumInFlight` under way, calling
     /// `onResult` with each result as it completes (in completion order). The loop waits for `onResult`, so
     /// a slow consumer slows the sending instead of piling up results: memory stays flat however long the
-    /// input is.
+    /// input is. Results come back in batches through one mailbox, not one task per notification.
     public func send<Notifications: AsyncSequence & Sendable>(
         _ notifications: Notifications, maximumInFlight: Int = 1000,
         onResult: (APNsNotification, APNsResult) async -> Void
     ) async where Notifications.Element == APNsNotification {
-        await withTaskGroup(of: (APNsNotification, APNsResult).self) { group in
-            var inFlight = 0
-            do {
-                for try await notification in notifications {
-                    if inFlight >= maximumInFlight, let (done, result) = await group.next() {
-                        await onResult(done, result)
-                        inFlight -= 1
-                    }
-                    group.addTask { (notification, await self.send(notification)) }
-                    inFlight += 1
-                }
-            } catch {
-                // The input failed: what was read is still sent and reported below.
-            }
-            for await (done, result) in group { await onResult(done, result) }
+        let mailbox = ResultMailbox()
+        var inFlight = 0
+        func report(_ batch: [ResultMailbox.Item]) async {
+            for item in batch { await onResult(item.notification, item.result) }
+            inFlight -= batch.count
         }
+        do {
+            for try await notification in notifications {
+                if inFlight >= maximumInFlight { await report(await mailbox.take()) }
+                Delivery(notification, client: self) { mailbox.put((notification, $0)) }.start()
+                inFlight += 1
+                let ready = mailbox.takeAvailable()
+                if !ready.isEmpty { await report(ready) }
+            }
+        } catch {
+            // The input failed: what was read is still sent and reported below.
+        }
+        while inFlight > 0 { await report(await mailbox.take()) }
     }
 
     /// The same as a stream of results. Results wait in the stream's buffer until read, so read them as they

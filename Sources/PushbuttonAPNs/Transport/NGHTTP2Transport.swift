@@ -23,16 +23,18 @@
         }
 
         public func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
-            do {
-                return try await withCheckedThrowingContinuation { continuation in
-                    let stream = ClientStream(request: request, continuation: continuation)
-                    if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
-                }
-            } catch let error as APNsError {
-                throw error
-            } catch {
-                throw APNsError(.transport, "\(error)")
+            let result = await withCheckedContinuation { continuation in
+                submit(request) { continuation.resume(returning: $0) }
             }
+            return try result.get()
+        }
+
+        /// Calls `completion` on the transport's thread.
+        public func submit(
+            _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, APNsError>) -> Void
+        ) {
+            let stream = ClientStream(request: request, completion: completion)
+            if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }
 
         public func shutdown() async {

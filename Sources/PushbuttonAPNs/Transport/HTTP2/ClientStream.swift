@@ -4,7 +4,7 @@
     /// One request on its way: waiting for a connection, then on a stream, until its response or failure.
     final class ClientStream {
         let request: HTTPRequest
-        private var continuation: CheckedContinuation<HTTPResponse, any Error>?
+        private var completion: (@Sendable (Result<HTTPResponse, APNsError>) -> Void)?
         let deadline: ContinuousClock.Instant
         var status = 0
         var headers: [String: String] = [:]
@@ -14,22 +14,22 @@
         /// Times the request was moved to another connection because a server did not process it.
         var moves = 0
 
-        init(request: HTTPRequest, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, APNsError>) -> Void) {
             self.request = request
-            self.continuation = continuation
+            self.completion = completion
             deadline = .now + request.timeout
         }
 
-        var isFinished: Bool { continuation == nil }
+        var isFinished: Bool { completion == nil }
 
         func succeed() {
-            continuation?.resume(returning: HTTPResponse(status: status, headers: headers, body: body))
-            continuation = nil
+            completion?(.success(HTTPResponse(status: status, headers: headers, body: body)))
+            completion = nil
         }
 
         func fail(_ message: String, kind: APNsError.Kind = .transport) {
-            continuation?.resume(throwing: APNsError(kind, message))
-            continuation = nil
+            completion?(.failure(APNsError(kind, message)))
+            completion = nil
         }
 
         /// Forgets a partial response before the request is sent again on another connection.
