@@ -67,13 +67,14 @@ h2load_rate() { # PORT CONNECTIONS COUNT STREAMS
   grep -oE '[0-9.]+ req/s' "$work/h2load.out" | grep -oE '^[0-9.]+'
 }
 ours() { # PORT CONNECTIONS TOKENS TRANSPORT STREAMS (per connection)
-  /usr/bin/time -f "peak_kib=%M" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 \
+  /usr/bin/time -f "peak_kib=%M cpu=%U %S" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 \
     --topic com.example.chatter --host 127.0.0.1 --port "$1" --ca "$work/tls/ca.pem" --tokens "$3" \
     --payload "$work/payload.json" --connections "$2" --in-flight $(($5 * $2)) --transport "$4" 2>"$work/send.err" >/dev/null || true
   rate=$(grep -oE '\(([0-9]+)/s\)' "$work/send.err" | grep -oE '[0-9]+')
   peak=$(grep -oE 'peak_kib=[0-9]+' "$work/send.err" | cut -d= -f2)
   delivered=$(grep -oE 'delivered [0-9]+' "$work/send.err" | head -1 | grep -oE '[0-9]+')
-  echo "$rate $peak $delivered"
+  cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.err" | cut -d= -f2 | awk '{ print $1 + $2 }')
+  echo "$rate $peak $delivered $cpu"
 }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f%%", 100 * a / b }'; }
@@ -89,10 +90,10 @@ for connections in 1 4; do
     fresh_nghttpd
     limit=$(best "$limit" "$(h2load_rate "$nghttpd_port" "$connections" "$count" "$nghttpd_streams")")
     fresh_nghttpd
-    read -r rate peak_nghttp2 delivered < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" nghttp2 "$nghttpd_streams")
+    read -r rate peak_nghttp2 delivered cpu < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" nghttp2 "$nghttpd_streams")
     nghttp2=$(best "$nghttp2" "$rate")
     fresh_nghttpd
-    read -r rate peak_curl delivered < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" curl "$nghttpd_streams")
+    read -r rate peak_curl delivered cpu < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" curl "$nghttpd_streams")
     curl=$(best "$curl" "$rate")
   done
   printf '   %-54s %10.0f\n' "h2load, $connections connection(s) (the limit)" "$limit"
@@ -108,10 +109,10 @@ for depth in 100 1000; do
   mock_limit=0 rate=0
   for _ in $(seq "$rounds"); do
     mock_limit=$(best "$mock_limit" "$(h2load_rate "$mock_port" 1 "$count" "$depth")")
-    read -r this peak delivered < <(ours "$mock_port" 1 "$work/tokens.txt" nghttp2 "$depth")
+    read -r this peak delivered cpu < <(ours "$mock_port" 1 "$work/tokens.txt" nghttp2 "$depth")
     rate=$(best "$rate" "$this")
   done
-  peer=$(/usr/bin/python3 scripts/aioapns-send.py --port "$mock_port" --ca "$work/tls/ca.pem" --key "$key" \
+  peer=$(/usr/bin/time -f "cpu=%U %S" -o "$work/peer.time" /usr/bin/python3 scripts/aioapns-send.py --port "$mock_port" --ca "$work/tls/ca.pem" --key "$key" \
     --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --count "$peer_count" --in-flight "$depth")
   peer_rate=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['rate'])" "$peer")
   peer_ok=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['ok'])" "$peer")
@@ -120,11 +121,16 @@ for depth in 100 1000; do
     "$(percent "$rate" "$mock_limit")" "$delivered"
   printf '   %-54s %10.0f   %s of %s delivered\n' "python3-aioapns, $depth in flight (the peer)" "$peer_rate" \
     "$peer_ok" "$peer_count"
+  peer_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/peer.time" | cut -d= -f2 | awk '{ print $1 + $2 }')
   printf '   pushbutton send is %.1fx aioapns (the target is 20x); h2load, the C limit, is %.1fx\n' \
     "$(awk -v a="$rate" -v b="$peer_rate" 'BEGIN { print a / b }')" \
     "$(awk -v a="$mock_limit" -v b="$peer_rate" 'BEGIN { print a / b }')"
+  printf '   CPU per notification: pushbutton send %.1f µs, aioapns %.1f µs (%.0fx)\n' \
+    "$(awk -v c="$cpu" -v n="$count" 'BEGIN { print 1e6 * c / n }')" \
+    "$(awk -v c="$peer_cpu" -v n="$peer_count" 'BEGIN { print 1e6 * c / n }')" \
+    "$(awk -v c="$cpu" -v n="$count" -v p="$peer_cpu" -v m="$peer_count" 'BEGIN { print (p / m) / (c / n) }')"
 done
 
-read -r rate peak delivered < <(ours "$mock_port" 4 "$work/many.txt" nghttp2 250)
+read -r rate peak delivered cpu < <(ours "$mock_port" 4 "$work/many.txt" nghttp2 250)
 printf '\n3. memory: pushbutton send peaked at %s MiB sending %d notifications to the mock on 4 connections (%s/s, %s delivered); the target is under 64 MiB\n' \
   "$(mib "$peak")" "$memory_count" "$rate" "$delivered"

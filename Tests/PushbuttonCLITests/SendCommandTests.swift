@@ -3,6 +3,8 @@ import Pushbutton
 import PushbuttonAPNs
 import Testing
 
+@testable import PushbuttonCLI
+
 /// `pushbutton send`, run as a user would, against the APNs-like TLS test server.
 @Suite(.serialized) struct SendCommandTests {
     /// The test server, its private CA, and a throwaway provider key.
@@ -140,5 +142,21 @@ import Testing
         #expect(
             noKey.status == 1 && noKey.stderr.hasPrefix("pushbutton: error: the provider key: cannot read the key file")
         )
+    }
+}
+
+/// The fast result line is the general writer's line, byte for byte.
+@Suite struct SendResultLineTests {
+    @Test func deliveredLinesMatchTheGeneralWriter() throws {
+        let notification = APNsNotification(
+            deviceToken: try DeviceToken(String(repeating: "ab", count: 32)), payload: [], topic: "com.example.app")
+        for result in [
+            APNsResult.delivered(apnsID: notification.apnsID, uniqueID: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"),
+            .delivered(apnsID: notification.apnsID, uniqueID: nil),
+            .delivered(apnsID: notification.apnsID, uniqueID: #"odd "unique" id"#),
+            .rejected(apnsID: notification.apnsID, status: 410, reason: .unregistered, unregisteredAt: Date()),
+        ] {
+            #expect(SendSummary.line(notification, result) == JSONWriter.compact(SendSummary.json(notification, result)))
+        }
     }
 }
