@@ -156,7 +156,8 @@ import Testing
             .delivered(apnsID: notification.apnsID, uniqueID: #"odd "unique" id"#),
             .rejected(apnsID: notification.apnsID, status: 410, reason: .unregistered, unregisteredAt: Date()),
         ] {
-            #expect(SendSummary.line(notification, result) == JSONWriter.compact(SendSummary.json(notification, result)))
+            #expect(
+                SendSummary.line(notification, result) == JSONWriter.compact(SendSummary.json(notification, result)))
         }
     }
 }
