@@ -77,6 +77,32 @@ import Testing
         await fixture.stop()
     }
 
+    @Test func aDroppedConnectionLosesTheStreamAndIsReplaced() async throws {
+        let fixture = try await MockFixture(faults: try FaultPlan(parsing: "drop=1"))
+        let client = try fixture.client(policy: RetryPolicy(maximumAttempts: 3, baseBackoff: .milliseconds(1)))
+        let result = await client.send(try MockFixture.notification())
+        guard case .failed(_, 3, let cause) = result else {
+            Issue.record("expected a failure after three lost streams, got \(result)")
+            return
+        }
+        #expect(cause.hasPrefix("stream lost"))
+        let counters = fixture.mock.counters
+        #expect(counters.faults["drop"] == 3 && counters.connections == 3 && counters.accepted == 0)
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func aDelayedAnswerStillArrives() async throws {
+        let fixture = try await MockFixture(faults: try FaultPlan(parsing: "delay=1,delay-ms=150"))
+        let client = try fixture.client()
+        let started = ContinuousClock.now
+        #expect(await client.send(try MockFixture.notification()).isDelivered)
+        #expect(ContinuousClock.now - started >= .milliseconds(150))
+        #expect(fixture.mock.counters.faults["delay"] == 1 && fixture.mock.notifications.count == 1)
+        await client.shutdown()
+        await fixture.stop()
+    }
+
     @Test func goawayWithAReasonMovesTheRestToANewConnection() async throws {
         let fixture = try await MockFixture(faults: FaultPlan(goawayAfterStreams: 5))
         let client = try fixture.client()
