@@ -92,6 +92,23 @@ import Testing
         await fixture.stop()
     }
 
+    @Test func anIdleConnectionIsKeptAliveWithPings() async throws {
+        let fixture = try await MockFixture()
+        let transport = try NGHTTP2Transport(
+            TransportConfiguration(
+                environment: fixture.mock.environment, pingInterval: .milliseconds(100), pingTimeout: .seconds(2)))
+        let client = APNsClient(
+            transport: transport,
+            tokens: TokenProvider(key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID))
+        #expect(await client.send(try MockFixture.notification()).isDelivered)
+        try await Task.sleep(for: .milliseconds(450))
+        #expect(fixture.mock.counters.pings >= 2)
+        #expect(await client.send(try MockFixture.notification()).isDelivered)
+        #expect(fixture.mock.counters.connections == 1)  // answered PINGs keep the connection
+        await client.shutdown()
+        await fixture.stop()
+    }
+
     @Test func aDelayedAnswerStillArrives() async throws {
         let fixture = try await MockFixture(faults: try FaultPlan(parsing: "delay=1,delay-ms=150"))
         let client = try fixture.client()

@@ -14,6 +14,8 @@ public struct MockCounters: Sendable, Hashable {
     public var retriesAfterFinalError = 0
     /// Acceptances of an `apns-id` that had already been accepted once.
     public var duplicateAcceptances = 0
+    /// PING frames received (keep-alive checks by the client; nghttp2 answers them).
+    public var pings = 0
 
     /// Error answers of every reason.
     public var rejected: Int { rejectedByReason.values.reduce(0, +) }

@@ -37,6 +37,8 @@ final class NotificationRecorder: Sendable {
 
     func connectionOpened() { state.withLock { $0.counters.connections += 1 } }
 
+    func ping() { state.withLock { $0.counters.pings += 1 } }
+
     func fault(_ kind: String) { state.withLock { $0.counters.faults[kind, default: 0] += 1 } }
 
     /// Counts a request, and a retry of an `apns-id` that had already been refused for good.

@@ -203,6 +203,8 @@ final class MockConnection {
         if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
     }
 
+    func pingReceived() { service.recorder.ping() }
+
     func streamClosed(_ streamID: Int32) {
         streams[streamID] = nil
     }

@@ -63,6 +63,8 @@ final class NGHTTP2Callbacks: @unchecked Sendable {
             if endsStream && (type == UInt8(NGHTTP2_HEADERS.rawValue) || type == UInt8(NGHTTP2_DATA.rawValue)) {
                 connection(userData).requestComplete(pushbutton_nghttp2_frame_stream_id(frame))
             }
+            let isAck = pushbutton_nghttp2_frame_flags(frame) & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+            if type == UInt8(NGHTTP2_PING.rawValue) && !isAck { connection(userData).pingReceived() }
             return 0
         }
 
