@@ -4,7 +4,7 @@ import PushbuttonAPNs
 
 /// One client connection: a non-blocking socket, optionally TLS, and an nghttp2 server session.
 /// Used only on the server's thread.
-final class MockConnection {
+final class MockConnection: NGHTTP2SessionOwner {
     enum State {
         case open
         /// Our side was shut down (after GOAWAY or a dropped-connection fault); reading until the client
@@ -17,6 +17,7 @@ final class MockConnection {
     private let channel: SocketChannel
     private var handshakeComplete: Bool
     private var session: OpaquePointer?
+    private lazy var context = NGHTTP2SessionContext(owner: self)
     private unowned let loop: MockServerLoop
     private let service: MockAPNsService
     private var streams: [Int32: MockStream] = [:]
@@ -46,10 +47,9 @@ final class MockConnection {
         }
         channel = SocketChannel(socket: socket, ssl: ssl)
         var session: OpaquePointer?
-        guard
-            nghttp2_session_server_new(
-                &session, NGHTTP2Callbacks.shared.callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0
-        else { throw MockAPNsError("nghttp2 could not create a session") }
+        guard nghttp2_session_server_new(&session, NGHTTP2Callbacks.shared.callbacks, context.userData) == 0 else {
+            throw MockAPNsError("nghttp2 could not create a session")
+        }
         self.session = session
         submitStreamLimit(service.configuration.initialMaximumConcurrentStreams)
     }
@@ -203,9 +203,15 @@ final class MockConnection {
         if room > 0 { stream.body.append(contentsOf: bytes.prefix(room)) }
     }
 
-    func pingReceived() { service.recorder.ping() }
+    func frameReceived(type: UInt32, flags: UInt8, streamID: Int32, goawayReason: String?) {
+        let endsStream = flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+        if endsStream && (type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue) {
+            requestComplete(streamID)
+        }
+        if type == NGHTTP2_PING.rawValue && flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) == 0 { service.recorder.ping() }
+    }
 
-    func streamClosed(_ streamID: Int32) {
+    func streamClosed(_ streamID: Int32, errorCode: UInt32) {
         streams[streamID] = nil
     }
 
@@ -254,7 +260,7 @@ final class MockConnection {
         let submitted = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
             guard !body.isEmpty else { return nghttp2_submit_response(session, streamID, nameValues, count, nil) }
             var provider = nghttp2_data_provider(
-                source: nghttp2_data_source(ptr: nil), read_callback: NGHTTP2Callbacks.readResponseBody)
+                source: nghttp2_data_source(ptr: nil), read_callback: NGHTTP2Callbacks.readBody)
             return nghttp2_submit_response(session, streamID, nameValues, count, &provider)
         }
         guard submitted == 0 else { return }
@@ -274,7 +280,9 @@ final class MockConnection {
     }
 
     /// Copies the next part of a response body into nghttp2's buffer.
-    func readResponseBody(_ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, length: Int) -> (Int, Bool) {
+    func readBody(
+        _ streamID: Int32, source: UnsafeMutableRawPointer?, into buffer: UnsafeMutablePointer<UInt8>, length: Int
+    ) -> (count: Int, finished: Bool) {
         guard let stream = streams[streamID] else { return (0, true) }
         let count = min(length, stream.responseBody.count - stream.responseOffset)
         stream.responseBody.withUnsafeBufferPointer { bytes in

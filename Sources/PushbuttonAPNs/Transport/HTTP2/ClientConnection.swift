@@ -4,7 +4,7 @@
 
     /// One HTTP/2 connection to APNs: connecting, the TLS handshake, then an nghttp2 client session.
     /// Used only on the transport's thread.
-    final class ClientConnection {
+    final class ClientConnection: NGHTTP2SessionOwner {
         enum State: Equatable {
             case connecting
             case handshaking
@@ -17,6 +17,7 @@
         private let channel: SocketChannel
         private unowned let loop: ClientLoop
         private var session: OpaquePointer?
+        private lazy var context = NGHTTP2SessionContext(owner: self)
         private var outbound = OutboundBuffer()
         private var streams: [Int32: ClientStream] = [:]
         private var settingsReceived = false
@@ -115,8 +116,7 @@
         private func startSession() {
             var session: OpaquePointer?
             guard
-                nghttp2_session_client_new(
-                    &session, ClientCallbacks.shared.callbacks, Unmanaged.passUnretained(self).toOpaque()) == 0
+                nghttp2_session_client_new(&session, NGHTTP2Callbacks.shared.callbacks, context.userData) == 0
             else {
                 close("nghttp2 could not create a session")
                 return
@@ -190,11 +190,11 @@
             ]
             for header in request.headers { headers.append((header.name, header.value)) }
             headers.append(("content-length", String(request.body.count)))
-            let context = Unmanaged.passUnretained(stream).toOpaque()
+            let streamPointer = Unmanaged.passUnretained(stream).toOpaque()
             let streamID = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
                 var provider = nghttp2_data_provider(
-                    source: nghttp2_data_source(ptr: context), read_callback: ClientCallbacks.readRequestBody)
-                return nghttp2_submit_request(session, nil, nameValues, count, &provider, context)
+                    source: nghttp2_data_source(ptr: streamPointer), read_callback: NGHTTP2Callbacks.readBody)
+                return nghttp2_submit_request(session, nil, nameValues, count, &provider, streamPointer)
             }
             guard streamID > 0 else {
                 goingAway = true  // stream ids ran out: this connection is done
@@ -205,7 +205,7 @@
             return true
         }
 
-        func responseHeader(_ streamID: Int32, name: String, value: String) {
+        func header(_ streamID: Int32, name: String, value: String) {
             guard let stream = streams[streamID] else { return }
             if name == ":status" {
                 stream.status = Int(value) ?? 0
@@ -214,7 +214,7 @@
             }
         }
 
-        func responseData(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
+        func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
             guard let stream = streams[streamID], stream.body.count < 65_536 else { return }
             stream.body.append(contentsOf: bytes)
         }
@@ -233,14 +233,32 @@
             }
         }
 
-        func settingsArrived() { settingsReceived = true }
-
-        func goawayArrived(reason: String?) {
-            goingAway = true
-            goawayReason = reason
+        func frameReceived(type: UInt32, flags: UInt8, streamID: Int32, goawayReason reason: String?) {
+            let isAck = flags & UInt8(NGHTTP2_FLAG_ACK.rawValue) != 0
+            switch type {
+            case NGHTTP2_SETTINGS.rawValue where !isAck: settingsReceived = true
+            case NGHTTP2_GOAWAY.rawValue:
+                goingAway = true
+                goawayReason = reason
+            case NGHTTP2_PING.rawValue where isAck: pingSentAt = nil
+            default: break
+            }
         }
 
-        func pingAcknowledged() { pingSentAt = nil }
+        /// Copies the next part of a request body; the stream is the data source's pointer.
+        func readBody(
+            _ streamID: Int32, source: UnsafeMutableRawPointer?, into buffer: UnsafeMutablePointer<UInt8>, length: Int
+        ) -> (count: Int, finished: Bool) {
+            guard let source else { return (0, true) }
+            let stream = Unmanaged<ClientStream>.fromOpaque(source).takeUnretainedValue()
+            let body = stream.request.body
+            let count = min(length, body.count - stream.bodyOffset)
+            body.withUnsafeBufferPointer { bytes in
+                if count > 0 { buffer.update(from: bytes.baseAddress! + stream.bodyOffset, count: count) }
+            }
+            stream.bodyOffset += count
+            return (count, stream.bodyOffset == body.count)
+        }
 
         /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.
         func checkTimers(now: ContinuousClock.Instant) {
