@@ -22,9 +22,11 @@ test: deps
 	$(SWIFT) test --disable-xctest
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
-# The receiving side's concurrency (router, registry, simulator) under the thread sanitizer.
+# The concurrent parts under the thread sanitizer: the receiving side (router, registry, simulator) and
+# the sender with the mock APNs (event loops, callbacks, retries, the soak).
 test-tsan: deps
-	$(SWIFT) test --disable-xctest --sanitize=thread --filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests"
+	$(SWIFT) test --disable-xctest --sanitize=thread \
+		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 bench: deps
 	@Benchmarks/payload-throughput.sh
