@@ -164,7 +164,7 @@ struct RequestValidator: Sendable {
             return MockResponse(status: 413, reason: "PayloadTooLarge")
         }
         // Apple documents no reason for malformed JSON; the mock answers 400 BadPayload.
-        guard case .object = try? JSONParser.parse(request.body) else {
+        guard JSONSyntax.isObject(request.body) else {
             return MockResponse(status: 400, reason: "BadPayload")
         }
         return nil
