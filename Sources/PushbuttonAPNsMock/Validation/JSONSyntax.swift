@@ -5,7 +5,8 @@ enum JSONSyntax {
     static func isObject(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer)
-            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }  // a byte order mark, as the parser allows
+            // A byte order mark, as the parser allows.
+            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
             scanner.skipWhitespace()
             guard scanner.peek == UInt8(ascii: "{"), scanner.value(depth: 0) else { return false }
             scanner.skipWhitespace()
