@@ -93,9 +93,11 @@ struct MockAPNsCommand: Command {
         return .selfSigned(directory: directory)
     }
 
+    /// Where generated files go: the certificate directory, or a fresh temporary one (never the current
+    /// directory, which a generated key would clutter).
     private static func directory(_ arguments: ParsedArguments, security: MockAPNsConfiguration.Security) -> String {
         if case .selfSigned(let directory) = security { return directory }
-        return arguments.value("--self-signed") ?? FileManager.default.currentDirectoryPath
+        return NSTemporaryDirectory() + "pushbutton-mock-apns-" + String(UUID().uuidString.prefix(8))
     }
 
     /// The key from --auth-key, or a generated one written next to the certificates.
