@@ -175,5 +175,8 @@ struct MockAPNsCommand: Command {
             + "\(counters.accepted) accepted, \(counters.rejected) rejected"
             + (reasons.isEmpty ? "" : " (\(reasons.joined(separator: ", ")))")
             + (faults.isEmpty ? "" : "; faults: \(faults.joined(separator: ", "))")
+            + (counters.duplicateAcceptances > 0 ? "; \(counters.duplicateAcceptances) duplicate acceptance(s)" : "")
+            + (counters.retriesAfterFinalError > 0
+                ? "; \(counters.retriesAfterFinalError) retry(ies) after a final error" : "")
     }
 }
