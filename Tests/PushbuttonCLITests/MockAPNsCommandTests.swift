@@ -46,8 +46,9 @@ import Testing
     @Test(arguments: [
         (
             ["--h2c", "--self-signed", "/tmp/x"],
-            "choose one of --h2c, --self-signed DIR and --cert FILE --cert-key FILE"
+            "choose one of --h2c, --self-signed DIR and --cert FILE --key FILE"
         ),
+        (["--cert", "server.pem"], "--cert needs --key FILE, the certificate's private key"),
         (["--faults", "teapot=1"], "--faults: unknown fault 'teapot'"),
         (["--auth-key", "AuthKey.p8"], "--auth-key needs --key-id ID and --team-id ID"),
         (

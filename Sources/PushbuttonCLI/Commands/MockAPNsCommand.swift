@@ -9,7 +9,7 @@ struct MockAPNsCommand: Command {
     let discussion = """
         Listens on 127.0.0.1 (--port 0 picks a free port). TLS by default, with a certificate authority
         generated into --self-signed DIR (default: a fresh temporary directory): clients trust DIR/ca.pem.
-        --cert/--cert-key use your own certificate; --h2c serves cleartext HTTP/2 instead.
+        --cert FILE --key FILE (or --cert-key FILE) use your own certificate; --h2c serves cleartext HTTP/2.
         Provider tokens are verified against --auth-key FILE (a .p8 key, or its public half) with --key-id
         and --team-id; without one, a key is generated as DIR/AuthKey_<KEY ID>.p8 for your sender to use.
         Each answered request is printed as one NDJSON line on stdout (tokens redacted) unless --quiet;
@@ -23,7 +23,8 @@ struct MockAPNsCommand: Command {
             .init("--port", value: "PORT", help: "The port (default 2197; 0 picks a free one)."),
             .init("--self-signed", value: "DIR", help: "Generate a CA and server certificate into DIR."),
             .init("--cert", value: "FILE", help: "Your own server certificate chain (PEM)."),
-            .init("--cert-key", value: "FILE", help: "Its private key (PEM)."),
+            .init("--key", value: "FILE", help: "The certificate's private key (PEM)."),
+            .init("--cert-key", value: "FILE", help: "The same as --key."),
             .init("--auth-key", value: "FILE", help: "A provider key (.p8, or its public PEM) to accept."),
             .init("--key-id", value: "ID", help: "The provider key's identifier."),
             .init("--team-id", value: "ID", help: "The provider key's team."),
@@ -80,11 +81,13 @@ struct MockAPNsCommand: Command {
             arguments.has("--h2c"), arguments.value("--self-signed") != nil, arguments.value("--cert") != nil,
         ]
         guard chosen.filter({ $0 }).count <= 1 else {
-            throw UsageError("choose one of --h2c, --self-signed DIR and --cert FILE --cert-key FILE")
+            throw UsageError("choose one of --h2c, --self-signed DIR and --cert FILE --key FILE")
         }
         if arguments.has("--h2c") { return .h2c }
         if let chain = arguments.value("--cert") {
-            guard let key = arguments.value("--cert-key") else { throw UsageError("--cert needs --cert-key FILE") }
+            guard let key = arguments.value("--key") ?? arguments.value("--cert-key") else {
+                throw UsageError("--cert needs --key FILE, the certificate's private key")
+            }
             return .certificate(chainFile: chain, privateKeyFile: key)
         }
         let directory =

@@ -34,6 +34,13 @@ enum DemoContent {
                         "ignore", title: localized("action.ignore", "Ignore", "Ignorer"),
                         options: [.authenticationRequired]),
                 ]),
+            Category(
+                "order_shipped",
+                actions: [
+                    Action(
+                        "track", title: localized("action.track", "Track", "Suivre"), options: [.foreground],
+                        icon: .system("shippingbox"))
+                ], options: [.allowInCarPlay]),
         ])
 
     private static func localized(_ key: String, _ english: String, _ french: String) -> LocalizedText {

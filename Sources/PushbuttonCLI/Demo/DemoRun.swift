@@ -55,7 +55,7 @@ final class DemoRun {
         try write(Array(JSONWriter.pretty(manifest.manifestJSON).utf8), to: "manifest.json")
         let categories = manifest.categorySet().categories
         story.say(
-            "\(manifest.categories.count) app categories (message, friend_request) and \(manifest.builtins.count) "
+            "\(manifest.categories.count) app categories (message, friend_request, order_shipped) and \(manifest.builtins.count) "
                 + "built-ins: \(categories.count) categories, \(categories.flatMap(\.actions).count) buttons, in en and fr"
         )
         let errors = manifest.lint().filter { $0.severity == .error }
