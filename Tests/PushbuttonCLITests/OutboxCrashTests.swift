@@ -21,7 +21,7 @@ import Testing
         let receiver = try TapReceiver(failRate: 0.2, ackLossRate: 0.1, maxDelayMilliseconds: 15, seed: 7)
         defer { receiver.stop() }
         let outbox = try Outbox(path: database)
-        var random = SplitMix(seed: 2026)
+        var random = SplitMix64(seed: 2026)
 
         // Half the taps are written before any worker runs, half while workers run and die.
         try await write(Self.taps / 2, startingAt: 0, into: outbox)
@@ -81,18 +81,5 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
-    }
-}
-
-/// A small deterministic random generator for repeatable tests.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,4 @@
-import PushbuttonAPNs
+import Pushbutton
 
 /// Draws faults from a ``FaultPlan`` with a seeded generator. Used only on the server's thread.
 struct FaultInjector {

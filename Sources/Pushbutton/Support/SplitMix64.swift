@@ -1,7 +1,7 @@
 import Foundation
 
-/// A small, fast, seedable generator (SplitMix64): the mock's faults repeat from a seed, and `apns-id`s
-/// are made without a system call each.
+/// A small, fast, seedable generator (SplitMix64): the mock's faults and the tests' random inputs repeat
+/// from a seed, and `apns-id`s are made without a system call each.
 package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
