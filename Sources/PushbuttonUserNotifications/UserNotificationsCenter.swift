@@ -75,9 +75,7 @@ public final class UserNotificationsCenter: UserNotificationCenter, @unchecked S
         content.categoryIdentifier = request.categoryIdentifier
         content.userInfo = request.userInfo.mapValues(UserNotificationsMapping.propertyList)
         let trigger = request.delay.map { delay -> UNNotificationTrigger in
-            let (seconds, attoseconds) = delay.components
-            return UNTimeIntervalNotificationTrigger(
-                timeInterval: max(1, Double(seconds) + Double(attoseconds) / 1e18), repeats: false)
+            UNTimeIntervalNotificationTrigger(timeInterval: max(1, delay.seconds), repeats: false)
         }
         let system = UNNotificationRequest(identifier: request.identifier, content: content, trigger: trigger)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

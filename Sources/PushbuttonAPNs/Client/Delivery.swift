@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 /// One notification's way to a definite result: attempts through the transport's callback path, the retry
 /// policy's decisions, backoff, and the one token refresh. Its steps run one after another (each attempt
@@ -66,7 +67,7 @@ final class Delivery: @unchecked Sendable {
         case .done:
             finish(.delivered(apnsID: notification.apnsID, uniqueID: response?.uniqueID))
         case .retry(let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.seconds(delay)) { [self] in send() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in send() }
         case .refreshTokenAndRetry:
             tokenRefreshed = true
             Task {
@@ -90,9 +91,5 @@ final class Delivery: @unchecked Sendable {
             apnsID: notification.apnsID, status: response.status,
             reason: response.reason ?? APNsReason(rawValue: "HTTP\(response.status)"),
             unregisteredAt: response.timestamp)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -1,5 +1,6 @@
 #if canImport(CCurl)
     import Foundation
+    import Pushbutton
     internal import CCurl
 
     /// HTTP/2 to APNs through libcurl's multi interface (libcurl4-openssl-dev).
@@ -153,9 +154,7 @@
                         easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0))
                 }
             }
-            let (seconds, attoseconds) = request.timeout.components
-            pushbutton_curl_easy_setopt_long(
-                easy, CURLOPT_TIMEOUT_MS, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+            pushbutton_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, request.timeout.milliseconds)
             if let caFile = environment.caFile { pushbutton_curl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile) }
             if let certificate = configuration.clientCertificate {
                 pushbutton_curl_easy_setopt_string(easy, CURLOPT_SSLCERT, certificate.certificate)

@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 import PushbuttonAPNs
 import PushbuttonReceiver
 
@@ -102,14 +103,12 @@ final class MockServerLoop: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Milliseconds until the next timer or drain deadline (at most a second), -1 to wait indefinitely.
+    /// Milliseconds until the next timer (at most a second; a tenth while a connection drains).
     private func pollTimeout() -> Int32 {
         guard let next = timers.map(\.deadline).min() else {
             return connections.contains { if case .draining = $0.state { true } else { false } } ? 100 : 1000
         }
-        let remaining = ContinuousClock.now.duration(to: next)
-        let milliseconds =
-            remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = ContinuousClock.now.duration(to: next).milliseconds
         return Int32(clamping: max(0, min(milliseconds, 1000)))
     }
 

@@ -159,7 +159,7 @@ struct SimulatedDevice {
         switch delivery.completion {
         case .called(let after):
             story.say(
-                "Completion handler called \(await center.completionCallCount(delivery.number)) time(s), after \(Self.milliseconds(after)) ms"
+                "Completion handler called \(await center.completionCallCount(delivery.number)) time(s), after \(after.millisecondsText) ms"
             )
         case .expired:
             story.say("Completion handler never called: iOS would have ended the app")
@@ -182,10 +182,5 @@ struct SimulatedDevice {
         case .unknownAction: return "\(name): no action is registered under that name"
         case .cutOff: return "\(name) was cut off by the deadline"
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
     }
 }

@@ -38,7 +38,7 @@ struct DemoCommand: Command {
         }
         await run.tearDown()
         story.finishStep()
-        let elapsed = DemoStory.milliseconds(ContinuousClock.now - started)
+        let elapsed = (ContinuousClock.now - started).millisecondsText
         if story.failures.isEmpty {
             console.print("\nAll \(story.checks) checks passed in \(elapsed) ms.")
             if let kept { console.print("The files are in \(kept) (see its README.txt).") }

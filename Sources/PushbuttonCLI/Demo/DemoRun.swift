@@ -136,7 +136,7 @@ final class DemoRun {
                 APNsNotification(
                     deviceToken: try DeviceToken(notification.toDeadDevice ? deadToken : deviceToken), payload: bytes,
                     topic: DemoContent.topic, priority: 10))
-            let time = DemoStory.milliseconds(ContinuousClock.now - started)
+            let time = (ContinuousClock.now - started).millisecondsText
             story.say("'\(notification.name)' (\(bytes.count) bytes): \(result) in \(time) ms")
             if notification.toDeadDevice {
                 if case .rejected(_, 410, .unregistered, let since?) = result {
@@ -211,7 +211,7 @@ final class DemoRun {
         let calls = await center.completionCallCount(delivery.number)
         if case .called(let after) = delivery.completion {
             story.check(
-                calls == 1, "\(what): completion handler called once, after \(DemoStory.milliseconds(after)) ms")
+                calls == 1, "\(what): completion handler called once, after \(after.millisecondsText) ms")
         } else {
             story.check(false, "\(what): completion handler called")
         }

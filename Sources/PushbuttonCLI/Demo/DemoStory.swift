@@ -34,11 +34,6 @@ final class DemoStory {
     func finishStep() {
         guard open else { return }
         open = false
-        console.print("   (\(Self.milliseconds(ContinuousClock.now - started)) ms)")
-    }
-
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        console.print("   (\((ContinuousClock.now - started).millisecondsText) ms)")
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Pushbutton
 import PushbuttonReceiver
 
 /// Waits for Ctrl-C (SIGINT) or SIGTERM, or until a timeout, for commands that run until stopped.
@@ -20,14 +21,11 @@ enum StopSignal {
             sigaddset(&unblocked, SIGTERM)
             sigprocmask(SIG_UNBLOCK, &unblocked, nil)  // a parent may have started us with them blocked
             if let timeout {
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.seconds(timeout)) { continuation.finish() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds) { continuation.finish() }
             }
             continuation.onTermination = { _ in sources.withLock { $0.forEach { $0.cancel() } } }
         }
         for await _ in stream {}
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -48,11 +48,3 @@ public struct OutboxOptions: Sendable, Hashable {
         self.recordReplyText = recordReplyText
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

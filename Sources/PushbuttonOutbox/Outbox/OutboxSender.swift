@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
