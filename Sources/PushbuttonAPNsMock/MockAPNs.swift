@@ -49,7 +49,13 @@ public final class MockAPNs: Sendable {
     public static func start(_ configuration: MockAPNsConfiguration) async throws(MockAPNsError) -> MockAPNs {
         signal(SIGPIPE, SIG_IGN)
         let (tls, caFile) = try tlsContext(for: configuration.security)
-        let (listener, port) = try MockListener.bind(host: configuration.host, port: configuration.port)
+        let listener: Int32
+        let port: Int
+        do {
+            (listener, port) = try ListeningSocket.bind(host: configuration.host, port: configuration.port)
+        } catch {
+            throw MockAPNsError(error.message)
+        }
         let registry = DeviceRegistry()
         let verifier = ProviderTokenVerifier(keys: configuration.keys)
         let service = MockAPNsService(configuration: configuration, verifier: verifier, registry: registry)

@@ -39,7 +39,7 @@
         private var accepting = true
         private var stopped = false
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
-        private let finished = DispatchSemaphore(value: 0)
+        private let finished = ThreadExit()
         private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
         /// libcurl before 8.0 fails every request after the first on a reused h2c (prior-knowledge)
@@ -100,12 +100,7 @@
             }
             curl_multi_wakeup(multi)
             guard !alreadyStopped else { return }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async { [finished] in
-                    finished.wait()
-                    continuation.resume()
-                }
-            }
+            await finished.wait()
         }
 
         // MARK: The transport's thread

@@ -15,25 +15,24 @@ final class MockServerLoop: @unchecked Sendable {
     }
 
     private let listener: Int32
-    private let wakeUp: (read: Int32, write: Int32)
+    private let wakeUp: LoopWakeUp
     private let tls: TLSServerContext?
     private let service: MockAPNsService
     private var connections: [MockConnection] = []
     private var timers: [Timer] = []
     private var connectionCount = 0
     private let stopping = Locked(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = ThreadExit()
     /// One read buffer for every connection: reads never overlap on the loop's thread.
     let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
 
     init(listener: Int32, tls: TLSServerContext?, service: MockAPNsService) throws(MockAPNsError) {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            throw MockAPNsError("cannot create a pipe: \(String(cString: strerror(errno)))")
+        do {
+            wakeUp = try LoopWakeUp()
+        } catch {
+            throw MockAPNsError(error.message)
         }
-        for end in pipeEnds { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         self.listener = listener
-        wakeUp = (pipeEnds[0], pipeEnds[1])
         self.tls = tls
         self.service = service
     }
@@ -55,14 +54,8 @@ final class MockServerLoop: @unchecked Sendable {
             return !stopping
         }
         guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeUp.write, &byte, 1)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { [finished] in
-                finished.wait()
-                continuation.resume()
-            }
-        }
+        wakeUp.signal()
+        await finished.wait()
     }
 
     /// Runs `action` on the loop's thread after `delay`.
@@ -76,14 +69,14 @@ final class MockServerLoop: @unchecked Sendable {
         while !stopping.withLock({ $0 }) {
             let polled = connections  // accepting below adds connections that were not polled
             var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-            descriptors.append(pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0))
+            descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0))
             for connection in polled {
                 let events = POLLIN | (connection.wantsWrite ? POLLOUT : 0)
                 descriptors.append(pollfd(fd: connection.socket, events: Int16(events), revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
             if descriptors[0].revents & Int16(POLLIN) != 0 { acceptConnections() }
-            if descriptors[1].revents != 0 { drainWakeUp() }
+            if descriptors[1].revents != 0 { wakeUp.drain() }
             for (index, connection) in polled.enumerated() {
                 let events = descriptors[index + 2].revents
                 if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.readable() }
@@ -98,8 +91,6 @@ final class MockServerLoop: @unchecked Sendable {
         connections.removeAll()
         timers.removeAll()
         close(listener)
-        close(wakeUp.read)
-        close(wakeUp.write)
         finished.signal()
     }
 
@@ -118,11 +109,6 @@ final class MockServerLoop: @unchecked Sendable {
         let due = timers.filter { $0.deadline <= now }
         timers.removeAll { $0.deadline <= now }
         for timer in due { timer.action() }
-    }
-
-    private func drainWakeUp() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while read(wakeUp.read, &bytes, bytes.count) > 0 {}
     }
 
     private func acceptConnections() {

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonAPNs
 import PushbuttonReceiver
 
 /// The demo app's backend: a small HTTP/1.1 server on 127.0.0.1 that answers 503 to its first
@@ -20,23 +21,11 @@ final class DemoBackend: Sendable {
     private let stopped = Locked(false)
 
     init(failuresFirst: Int) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, pointer, &length) == 0
-            }
+        do {
+            (listener, port) = try ListeningSocket.bind(host: "127.0.0.1", port: 0)
+        } catch {
+            throw CommandFailure("the demo backend cannot listen on 127.0.0.1: \(error.message)")
         }
-        guard bound else {
-            close(listener)
-            throw CommandFailure("the demo backend cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        self.listener = listener
         self.failuresFirst = failuresFirst
         let thread = Thread { [self] in serve() }
         thread.name = "pushbutton.demo.backend"

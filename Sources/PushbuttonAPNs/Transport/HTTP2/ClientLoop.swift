@@ -15,7 +15,7 @@
         private var incoming: [ClientStream] = []
         private var accepting = true
         private var wakeRequested = false
-        private let wakeUp: (read: Int32, write: Int32)
+        private let wakeUp: LoopWakeUp
         private var waiting: [ClientStream] = []
         private var waitingHead = 0
         private var connections: [ClientConnection] = []
@@ -23,7 +23,7 @@
         private var consecutiveFailures = 0
         private var nextConnectAllowed = ContinuousClock.now
         private var nextTimerCheck = ContinuousClock.now
-        private let finished = DispatchSemaphore(value: 0)
+        private let finished = ThreadExit()
         /// One read buffer shared by the connections: reads never overlap on the loop's thread.
         let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
 
@@ -35,18 +35,11 @@
                 environment.cleartext
                 ? nil
                 : try TLSClientContext(caFile: environment.caFile, clientCertificate: configuration.clientCertificate)
-            var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else {
-                throw APNsError(.transport, "cannot create a pipe: \(String(cString: strerror(errno)))")
-            }
-            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
-            wakeUp = (ends[0], ends[1])
+            wakeUp = try LoopWakeUp()
         }
 
         deinit {
             readBuffer.deallocate()
-            close(wakeUp.read)
-            close(wakeUp.write)
         }
 
         func start() {
@@ -64,7 +57,7 @@
                 return !wakeRequested
             }
             guard let wake else { return false }
-            if wake { signalLoop() }
+            if wake { wakeUp.signal() }
             return true
         }
 
@@ -74,20 +67,9 @@
                 defer { accepting = false }
                 return accepting
             }
-            signalLoop()
+            wakeUp.signal()
             guard first else { return }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async { [finished] in
-                    finished.wait()
-                    finished.signal()  // later shutdown calls pass straight through
-                    continuation.resume()
-                }
-            }
-        }
-
-        private func signalLoop() {
-            var byte: UInt8 = 1
-            _ = write(wakeUp.write, &byte, 1)
+            await finished.wait()
         }
 
         // MARK: Called by connections
@@ -241,15 +223,12 @@
 
         private func waitForEvents() {
             let polled = connections
-            var descriptors = [pollfd(fd: wakeUp.read, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
             for connection in polled {
                 descriptors.append(pollfd(fd: connection.socket, events: connection.pollEvents, revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), 50)
-            if descriptors[0].revents != 0 {
-                var bytes = [UInt8](repeating: 0, count: 64)
-                while read(wakeUp.read, &bytes, bytes.count) > 0 {}
-            }
+            if descriptors[0].revents != 0 { wakeUp.drain() }
             for (index, connection) in polled.enumerated() {
                 let events = descriptors[index + 1].revents
                 if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { connection.readable() }

@@ -1,10 +1,13 @@
 import Foundation
 
-/// The listening socket: non-blocking, bound to an IPv4 address, reporting the port the kernel picked.
-enum MockListener {
-    static func bind(host: String, port: Int) throws(MockAPNsError) -> (socket: Int32, port: Int) {
+/// A listening TCP socket: non-blocking, bound to an IPv4 address, reporting the port the kernel picked
+/// (for port 0). The mock APNs and the demo's backend listen with it.
+package enum ListeningSocket {
+    package static func bind(host: String, port: Int) throws(APNsError) -> (socket: Int32, port: Int) {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw MockAPNsError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard listener >= 0 else {
+            throw APNsError(.transport, "cannot create a socket: \(String(cString: strerror(errno)))")
+        }
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -12,7 +15,8 @@ enum MockListener {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             close(listener)
-            throw MockAPNsError("'\(host)' is not an IPv4 address (the mock binds 127.0.0.1 unless told otherwise)")
+            throw APNsError(
+                .transport, "'\(host)' is not an IPv4 address (the mock binds 127.0.0.1 unless told otherwise)")
         }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -22,7 +26,7 @@ enum MockListener {
         guard bound == 0, listen(listener, 128) == 0 else {
             let reason = String(cString: strerror(errno))
             close(listener)
-            throw MockAPNsError("cannot listen on \(host):\(port): \(reason)")
+            throw APNsError(.transport, "cannot listen on \(host):\(port): \(reason)")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         withUnsafeMutablePointer(to: &address) {
