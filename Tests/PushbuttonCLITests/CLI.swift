@@ -30,10 +30,19 @@ enum CLI {
 
     /// Runs `pushbutton` with `arguments`, feeding `stdin`, in the package root.
     static func run(_ arguments: [String], stdin: String = "") throws -> Result {
+        try run(productsDirectory.appendingPathComponent("pushbutton"), arguments, stdin: stdin)
+    }
+
+    /// Runs any program to completion (output goes through files, so a full pipe can never stall it).
+    static func run(
+        _ executable: URL, _ arguments: [String], stdin: String = "", in directory: URL = packageRoot,
+        environment: [String: String]? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("pushbutton")
+        process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pushbutton-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

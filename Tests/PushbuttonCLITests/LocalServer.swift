@@ -32,10 +32,14 @@ final class LocalServer {
             })
     }
 
-    init(executable: URL, arguments: [String], port: (String) -> Int?) throws {
+    init(
+        executable: URL, arguments: [String], in directory: URL = CLI.packageRoot,
+        environment: [String: String]? = nil, port: (String) -> Int?
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = CLI.packageRoot
+        process.currentDirectoryURL = directory
+        if let environment { process.environment = environment }
         process.standardOutput = output
         try process.run()
         var line = Data()

@@ -62,14 +62,14 @@ import Testing
         #expect(!html.contains("<ul class=\"actions\">") && html.contains("<p class=\"note\">"))
     }
 
-    @Test func aBrowserRendersItAtTheExpectedSize() async throws {
+    @Test func aBrowserRendersItAtTheExpectedSize() throws {
         let (result, _, _, prefix, directory) = try Self.render(["--app-name", "Chatter"])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(result.status == 0)
         for file in [prefix + ".html", prefix + ".svg"] {
             let png = file + ".png"
-            let browser = try await BrowserScreenshot.take(of: file, to: png, width: 390, height: 760)
-            #expect(browser.status == 0, "\(browser.output)")
+            let browser = try BrowserScreenshot.take(of: file, to: png, width: 390, height: 760)
+            #expect(browser.status == 0, "\(browser.stderr)")
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
             #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))  // a PNG
             let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
@@ -82,26 +82,12 @@ import Testing
 
 /// chromium-headless-shell (installed by scripts/deps.sh) taking a screenshot of a local file.
 enum BrowserScreenshot {
-    static func take(of file: String, to png: String, width: Int, height: Int) async throws -> (
-        status: Int32, output: String
-    ) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chromium-headless-shell")
-        process.arguments = [
-            "--no-sandbox", "--hide-scrollbars", "--disable-gpu", "--screenshot=\(png)",
-            "--window-size=\(width),\(height)", "file://\(file)",
-        ]
-        let log = png + ".log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardError = process.standardOutput
-        try process.run()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
-        }
-        return (process.terminationStatus, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    static func take(of file: String, to png: String, width: Int, height: Int) throws -> CLI.Result {
+        try CLI.run(
+            URL(fileURLWithPath: "/usr/bin/chromium-headless-shell"),
+            [
+                "--no-sandbox", "--hide-scrollbars", "--disable-gpu", "--screenshot=\(png)",
+                "--window-size=\(width),\(height)", "file://\(file)",
+            ])
     }
 }

@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The README's ten-minute tour, run exactly as written: every `$ ` line of its console blocks, in order,
 /// with `# exits N` giving the expected status (0 otherwise) and a trailing `&` starting a server that
 /// runs until the tour ends. Output lines without digits (ids, timings and ports vary) must appear in
@@ -58,13 +54,8 @@ import Testing
         try FileManager.default.createSymbolicLink(
             at: directory.appendingPathComponent("Examples"),
             withDestinationURL: CLI.packageRoot.appendingPathComponent("Examples"))
-        var servers: [Process] = []
-        defer {
-            for server in servers {
-                kill(server.processIdentifier, SIGKILL)
-                server.waitUntilExit()
-            }
-        }
+        var servers: [LocalServer] = []
+        defer { servers.forEach { $0.stop() } }
         for step in steps {
             if step.background {
                 servers.append(try Self.startBackground(step.command, in: directory))
@@ -86,39 +77,16 @@ import Testing
     }
 
     private static func shell(_ command: String, in directory: URL) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        process.environment = environment
-        let out = directory.appendingPathComponent(".out")
-        let err = directory.appendingPathComponent(".err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return CLI.Result(
-            status: process.terminationStatus, stdout: try String(contentsOf: out, encoding: .utf8),
-            stderr: try String(contentsOf: err, encoding: .utf8))
+        try CLI.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: directory, environment: environment)
     }
 
-    /// Starts a server and waits for its first line (the mock's "listening" line).
-    private static func startBackground(_ command: String, in directory: URL) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec " + command]
-        process.currentDirectoryURL = directory
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
-            line.append(first)
-        }
-        #expect(String(decoding: line, as: UTF8.self).contains(#""event":"listening""#), "\(command)")
-        return process
+    /// Starts a server and waits for its first line, the mock's "listening" line (its port).
+    private static func startBackground(_ command: String, in directory: URL) throws -> LocalServer {
+        try LocalServer(
+            executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "exec " + command], in: directory,
+            environment: environment,
+            port: { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["port"] as? Int
+            })
     }
 }
