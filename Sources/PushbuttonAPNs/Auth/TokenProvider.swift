@@ -19,9 +19,10 @@ public actor TokenProvider {
     public nonisolated let refreshInterval: TimeInterval
     private let now: @Sendable () -> Date
     private var current: ProviderToken? {
-        didSet { published.set(current) }
+        get { published.get() }
+        set { published.set(newValue) }
     }
-    /// The current token, readable without a hop to the actor: a bulk send asks for it once per
+    /// Where the current token lives, readable without a hop to the actor: a bulk send asks for it once per
     /// notification, and that hop cost more than the rest of building the request.
     private nonisolated let published = PublishedToken()
     /// How many tokens were minted (for tests and metrics).

@@ -18,8 +18,11 @@ final class NotificationRecorder: Sendable {
         var finallyRejected = false
     }
 
-    /// Statuses APNs' documentation says not to retry: the 4xx apart from 429.
-    private static func isFinal(_ status: Int) -> Bool { (400..<500).contains(status) && status != 429 }
+    /// An error APNs' documentation says not to retry: what ``RetryPolicy`` gives up on.
+    private static func isFinal(_ response: MockResponse) -> Bool {
+        response.status != 200
+            && !RetryPolicy.isRetryable(status: response.status, reason: response.reason.map(APNsReason.init))
+    }
 
     /// How many notifications are kept for inspection.
     let limit: Int
@@ -54,7 +57,7 @@ final class NotificationRecorder: Sendable {
     func rejected(_ response: MockResponse, apnsID: String?) {
         state.withLock { state in
             state.counters.rejectedByReason[response.reason ?? "\(response.status)", default: 0] += 1
-            guard let id = apnsID.flatMap(UUIDText.parse), Self.isFinal(response.status),
+            guard let id = apnsID.flatMap(UUIDText.parse), Self.isFinal(response),
                 state.outcomes.count < trackingLimit
             else { return }
             state.outcomes[id, default: Outcome()].finallyRejected = true

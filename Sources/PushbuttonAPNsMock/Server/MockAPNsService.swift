@@ -48,10 +48,12 @@ final class MockAPNsService: @unchecked Sendable {
         case .delay(let delay)?:
             recorder.fault("delay")
             return .respondLater(
-                delay, .accepted, apnsID: answerID, accepted: record(request, apnsID: answerID, connection: connection))
+                delay, .accepted, apnsID: answerID,
+                accepted: record(request, apnsID: answerID, connection: connection, at: now))
         case nil:
             return .respond(
-                .accepted, apnsID: answerID, accepted: record(request, apnsID: answerID, connection: connection))
+                .accepted, apnsID: answerID,
+                accepted: record(request, apnsID: answerID, connection: connection, at: now))
         }
     }
 
@@ -83,7 +85,7 @@ final class MockAPNsService: @unchecked Sendable {
     /// A version-4 UUID in lowercase text.
     private func makeIdentifier() -> String { UUIDText.lowercase(identifiers.nextUUID()) }
 
-    private func record(_ request: MockRequest, apnsID: String, connection: Int) -> RecordedNotification {
+    private func record(_ request: MockRequest, apnsID: String, connection: Int, at now: Date) -> RecordedNotification {
         RecordedNotification(
             apnsID: apnsID, uniqueID: makeIdentifier(),
             deviceToken: String(request.path.dropFirst("/3/device/".count)).lowercased(),
@@ -91,6 +93,6 @@ final class MockAPNsService: @unchecked Sendable {
             priority: request.header("apns-priority").flatMap { Int($0) },
             expiration: request.header("apns-expiration").flatMap { Int64($0) },
             collapseID: request.header("apns-collapse-id"), payload: request.body, connection: connection,
-            receivedAt: configuration.now())
+            receivedAt: now)
     }
 }

@@ -6,12 +6,10 @@ import PushbuttonReceiver
 /// Checks `authorization: bearer <JWT>` the way APNs does: an ES256 JWS whose `kid` names a registered
 /// key, whose `iss` is that key's team, and whose signature verifies.
 ///
-/// Signature checks cost tens of microseconds, and a well-behaved sender reuses one token for up to an
-/// hour, so verdicts are cached by token text (a bounded cache, emptied when full).
+/// A well-behaved sender reuses one token for up to an hour, so each connection keeps its token's verdict
+/// (`ConnectionAuthState`) and a signature is checked about once per connection.
 final class ProviderTokenVerifier: Sendable {
     private let keys: Locked<[String: MockProviderKey]>
-    private let cache = Locked<[String: Result<VerifiedProviderToken, Rejection>]>([:])
-    private static let cacheLimit = 256
 
     /// Why a token was refused: one of APNs' 403 reasons.
     struct Rejection: Error, Sendable {
@@ -24,23 +22,10 @@ final class ProviderTokenVerifier: Sendable {
 
     func register(_ key: MockProviderKey) {
         keys.withLock { $0[key.keyID] = key }
-        cache.withLock { $0.removeAll() }
     }
-
-    var registeredKeyIDs: [String] { keys.withLock { $0.keys.sorted() } }
 
     /// Verifies the value of an `authorization` header.
     func verify(authorization: String) -> Result<VerifiedProviderToken, Rejection> {
-        if let cached = cache.withLock({ $0[authorization] }) { return cached }
-        let verdict = check(authorization)
-        cache.withLock { cache in
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[authorization] = verdict
-        }
-        return verdict
-    }
-
-    private func check(_ authorization: String) -> Result<VerifiedProviderToken, Rejection> {
         let invalid = Result<VerifiedProviderToken, Rejection>.failure(Rejection(reason: "InvalidProviderToken"))
         guard authorization.hasPrefix("bearer ") || authorization.hasPrefix("Bearer ") else { return invalid }
         let jwt = authorization.dropFirst("bearer ".count)

@@ -141,8 +141,7 @@
                     waitingHead += 1
                     continue
                 }
-                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.capacity > 0,
-                    connection.submit(stream)
+                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.submit(stream)
                 else {
                     openConnectionIfNeeded()
                     break
