@@ -145,19 +145,32 @@ import Testing
     }
 }
 
-/// The fast result line is the general writer's line, byte for byte.
+/// The NDJSON result lines, exactly.
 @Suite struct SendResultLineTests {
-    @Test func deliveredLinesMatchTheGeneralWriter() throws {
+    @Test func resultLinesHaveTheDocumentedKeys() throws {
+        let id = UUID(uuidString: "4F1A7C2E-0000-4000-8000-000000000001")!
         let notification = APNsNotification(
-            deviceToken: try DeviceToken(String(repeating: "ab", count: 32)), payload: [], topic: "com.example.app")
-        for result in [
-            APNsResult.delivered(apnsID: notification.apnsID, uniqueID: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"),
-            .delivered(apnsID: notification.apnsID, uniqueID: nil),
-            .delivered(apnsID: notification.apnsID, uniqueID: #"odd "unique" id"#),
-            .rejected(apnsID: notification.apnsID, status: 410, reason: .unregistered, unregisteredAt: Date()),
-        ] {
-            #expect(
-                SendSummary.line(notification, result) == JSONWriter.compact(SendSummary.json(notification, result)))
+            deviceToken: try DeviceToken(String(repeating: "ab", count: 32)), payload: [], topic: "com.example.app",
+            apnsID: id)
+        let token = String(repeating: "ab", count: 32)
+        func line(_ result: APNsResult) -> String {
+            String(decoding: JSONWriter.compact(SendSummary.json(notification, result)), as: UTF8.self)
         }
+        #expect(
+            line(.delivered(apnsID: id, uniqueID: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"))
+                == #"{"apns_id":"4f1a7c2e-0000-4000-8000-000000000001","apns_unique_id":"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d","status":"delivered","token":"\#(token)"}"#
+        )
+        #expect(
+            line(.delivered(apnsID: id, uniqueID: nil))
+                == #"{"apns_id":"4f1a7c2e-0000-4000-8000-000000000001","status":"delivered","token":"\#(token)"}"#)
+        #expect(
+            line(.delivered(apnsID: id, uniqueID: #"odd "unique" id"#)).contains(
+                #""apns_unique_id":"odd \"unique\" id""#))
+        #expect(
+            line(
+                .rejected(
+                    apnsID: id, status: 410, reason: .unregistered, unregisteredAt: Date(timeIntervalSince1970: 1)))
+                == #"{"apns_id":"4f1a7c2e-0000-4000-8000-000000000001","http_status":410,"reason":"Unregistered","status":"rejected","token":"\#(token)","unregistered_at":1000}"#
+        )
     }
 }

@@ -85,7 +85,7 @@ struct SendCommand: Command {
             notification, result in
             summary.add(result)
             if setup.isBulk {
-                output.line(SendSummary.line(notification, result))
+                output.line(JSONWriter.compact(SendSummary.json(notification, result)))
             } else {
                 output.line(Array("\(notification.deviceToken): \(result)".utf8))
             }

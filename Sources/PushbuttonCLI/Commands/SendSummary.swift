@@ -28,22 +28,6 @@ struct SendSummary {
             + String(format: " in %.2f s (%.0f/s)", seconds, Double(total) / seconds)
     }
 
-    /// ``json(_:_:)`` as bytes. A delivery, nearly every line of a bulk send, is written directly (its values
-    /// are hex and UUIDs, which need no escaping), with the same keys in the same order as the writer's.
-    static func line(_ notification: APNsNotification, _ result: APNsResult) -> [UInt8] {
-        guard case .delivered(_, let unique) = result, unique?.utf8.allSatisfy(isPlain) ?? true else {
-            return JSONWriter.compact(json(notification, result))
-        }
-        var line = #"{"apns_id":""# + UUIDText.lowercase(notification.apnsID)
-        if let unique { line += #"","apns_unique_id":""# + unique }
-        line += #"","status":"delivered","token":""# + notification.deviceToken.hex + #""}"#
-        return Array(line.utf8)
-    }
-
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) || byte == 0x2D
-    }
-
     /// One NDJSON result line. The token is included in full: this is the caller's data, for its pipeline
     /// (removing dead tokens); logs and messages elsewhere redact it.
     static func json(_ notification: APNsNotification, _ result: APNsResult) -> JSONValue {
