@@ -58,9 +58,6 @@ final class Delivery: @unchecked Sendable {
             }
             cause = error.message
         }
-        if response?.status == 200 {  // the common case: no decision, and no random number, needed
-            return finish(.delivered(apnsID: notification.apnsID, uniqueID: response?.uniqueID))
-        }
         let decision = client.retryPolicy.decide(
             after: response, attempt: attempt, tokenRefreshed: tokenRefreshed, jitter: client.jitter())
         switch decision {

@@ -35,9 +35,10 @@ public struct RetryPolicy: Sendable, Hashable {
     }
 
     /// The decision after `attempt` (1-based) got `response`, or failed in transit when `response` is `nil`.
-    /// `tokenRefreshed` says whether this notification already had its one token refresh.
+    /// `tokenRefreshed` says whether this notification already had its one token refresh. `jitter` (0...1) is
+    /// evaluated only for a retry, so a delivery costs no random number.
     public func decide(
-        after response: APNsResponse?, attempt: Int, tokenRefreshed: Bool, jitter: Double
+        after response: APNsResponse?, attempt: Int, tokenRefreshed: Bool, jitter: @autoclosure () -> Double
     ) -> Decision {
         if let response {
             if response.status == 200 { return .done }
@@ -45,7 +46,7 @@ public struct RetryPolicy: Sendable, Hashable {
             guard Self.isRetryable(status: response.status, reason: response.reason) else { return .giveUp }
         }
         guard attempt < maximumAttempts else { return .giveUp }
-        return .retry(after: backoff(afterAttempt: attempt, jitter: jitter))
+        return .retry(after: backoff(afterAttempt: attempt, jitter: jitter()))
     }
 
     /// Exponential backoff with equal jitter: half the delay fixed, half random.
