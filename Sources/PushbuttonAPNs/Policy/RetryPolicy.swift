@@ -1,3 +1,5 @@
+import Pushbutton
+
 /// What to do after an answer: the retry policy APNs' documentation implies.
 ///
 /// TooManyRequests, 500, 503 and streams lost in transit (a GOAWAY, a dropped connection, a timeout) are
@@ -51,8 +53,6 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Exponential backoff with equal jitter: half the delay fixed, half random.
     public func backoff(afterAttempt attempt: Int, jitter: Double) -> Duration {
-        let exponential = baseBackoff * (1 << min(max(attempt - 1, 0), 20))
-        let capped = min(exponential, maximumBackoff)
-        return capped / 2 + capped * (jitter / 2)
+        Backoff.delay(afterAttempt: attempt, base: baseBackoff, maximum: maximumBackoff, jitter: jitter)
     }
 }

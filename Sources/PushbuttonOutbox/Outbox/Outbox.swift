@@ -328,9 +328,8 @@ public actor Outbox: BackendDelivery {
 
     /// Exponential backoff with "equal jitter": half the delay is fixed, half random, so retries spread out.
     func backoff(afterAttempt attempt: Int) -> Duration {
-        let exponential = options.baseBackoff.seconds * pow(2, Double(max(0, attempt - 1)))
-        let capped = min(options.maximumBackoff.seconds, exponential)
-        return .milliseconds(Int64(capped * (0.5 + 0.5 * jitter()) * 1000))
+        Backoff.delay(
+            afterAttempt: attempt, base: options.baseBackoff, maximum: options.maximumBackoff, jitter: jitter())
     }
 
     private func pruneDelivered() throws(OutboxError) {
