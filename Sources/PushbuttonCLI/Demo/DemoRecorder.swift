@@ -5,6 +5,18 @@ import PushbuttonReceiver
 final class DemoRecorder: URLOpener, Sendable {
     private let recent = Locked([String]())
     private let everything = Locked([String]())
+    private let reports = Locked([RoutingReport]())
+
+    /// Keeps the router's report of a response, for the tap log.
+    func routed(_ report: RoutingReport) { reports.withLock { $0.append(report) } }
+
+    /// The reports since the last call.
+    func takeReports() -> [RoutingReport] {
+        reports.withLock { reports in
+            defer { reports.removeAll() }
+            return reports
+        }
+    }
 
     func ran(_ context: ActionContext) {
         let arguments = String(decoding: JSONWriter.compact(.object(context.arguments)), as: UTF8.self)
