@@ -16,22 +16,29 @@ final class NotificationForwarder: Sendable {
         var devices: [Device] = []
         var forwarded = 0
         var delivered = 0
+        /// Callers of ``settle()`` waiting for `delivered` to reach `forwarded`.
+        var settling: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Locked(State())
     private let continuation: AsyncStream<RecordedNotification>.Continuation
-    private let task: Task<Void, Never>
 
     init() {
         let (stream, continuation) = AsyncStream<RecordedNotification>.makeStream()
         self.continuation = continuation
-        task = Task { [state] in
+        Task { [state] in
             for await notification in stream {
                 let receivers = state.withLock { state in
                     state.devices.filter { $0.token == nil || $0.token == notification.deviceToken }.map(\.receive)
                 }
                 for receive in receivers { await receive(notification) }
-                state.withLock { $0.delivered += 1 }
+                let settled = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                    state.delivered += 1
+                    guard state.delivered == state.forwarded else { return [] }
+                    defer { state.settling.removeAll() }
+                    return state.settling
+                }
+                for waiter in settled { waiter.resume() }
             }
         }
     }
@@ -55,8 +62,13 @@ final class NotificationForwarder: Sendable {
 
     /// Waits until every notification forwarded so far has reached its devices.
     func settle() async {
-        while state.withLock({ $0.delivered < $0.forwarded }) {
-            try? await Task.sleep(for: .milliseconds(1))
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let settled = state.withLock { state -> Bool in
+                guard state.delivered < state.forwarded else { return true }
+                state.settling.append(waiter)
+                return false
+            }
+            if settled { waiter.resume() }
         }
     }
 
