@@ -1,27 +1,40 @@
 import Foundation
+import Pushbutton
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// Reads a file (or standard input) line by line with `getline`, without loading it whole.
+/// Reads a file (a regular file, a FIFO, a process substitution) or standard input line by line, in
+/// bounded memory, with ``LineSplitter``.
 enum LineReader {
-    /// Calls `body` with each line, without its line break. `path` `nil` reads standard input.
-    static func forEachLine(path: String?, _ body: (String) -> Void) {
-        guard let file = path.map({ fopen($0, "r") }) ?? fdopen(dup(STDIN_FILENO), "r") else { return }
-        defer { fclose(file) }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
-        while true {
-            let length = getline(&buffer, &capacity, file)
-            guard length >= 0, let buffer else { return }
-            var end = length
-            while end > 0, buffer[end - 1] == 0x0A || buffer[end - 1] == 0x0D { end -= 1 }
-            body(
-                buffer.withMemoryRebound(to: UInt8.self, capacity: end) {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: end), as: UTF8.self)
-                })
+    /// Calls `body` with each line as bytes, without its line break. `path` `nil` reads standard input.
+    /// A read error ends the input with a ``CommandFailure``; the lines read before it were passed on.
+    static func forEachLine(path: String?, _ body: (LineSplitter.Line) -> Void) throws(CommandFailure) {
+        if let path {
+            let file = try InputFile(path)
+            try forEachLine(descriptor: file.descriptor, name: "'\(path)'", body)
+        } else {
+            try forEachLine(descriptor: STDIN_FILENO, name: "standard input", body)
         }
+    }
+
+    private static func forEachLine(descriptor: Int32, name: String, _ body: (LineSplitter.Line) -> Void)
+        throws(CommandFailure)
+    {
+        var splitter = LineSplitter()
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CommandFailure("cannot read \(name): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            splitter.feed(chunk[..<count], body)
+        }
+        splitter.finish(body)
     }
 }

@@ -97,8 +97,9 @@ struct SendSetup: Sendable {
         }
         let tokens = arguments.values("--token")
         tokenFile = arguments.value("--tokens")
-        if let tokenFile, !FileManager.default.isReadableFile(atPath: tokenFile) {
-            throw CommandFailure("cannot read the token file '\(tokenFile)'")
+        // `access`, not an open: a FIFO or `<(…)` can be opened and read only once, while sending.
+        if let tokenFile, access(tokenFile, R_OK) != 0 {
+            throw CommandFailure("cannot read the token file '\(tokenFile)': \(String(cString: strerror(errno)))")
         }
         if tokens.isEmpty && tokenFile == nil {
             self.tokens = nil
@@ -175,20 +176,29 @@ struct SendSetup: Sendable {
     func notifications(capacity: Int) -> BoundedChannel<APNsNotification> {
         let channel = BoundedChannel<APNsNotification>(capacity: capacity)
         let thread = Thread {
-            if let payload, tokens != nil {
-                for token in tokens ?? [] { emitToken(token, payload: payload, channel) }
-                if let tokenFile {
-                    LineReader.forEachLine(path: tokenFile) { line in
-                        let token = Self.trimmed(line)
-                        if !token.isEmpty && !token.hasPrefix("#") { emitToken(token, payload: payload, channel) }
+            var number = 0
+            do throws(CommandFailure) {
+                if let payload, tokens != nil {
+                    for token in tokens ?? [] { emitToken(token, payload: payload, channel) }
+                    if let tokenFile {
+                        try LineReader.forEachLine(path: tokenFile) { line in
+                            number += 1
+                            guard case .text(let bytes) = line else {
+                                return invalid(line: number, token: nil, Self.describe(line))
+                            }
+                            let token = Self.trimmed(String(decoding: bytes, as: UTF8.self))
+                            if !token.isEmpty && !token.hasPrefix("#") { emitToken(token, payload: payload, channel) }
+                        }
+                    }
+                } else {
+                    try LineReader.forEachLine(path: nil) { line in
+                        number += 1
+                        read(line, number: number, channel)
                     }
                 }
-            } else {
-                var number = 0
-                LineReader.forEachLine(path: nil) { line in
-                    number += 1
-                    if !Self.trimmed(line).isEmpty { read(line, number: number, channel) }
-                }
+            } catch {
+                console.printError("pushbutton: error: \(error.message) (after line \(number))")
+                invalidCount.withLock { $0 += 1 }
             }
             channel.finish()
         }
@@ -211,16 +221,22 @@ struct SendSetup: Sendable {
         emit(line: nil, token: token, payload: payload, channel)
     }
 
-    private func read(_ line: String, number: Int, _ channel: BoundedChannel<APNsNotification>) {
-        guard let object = (try? JSONParser.parse(line))?.objectValue, let token = object["token"]?.stringValue else {
-            return invalid(line: number, token: nil, "not a JSON object with a \"token\" string")
-        }
+    private func read(_ line: LineSplitter.Line, number: Int, _ channel: BoundedChannel<APNsNotification>) {
+        guard case .text(let bytes) = line else { return invalid(line: number, token: nil, Self.describe(line)) }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        let parsed: SendLine
+        do { parsed = try SendLine.parse(bytes) } catch { return invalid(line: number, token: nil, error.message) }
+        let token = parsed.token
         if let shard, Self.shardIndex(of: token, count: shard.count) != shard.index { return }
-        let lineDefault = payload
-        guard let bytes = object["payload"].map({ JSONWriter.compact($0) }) ?? lineDefault else {
+        guard let bytes = parsed.payload ?? payload else {
             return invalid(line: number, token: token, "no \"payload\" on the line and no --payload or payload flags")
         }
         emit(line: number, token: token, payload: bytes, channel)
+    }
+
+    private static func describe(_ line: LineSplitter.Line) -> String {
+        guard case .tooLong(let length) = line else { return "" }
+        return "the line is \(length) bytes long; lines are limited to \(LineSplitter().maximumLength) bytes"
     }
 
     private func emit(line: Int?, token: String, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>) {

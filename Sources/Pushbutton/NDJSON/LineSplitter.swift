@@ -1,0 +1,70 @@
+/// Splits a byte stream, read in chunks of any size, into lines: the reading half of NDJSON.
+///
+/// A line ends at `\n`; a `\r` before it (CRLF files) is dropped, and a last line without a line break
+/// counts too. Bytes are passed on as they are, never decoded (so invalid UTF-8 reaches the JSON parser,
+/// which reports it, instead of being repaired here). A line longer than ``maximumLength`` is not
+/// buffered: it is reported as ``Line/tooLong(length:)`` and its bytes are skipped, so no input can make
+/// the reader hold more than one bounded line.
+public struct LineSplitter: Sendable {
+    /// One line of the input.
+    public enum Line: Equatable, Sendable {
+        /// A line, without its line break.
+        case text([UInt8])
+        /// A line over the limit, which was skipped; `length` is its length without the line break.
+        case tooLong(length: Int)
+    }
+
+    /// The longest line kept, in bytes.
+    public let maximumLength: Int
+    private var pending: [UInt8] = []
+    /// The length so far of a line being skipped for being too long.
+    private var skipped: Int?
+
+    /// 1 MiB by default: an NDJSON line is one notification, and APNs payloads are at most 5 KB.
+    public init(maximumLength: Int = 1 << 20) {
+        self.maximumLength = Swift.max(1, maximumLength)
+    }
+
+    /// Splits the next chunk, calling `body` with each line it completes.
+    public mutating func feed<Bytes: Collection<UInt8>>(_ chunk: Bytes, _ body: (Line) throws -> Void) rethrows
+    where Bytes.Index == Int {
+        var start = chunk.startIndex
+        while start < chunk.endIndex {
+            let newline = chunk[start...].firstIndex(of: 0x0A)
+            let end = newline ?? chunk.endIndex
+            take(chunk[start..<end])
+            guard newline != nil else { return }
+            try emit(body)
+            start = end + 1
+        }
+    }
+
+    /// Ends the input: a last line without a line break is passed on.
+    public mutating func finish(_ body: (Line) throws -> Void) rethrows {
+        if !pending.isEmpty || skipped != nil { try emit(body) }
+    }
+
+    private mutating func take(_ bytes: some Collection<UInt8>) {
+        if let length = skipped {
+            skipped = length + bytes.count
+        } else if pending.count + bytes.count > maximumLength + 1 {  // + 1: a CR that may be dropped
+            skipped = pending.count + bytes.count
+            pending.removeAll(keepingCapacity: false)
+        } else {
+            pending.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func emit(_ body: (Line) throws -> Void) rethrows {
+        defer {
+            pending.removeAll(keepingCapacity: pending.count <= 65536)
+            skipped = nil
+        }
+        if let length = skipped {
+            return try body(.tooLong(length: length))
+        }
+        if pending.last == 0x0D { pending.removeLast() }
+        if pending.count > maximumLength { return try body(.tooLong(length: pending.count)) }
+        try body(.text(pending))
+    }
+}
