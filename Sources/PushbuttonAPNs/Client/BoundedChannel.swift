@@ -7,7 +7,8 @@ import Foundation
 /// `@unchecked Sendable`: every stored property is reached under `lock`.
 public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked Sendable {
     private let lock = NSCondition()
-    /// A ring of `capacity` slots: taking the oldest element moves nothing.
+    /// A ring of slots, grown on demand up to `capacity` (a huge capacity allocates nothing up front):
+    /// taking the oldest element moves nothing.
     private var slots: [Element?]
     private var head = 0
     private var count = 0
@@ -17,7 +18,7 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
 
     public init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
-        slots = Array(repeating: nil, count: self.capacity)
+        slots = Array(repeating: nil, count: Swift.min(self.capacity, 64))
     }
 
     /// Adds an element, blocking the calling (non-async) thread while the channel is full.
@@ -30,7 +31,8 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
             consumer.resume(returning: element)
             return
         }
-        slots[(head + count) % capacity] = element
+        if count == slots.count { grow() }
+        slots[(head + count) % slots.count] = element
         count += 1
         lock.unlock()
     }
@@ -51,7 +53,7 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
             if count > 0 {
                 let element = slots[head]
                 slots[head] = nil
-                head = (head + 1) % capacity
+                head = (head + 1) % slots.count
                 count -= 1
                 lock.signal()
                 lock.unlock()
@@ -65,6 +67,15 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
                 lock.unlock()
             }
         }
+    }
+
+    /// Doubles the ring (up to `capacity`), moving the elements to its start. Called under `lock`.
+    private func grow() {
+        let size = Swift.min(capacity, slots.count * 2)
+        var grown = [Element?](repeating: nil, count: size)
+        for offset in 0..<count { grown[offset] = slots[(head + offset) % slots.count] }
+        slots = grown
+        head = 0
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {

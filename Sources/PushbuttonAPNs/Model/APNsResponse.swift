@@ -10,8 +10,13 @@ public struct APNsResponse: Sendable, Hashable {
     public var uniqueID: String?
     /// The reason from the JSON body, for an error status.
     public var reason: APNsReason?
-    /// `timestamp` from the body of a 410 `Unregistered`, in milliseconds since 1970.
+    /// `timestamp` from the body of a 410 `Unregistered`, in milliseconds since 1970. A timestamp that is
+    /// not a finite number from 0 to ``latestTimestamp`` (year 9999) is ignored, so whatever a server
+    /// answers, every later conversion of it (to whole milliseconds, to text) is in range.
     public var timestamp: Date?
+
+    /// The latest `timestamp` accepted, in milliseconds since 1970: the end of year 9999.
+    public static let latestTimestamp: Double = 253_402_300_799_999
 
     public init(
         status: Int, apnsID: String? = nil, uniqueID: String? = nil, reason: APNsReason? = nil, timestamp: Date? = nil
@@ -32,7 +37,9 @@ public struct APNsResponse: Sendable, Hashable {
         guard status != 200 else { return }
         let json = try? JSONParser.parse(body)
         reason = json?["reason"]?.stringValue.map(APNsReason.init) ?? APNsReason(rawValue: "HTTP\(status)")
-        if let milliseconds = json?["timestamp"]?.doubleValue {
+        if let milliseconds = json?["timestamp"]?.doubleValue, milliseconds.isFinite,
+            (0...Self.latestTimestamp).contains(milliseconds)
+        {
             timestamp = Date(timeIntervalSince1970: milliseconds / 1000)
         }
     }

@@ -3,14 +3,26 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     /// The token in lowercase hex, as the request path needs it.
     public let hex: String
 
-    /// Accepts hex of at least 64 digits and an even length (APNs tokens are 32 bytes today; longer ones
-    /// are allowed for the future). Spaces and angle brackets, as older APIs printed tokens, are removed.
+    /// The most hexadecimal digits a token may have: 100 bytes. APNs tokens are 32 bytes today; longer
+    /// ones are allowed for the future, but not without limit (the token becomes the request path).
+    public static let maximumDigits = 200
+
+    /// Accepts hex of 64 to ``maximumDigits`` digits and an even length. Spaces and angle brackets, as
+    /// older APIs printed tokens, are removed.
     public init(_ text: String) throws(APNsError) {
-        let cleaned = Self.clean(text)
-        guard cleaned.utf8.count >= 64, cleaned.utf8.count % 2 == 0, cleaned.utf8.allSatisfy(Self.isHexDigit) else {
+        guard text.utf8.count <= 4 * Self.maximumDigits else {  // not even cleaned: refused before any copy
             throw APNsError(
                 .invalidDeviceToken,
-                "a device token must be at least 64 hexadecimal digits, got \(DeviceToken.redact(cleaned))")
+                "a device token has at most \(Self.maximumDigits) hexadecimal digits, got \(text.utf8.count) characters")
+        }
+        let cleaned = Self.clean(text)
+        guard (64...Self.maximumDigits).contains(cleaned.utf8.count), cleaned.utf8.count % 2 == 0,
+            cleaned.utf8.allSatisfy(Self.isHexDigit)
+        else {
+            throw APNsError(
+                .invalidDeviceToken,
+                "a device token must be 64 to \(Self.maximumDigits) hexadecimal digits (an even number), got "
+                    + DeviceToken.redact(cleaned))
         }
         hex = cleaned
     }

@@ -53,7 +53,10 @@ struct RequestValidator: Sendable {
         guard request.path.hasPrefix(Self.pathPrefix) else { return MockResponse(status: 404, reason: "BadPath") }
         let token = request.path.dropFirst(Self.pathPrefix.count)
         guard !token.isEmpty else { return MockResponse(status: 400, reason: "MissingDeviceToken") }
-        guard token.utf8.count >= 64, token.utf8.count % 2 == 0, token.utf8.allSatisfy(Self.isHexDigit) else {
+        // 32 bytes today; up to 100 bytes (as the sender allows) for the future, and no more.
+        guard (64...DeviceToken.maximumDigits).contains(token.utf8.count), token.utf8.count % 2 == 0,
+            token.utf8.allSatisfy(Self.isHexDigit)
+        else {
             return MockResponse(status: 400, reason: "BadDeviceToken")
         }
         return nil

@@ -37,10 +37,7 @@ struct LintCommand: Command {
             let validator = PayloadValidator(manifest: manifest)
             let context = PayloadValidator.Context(
                 pushType: PushType(rawValue: arguments.value("--push-type") ?? "alert"),
-                priority: try arguments.value("--priority").map { text in
-                    guard let priority = Int(text) else { throw UsageError("--priority '\(text)' is not a number") }
-                    return priority
-                })
+                priority: try arguments.integer("--priority", in: ArgumentRange.priority))
             for payloadPath in payloadPaths {
                 let result = validator.validate(jsonBytes: try console.read(payloadPath), context: context)
                 reports.append((Console.displayName(payloadPath), result.diagnostics))

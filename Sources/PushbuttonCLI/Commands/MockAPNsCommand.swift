@@ -1,6 +1,7 @@
 import Foundation
 import PushbuttonAPNs
 import PushbuttonAPNsMock
+import PushbuttonReceiver
 
 /// `pushbutton mock-apns`: runs the APNs stand-in until interrupted (or for `--duration` seconds).
 struct MockAPNsCommand: Command {
@@ -14,6 +15,7 @@ struct MockAPNsCommand: Command {
         and --team-id; without one, a key is generated as DIR/AuthKey_<KEY ID>.p8 for your sender to use.
         Each answered request is printed as one NDJSON line on stdout (tokens redacted) unless --quiet;
         the first line says where it listens. Ctrl-C stops it and prints the counters on stderr.
+        Without --self-signed DIR, the generated files live in a temporary directory removed at exit.
         Faults (--faults): comma-separated name=rate pairs among 429, 500, 503, refuse, drop, delay,
         silence, goaway (rates 0-1), plus delay-ms=N, goaway-after=N and seed=N.
         """
@@ -50,16 +52,21 @@ struct MockAPNsCommand: Command {
         let security = try Self.security(arguments)
         let devices = try Self.devices(arguments)
         let directory = Self.directory(arguments, security: security)
+        // A directory of our own (not --self-signed DIR) holds a throwaway CA key and provider key: it
+        // goes when the mock stops, however it stops.
+        defer {
+            if arguments.value("--self-signed") == nil { try? FileManager.default.removeItem(atPath: directory) }
+        }
         let key = try Self.providerKey(arguments, directory: directory, console: console)
         var configuration = MockAPNsConfiguration(
             host: arguments.value("--host") ?? "127.0.0.1",
-            port: try arguments.value("--port").map { try PayloadFlags.integer($0, "--port") } ?? 2197,
+            port: try arguments.integer("--port", in: ArgumentRange.listeningPort) ?? 2197,
             security: security, keys: key.map { [$0] } ?? [], requiresProviderToken: !arguments.has("--no-token-check"))
         if let spec = arguments.value("--faults") {
             do { configuration.faults = try FaultPlan(parsing: spec) } catch { throw UsageError("--faults: \(error)") }
         }
-        if let streams = arguments.value("--max-streams") {
-            configuration.maximumConcurrentStreams = try PayloadFlags.integer(streams, "--max-streams")
+        if let streams = try arguments.integer("--max-streams", in: 1...100_000) {
+            configuration.maximumConcurrentStreams = streams
         }
         configuration.recordingLimit = 0  // the command prints instead of keeping
         let mock: MockAPNs
@@ -68,9 +75,17 @@ struct MockAPNsCommand: Command {
         for token in devices.unregistered { mock.registry.unregister(token: token) }
         console.print(Self.listeningLine(mock, key: key, directory: directory))
         let quiet = arguments.has("--quiet")
-        if !quiet { mock.onAnswer { console.print($0.jsonLine) } }
-        let duration = try arguments.value("--duration").map { try PayloadFlags.integer($0, "--duration") }
-        await StopSignal.wait(timeout: duration.map { .seconds($0) })
+        if !quiet {
+            // The mock outlives its log: when the reader goes away (a closed pipe, a full disk), it stops
+            // logging and keeps serving.
+            let logging = Locked(true)
+            mock.onAnswer { answer in
+                guard logging.withLock({ $0 }) else { return }
+                if !console.printIfPossible(answer.jsonLine) { logging.withLock { $0 = false } }
+            }
+        }
+        let duration = try arguments.seconds("--duration", in: ArgumentRange.seconds)
+        await StopSignal.wait(timeout: duration)
         await mock.stop()
         console.printError(Self.summary(mock.counters))
         return ExitStatus.success

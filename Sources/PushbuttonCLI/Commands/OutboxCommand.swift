@@ -37,15 +37,15 @@ struct OutboxCommand: Command {
             throw UsageError("unknown outbox action '\(verb)'; use status, drain or dead")
         }
         var options = OutboxOptions()
-        if let seconds = try number(arguments, "--base-backoff") {
-            options.baseBackoff = .milliseconds(Int64(seconds * 1000))
+        if let delay = try arguments.seconds("--base-backoff", in: ArgumentRange.seconds) { options.baseBackoff = delay }
+        if let delay = try arguments.seconds("--max-backoff", in: ArgumentRange.seconds) {
+            options.maximumBackoff = delay
         }
-        if let seconds = try number(arguments, "--max-backoff") {
-            options.maximumBackoff = .milliseconds(Int64(seconds * 1000))
+        if let attempts = try arguments.integer("--max-attempts", in: 1...1_000_000) {
+            options.maximumAttempts = attempts
         }
-        if let attempts = try number(arguments, "--max-attempts") { options.maximumAttempts = Int(attempts) }
-        if let seconds = try number(arguments, "--request-timeout") {
-            options.requestTimeout = .milliseconds(Int64(seconds * 1000))
+        if let timeout = try arguments.seconds("--request-timeout", in: 0.001...86_400) {
+            options.requestTimeout = timeout
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("no outbox database at '\(path)'")
@@ -66,14 +66,6 @@ struct OutboxCommand: Command {
             throw CommandFailure(error.description)
         }
         return ExitStatus.success
-    }
-
-    private func number(_ arguments: ParsedArguments, _ option: String) throws(UsageError) -> Double? {
-        guard let text = arguments.value(option) else { return nil }
-        guard let value = Double(text), value >= 0 else {
-            throw UsageError("\(option) '\(text)' is not a non-negative number")
-        }
-        return value
     }
 
     private func status(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console) async throws {
@@ -98,10 +90,10 @@ struct OutboxCommand: Command {
         async throws
     {
         let untilEmpty = arguments.has("--until-empty")
-        let limit = try number(arguments, "--time-limit") ?? (untilEmpty ? 300 : 0)
+        let limit = try arguments.seconds("--time-limit", in: ArgumentRange.seconds) ?? .seconds(untilEmpty ? 300 : 0)
         let report = try await outbox.drain(
             sender: URLSessionSender(timeout: timeout), untilEmpty: untilEmpty, endpoint: arguments.value("--endpoint"),
-            timeLimit: untilEmpty ? .milliseconds(Int64(limit * 1000)) : nil)
+            timeLimit: untilEmpty ? limit : nil)
         console.print(
             "attempted \(report.attempted), delivered \(report.delivered), retried \(report.retried), "
                 + "dead-lettered \(report.deadLettered), recovered \(report.recovered), remaining \(report.remaining)")

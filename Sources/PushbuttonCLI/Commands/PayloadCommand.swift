@@ -28,9 +28,7 @@ struct PayloadCommand: Command {
         var payload = try PayloadFlags.build(arguments)
         let context = PayloadValidator.Context(
             pushType: PushType(rawValue: arguments.value("--push-type") ?? "alert"),
-            priority: try arguments.value("--priority").map { text throws(UsageError) in
-                try PayloadFlags.integer(text, "--priority")
-            })
+            priority: try arguments.integer("--priority", in: ArgumentRange.priority))
         if arguments.has("--truncate") {
             let limit = context.pushType.maximumPayloadSize
             guard let shortened = payload.truncatingAlertBody(toFit: limit) else {

@@ -45,10 +45,7 @@ enum PayloadFlags {
         payload.aps.sound = arguments.value("--sound").map(Sound.named)
         payload.aps.threadID = arguments.value("--thread-id")
         payload.aps.interruptionLevel = arguments.value("--interruption-level").map(InterruptionLevel.init)
-        if let score = arguments.value("--relevance-score") {
-            guard let value = Double(score) else { throw UsageError("--relevance-score '\(score)' is not a number") }
-            payload.aps.relevanceScore = value
-        }
+        if let score = try arguments.number("--relevance-score", in: 0...1) { payload.aps.relevanceScore = score }
         payload.aps.contentAvailable = arguments.has("--content-available")
         payload.aps.mutableContent = arguments.has("--mutable-content")
         for button in arguments.values("--button") {

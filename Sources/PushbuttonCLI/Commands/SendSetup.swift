@@ -57,33 +57,16 @@ struct SendSetup: Sendable {
         topic = try required("--topic")
         environment = try Self.environment(arguments)
         pushType = PushType(rawValue: arguments.value("--push-type") ?? "alert")
-        priority = try arguments.value("--priority").map { text throws(UsageError) in
-            try PayloadFlags.integer(text, "--priority")
-        }
-        expiration = try arguments.value("--expiration").map { text throws(UsageError) in
-            Int64(try PayloadFlags.integer(text, "--expiration"))
-        }
+        priority = try arguments.integer("--priority", in: ArgumentRange.priority)
+        expiration = try arguments.integer("--expiration", in: 0...253_402_300_799).map(Int64.init)  // to year 9999
         collapseID = arguments.value("--collapse-id")
-        connections =
-            try arguments.value("--connections").map { text throws(UsageError) in
-                try PayloadFlags.integer(text, "--connections")
-            } ?? 1
+        connections = try arguments.integer("--connections", in: 1...64) ?? 1
         transportName = arguments.value("--transport") ?? "nghttp2"
         guard ["nghttp2", "curl"].contains(transportName) else {
             throw UsageError("--transport must be nghttp2 or curl, got '\(transportName)'")
         }
-        inFlight =
-            try arguments.value("--in-flight").map { text throws(UsageError) in
-                try PayloadFlags.integer(text, "--in-flight")
-            } ?? 1000
-        let seconds =
-            try arguments.value("--timeout").map { text throws(UsageError) in
-                try PayloadFlags.integer(text, "--timeout")
-            } ?? 30
-        timeout = .seconds(seconds)
-        guard connections >= 1, inFlight >= 1, seconds >= 1 else {
-            throw UsageError("--connections, --in-flight and --timeout must be at least 1")
-        }
+        inFlight = try arguments.integer("--in-flight", in: 1...1_000_000) ?? 1000
+        timeout = try arguments.seconds("--timeout", in: 1...86_400) ?? .seconds(30)
         shard = try arguments.value("--shard").map(Self.shard)
         validator = try arguments.value("--manifest").map {
             PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
@@ -124,9 +107,7 @@ struct SendSetup: Sendable {
 
     private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
         if let host = arguments.value("--host") {
-            let port =
-                try arguments.value("--port").map { text throws(UsageError) in try PayloadFlags.integer(text, "--port")
-                } ?? 443
+            let port = try arguments.integer("--port", in: ArgumentRange.port) ?? 443
             return APNsEnvironment(
                 host: host, port: port, caFile: arguments.value("--ca"), cleartext: arguments.has("--h2c"))
         }
