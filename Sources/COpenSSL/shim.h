@@ -17,6 +17,21 @@ static inline void pushbutton_openssl_free(void *pointer) {
     OPENSSL_free(pointer);
 }
 
+// A pass-phrase callback that never prompts. Without one, OpenSSL asks on the terminal (and reads standard
+// input) for an encrypted key, which would swallow a bulk send's NDJSON input. Failing makes the load fail.
+static inline int pushbutton_no_passphrase(char *buffer, int size, int rwflag, void *user) {
+    (void)buffer; (void)size; (void)rwflag; (void)user;
+    return -1;
+}
+
+static inline EVP_PKEY *pushbutton_pem_read_private_key(BIO *bio) {
+    return PEM_read_bio_PrivateKey(bio, NULL, pushbutton_no_passphrase, NULL);
+}
+
+static inline void pushbutton_ssl_ctx_never_prompt(SSL_CTX *context) {
+    SSL_CTX_set_default_passwd_cb(context, pushbutton_no_passphrase);
+}
+
 // BIO_get_mem_data is a macro over BIO_ctrl.
 static inline long pushbutton_bio_get_mem_data(BIO *bio, char **data) {
     return BIO_get_mem_data(bio, data);

@@ -35,9 +35,10 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
             let loaded: OpaquePointer? = pem.utf8CString.withUnsafeBufferPointer { buffer in
                 guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count - 1)) else { return nil }
                 defer { BIO_free(bio) }
-                return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
+                return pushbutton_pem_read_private_key(bio)  // never prompts for a pass phrase
             }
             guard let loaded else {
+                if Self.isEncrypted(pem) { throw KeyError(Self.encryptedMessage) }
                 throw KeyError("the key is not a private key in PEM form (\(OpenSSLErrors.last()))")
             }
             guard EVP_PKEY_get_base_id(loaded) == EVP_PKEY_EC, EVP_PKEY_get_bits(loaded) == 256 else {
@@ -47,6 +48,16 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
             key = loaded
         #endif
     }
+
+    /// Whether PEM text holds an encrypted private key (PKCS#8 or the traditional OpenSSL form), which
+    /// Pushbutton refuses instead of letting OpenSSL prompt for a pass phrase.
+    package static func isEncrypted(_ pem: String) -> Bool {
+        pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || pem.contains("Proc-Type: 4,ENCRYPTED")
+    }
+
+    package static let encryptedMessage =
+        "the key is encrypted; Pushbutton never prompts for a pass phrase: decrypt it first "
+        + "(openssl pkey -in KEY -out PLAIN.p8) and keep the result private (mode 0600)"
 
     /// Reads a `.p8` file.
     public convenience init(contentsOf path: String) throws(KeyError) {

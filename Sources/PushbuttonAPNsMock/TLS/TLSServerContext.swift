@@ -20,7 +20,12 @@ final class TLSServerContext: @unchecked Sendable {
         guard SSL_CTX_use_certificate_chain_file(context, certificateChainFile) == 1 else {
             throw MockAPNsError("cannot use '\(certificateChainFile)' as the certificate: \(OpenSSLErrors.last())")
         }
+        pushbutton_ssl_ctx_never_prompt(context)
         guard SSL_CTX_use_PrivateKey_file(context, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
+            let text = (try? String(contentsOfFile: privateKeyFile, encoding: .utf8)) ?? ""
+            if P256PrivateKey.isEncrypted(text) {
+                throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(P256PrivateKey.encryptedMessage)")
+            }
             throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(OpenSSLErrors.last())")
         }
         guard SSL_CTX_check_private_key(context) == 1 else {

@@ -24,6 +24,7 @@
             }
             let alpn: [UInt8] = [2, 0x68, 0x32]  // "h2"
             SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count))
+            pushbutton_ssl_ctx_never_prompt(context)
             if let (certificate, key) = clientCertificate {
                 guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
                     throw APNsError(.transport, "cannot use the certificate '\(certificate)': \(OpenSSLErrors.last())")
@@ -31,6 +32,10 @@
                 guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1,
                     SSL_CTX_check_private_key(context) == 1
                 else {
+                    let text = (try? String(contentsOfFile: key, encoding: .utf8)) ?? ""
+                    if P256PrivateKey.isEncrypted(text) {
+                        throw APNsError(.transport, "cannot use the certificate key '\(key)': \(P256PrivateKey.encryptedMessage)")
+                    }
                     throw APNsError(.transport, "cannot use the certificate key '\(key)': \(OpenSSLErrors.last())")
                 }
             }
