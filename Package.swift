@@ -53,8 +53,6 @@ let package = Package(
 
         // OpenSSL (libssl-dev) for ES256 provider tokens and, later, TLS; CryptoKit replaces it on Apple platforms.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        // libcurl (libcurl4-openssl-dev) for HTTP/2 to APNs.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libnghttp2 (libnghttp2-dev): HTTP/2 framing for the sender's default transport and the mock APNs.
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
         // The APNs sender: provider tokens, the request and response model, the retry policy, the transport.
@@ -62,7 +60,6 @@ let package = Package(
             name: "PushbuttonAPNs",
             dependencies: [
                 "Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-                .target(name: "CCurl", condition: .when(platforms: [.linux, .macOS])),
                 .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),

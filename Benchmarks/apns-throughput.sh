@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # APNs sender benchmark, in one run:
 #  1. nghttpd (TLS, --echo-upload) on 127.0.0.1: h2load (a C client doing only HTTP/2: the limit) against
-#     `pushbutton send` with its nghttp2 transport (the default) and with libcurl, on 1 and 4 connections;
+#     `pushbutton send` (its nghttp2 transport), on 1 and 4 connections;
 #  2. the mock APNs (`pushbutton mock-apns`: TLS, provider tokens verified, apns-id echoed): h2load,
 #     `pushbutton send` and python3-aioapns (the peer: it needs an apns-id in every answer, which nghttpd
 #     does not send), on 1 connection with 100 and with 1000 notifications in flight;
@@ -69,7 +69,7 @@ h2load_rate() { # PORT CONNECTIONS COUNT STREAMS
 ours() { # PORT CONNECTIONS TOKENS TRANSPORT STREAMS (per connection)
   /usr/bin/time -f "peak_kib=%M cpu=%U %S" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 \
     --topic com.example.chatter --host 127.0.0.1 --port "$1" --ca "$work/tls/ca.pem" --tokens "$3" \
-    --payload "$work/payload.json" --connections "$2" --in-flight $(($5 * $2)) --transport "$4" 2>"$work/send.err" >/dev/null || true
+    --payload "$work/payload.json" --connections "$2" --in-flight $(($5 * $2)) 2>"$work/send.err" >/dev/null || true
   rate=$(grep -oE '\(([0-9]+)/s\)' "$work/send.err" | grep -oE '[0-9]+')
   peak=$(grep -oE 'peak_kib=[0-9]+' "$work/send.err" | cut -d= -f2)
   delivered=$(grep -oE 'delivered [0-9]+' "$work/send.err" | head -1 | grep -oE '[0-9]+')
@@ -85,22 +85,17 @@ printf '\n1. nghttpd, TLS, %d notifications, %d-byte payload, %d streams per con
   "$(wc -c <"$work/payload.json")" "$nghttpd_streams" "$rounds"
 printf '   %-54s %10s\n' "" "notifications/s"
 for connections in 1 4; do
-  limit=0 nghttp2=0 curl=0
+  limit=0 nghttp2=0
   for _ in $(seq "$rounds"); do
     fresh_nghttpd
     limit=$(best "$limit" "$(h2load_rate "$nghttpd_port" "$connections" "$count" "$nghttpd_streams")")
     fresh_nghttpd
     read -r rate peak_nghttp2 delivered cpu < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" nghttp2 "$nghttpd_streams")
     nghttp2=$(best "$nghttp2" "$rate")
-    fresh_nghttpd
-    read -r rate peak_curl delivered cpu < <(ours "$nghttpd_port" "$connections" "$work/tokens.txt" curl "$nghttpd_streams")
-    curl=$(best "$curl" "$rate")
   done
   printf '   %-54s %10.0f\n' "h2load, $connections connection(s) (the limit)" "$limit"
   printf '   %-54s %10s   %s of h2load, peak %s MiB\n' "pushbutton send (nghttp2), $connections connection(s)" \
     "$nghttp2" "$(percent "$nghttp2" "$limit")" "$(mib "$peak_nghttp2")"
-  printf '   %-54s %10s   %s of h2load, peak %s MiB\n' "pushbutton send (curl), $connections connection(s)" \
-    "$curl" "$(percent "$curl" "$limit")" "$(mib "$peak_curl")"
 done
 
 head -n "$peer_count" "$work/tokens.txt" >"$work/peer-tokens.txt"

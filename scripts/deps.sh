@@ -13,7 +13,6 @@ needs=(
   "pkg-config:libcrypto libssl-dev"
   "py:jwt PyJWT"
   "py:cryptography cryptography"
-  "pkg-config:libcurl libcurl4-openssl-dev"
   "py:h2 h2"
   "cmd:nghttpd nghttp2-server"
   "cmd:h2load nghttp2-client"

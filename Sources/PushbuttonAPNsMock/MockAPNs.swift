@@ -12,7 +12,7 @@ import PushbuttonReceiver
 ///     security: .selfSigned(directory: certificates),
 ///     keys: [MockProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: key)]))
 /// defer { Task { await mock.stop() } }
-/// let client = APNsClient(transport: try CurlTransport(.init(environment: mock.environment)), ...)
+/// let client = APNsClient(transport: try NGHTTP2Transport(.init(environment: mock.environment)), ...)
 /// ```
 public final class MockAPNs: Sendable {
     /// The address it listens on.

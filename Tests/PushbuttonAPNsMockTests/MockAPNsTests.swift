@@ -4,7 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import Testing
 
-/// The mock end to end: a real client (libcurl, TLS with the mock's generated CA) against the mock.
+/// The mock end to end: a real client (the nghttp2 transport, TLS with the mock's generated CA) against the mock.
 @Suite struct MockAPNsTests {
     @Test func acceptsAValidNotificationOverTLSAndRecordsIt() async throws {
         let fixture = try await MockFixture()

@@ -164,7 +164,7 @@ import Testing
         let stranger = TokenProvider(
             key: try P256PrivateKey.generate(), keyID: MockFixture.keyID, teamID: MockFixture.teamID)
         let client = APNsClient(
-            transport: try CurlTransport(.init(environment: fixture.mock.environment)), tokens: stranger,
+            transport: try NGHTTP2Transport(.init(environment: fixture.mock.environment)), tokens: stranger,
             retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
         guard case .rejected(_, 403, .invalidProviderToken, _) = await client.send(try MockFixture.notification())
         else {

@@ -3,7 +3,7 @@ import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
 
-/// A mock APNs with one registered provider key, and a real client (libcurl) that signs with that key.
+/// A mock APNs with one registered provider key, and a real client (the nghttp2 transport) that signs with that key.
 struct MockFixture {
     static let keyID = "KEY1234567"
     static let teamID = "TEAM123456"

@@ -5,7 +5,7 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// Whole milliseconds, rounded down, for `poll` and libcurl timeouts.
+    /// Whole milliseconds, rounded down, for `poll` timeouts.
     package var milliseconds: Int {
         let (seconds, attoseconds) = components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)

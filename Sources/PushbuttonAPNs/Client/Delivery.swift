@@ -53,7 +53,7 @@ final class Delivery: @unchecked Sendable {
             response = parsed
             cause = "\(parsed.status) \(parsed.reason?.rawValue ?? "")"
         case .failure(let error):
-            if error.kind == .shutDown {
+            if error.kind == .shutDown || error.kind == .invalidRequest {
                 return finish(.failed(apnsID: notification.apnsID, attempts: attempt, lastCause: error.message))
             }
             cause = error.message

@@ -8,6 +8,9 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidKey = Kind(rawValue: "invalid-key")
         public static let transport = Kind(rawValue: "transport")
         public static let shutDown = Kind(rawValue: "shut-down")
+        /// The request cannot be sent as it is (a header value with CR, LF or another control character):
+        /// refused before it reaches the network, never retried.
+        public static let invalidRequest = Kind(rawValue: "invalid-request")
     }
 
     public var kind: Kind

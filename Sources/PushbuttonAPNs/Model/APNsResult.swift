@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 /// The definite outcome of one notification: every notification ends in exactly one of these.
 public enum APNsResult: Sendable, Hashable, CustomStringConvertible {
@@ -22,10 +23,11 @@ public enum APNsResult: Sendable, Hashable, CustomStringConvertible {
         case .delivered(let id, let unique):
             return "delivered \(id.uuidString.lowercased())" + (unique.map { " (unique id \($0))" } ?? "")
         case .rejected(let id, let status, let reason, let date):
-            return "rejected \(id.uuidString.lowercased()): \(status) \(reason)"
+            // The reason and the cause come from the server: escaped, so they cannot write to the terminal.
+            return "rejected \(id.uuidString.lowercased()): \(status) \(TerminalText.escaped(reason.rawValue))"
                 + (date.map { " since \(ISO8601DateFormatter().string(from: $0))" } ?? "")
         case .failed(let id, let attempts, let cause):
-            return "failed \(id.uuidString.lowercased()) after \(attempts) attempt(s): \(cause)"
+            return "failed \(id.uuidString.lowercased()) after \(attempts) attempt(s): \(TerminalText.escaped(cause))"
         }
     }
 }

@@ -1,3 +1,5 @@
+import Pushbutton
+
 /// One HTTP/2 request to APNs, as the transport sees it.
 public struct HTTPRequest: Sendable {
     public var path: String
@@ -11,6 +13,20 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.timeout = timeout
+    }
+}
+
+extension HTTPRequest {
+    /// Why the request cannot be sent as it is, or `nil`: every transport refuses a request whose header
+    /// names or values could smuggle another header (CR, LF, NUL, …), whatever built them.
+    public var headerProblem: String? {
+        for (name, value) in headers {
+            guard HeaderField.isValidName(name), name == name.lowercased() else {
+                return "the header name '\(name.debugDescription.dropFirst().dropLast())' is not a lowercase HTTP token"
+            }
+            if let problem = HeaderField.problem(name: name, value: value) { return problem }
+        }
+        return nil
     }
 }
 

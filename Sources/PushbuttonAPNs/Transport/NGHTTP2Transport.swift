@@ -33,6 +33,7 @@
         public func submit(
             _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, APNsError>) -> Void
         ) {
+            if let problem = request.headerProblem { return completion(.failure(APNsError(.invalidRequest, problem))) }
             let stream = ClientStream(request: request, completion: completion)
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }

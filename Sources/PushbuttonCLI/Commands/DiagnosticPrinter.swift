@@ -2,12 +2,14 @@ import Pushbutton
 
 /// Prints diagnostics like a compiler (`file:line:col: error: …`) or as JSON.
 enum DiagnosticPrinter {
-    /// `file:line:col: severity: path: message [code]` and an indented hint line.
+    /// `file:line:col: severity: path: message [code]` and an indented hint line. Identifiers quoted in
+    /// the path, message and hint come from the input: their control characters are shown escaped.
     static func human(_ diagnostic: Diagnostic, file: String) -> String {
         let position = diagnostic.location.map { "\(file):\($0.line):\($0.column)" } ?? file
         var text =
-            "\(position): \(diagnostic.severity.rawValue): \(diagnostic.path): \(diagnostic.message) [\(diagnostic.code)]"
-        if let hint = diagnostic.hint { text += "\n    hint: \(hint)" }
+            "\(TerminalText.escaped(position)): \(diagnostic.severity.rawValue): "
+            + TerminalText.escaped("\(diagnostic.path): \(diagnostic.message)") + " [\(diagnostic.code)]"
+        if let hint = diagnostic.hint { text += "\n    hint: \(TerminalText.escaped(hint))" }
         return text
     }
 

@@ -67,7 +67,6 @@ struct SendCommand: Command {
             .init("--in-flight", value: "N", help: "Notifications under way at once (default 1000)."),
             .init("--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens."),
             .init("--timeout", value: "SECONDS", help: "How long one response may take (default 30)."),
-            .init("--transport", value: "NAME", help: "nghttp2 (default) or curl (libcurl's multi interface)."),
         ] + PayloadFlags.options,
         flags: [
             .init("--sandbox", help: "Use APNs' sandbox (development) environment."),

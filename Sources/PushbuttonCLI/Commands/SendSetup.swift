@@ -15,8 +15,6 @@ struct SendSetup: Sendable {
     let expiration: Int64?
     let collapseID: String?
     let connections: Int
-    /// `nghttp2` (the default) or `curl`.
-    let transportName: String
     let inFlight: Int
     let timeout: Duration
     let shard: (index: Int, count: Int)?
@@ -54,17 +52,13 @@ struct SendSetup: Sendable {
             token = (key, try required("--key-id"), try required("--team-id"))
             certificate = nil
         }
-        topic = try required("--topic")
+        topic = try arguments.headerValue("--topic", header: "apns-topic") ?? required("--topic")
         environment = try Self.environment(arguments)
-        pushType = PushType(rawValue: arguments.value("--push-type") ?? "alert")
+        pushType = PushType(rawValue: try arguments.headerValue("--push-type", header: "apns-push-type") ?? "alert")
         priority = try arguments.integer("--priority", in: ArgumentRange.priority)
         expiration = try arguments.integer("--expiration", in: 0...253_402_300_799).map(Int64.init)  // to year 9999
-        collapseID = arguments.value("--collapse-id")
+        collapseID = try arguments.headerValue("--collapse-id", header: "apns-collapse-id")
         connections = try arguments.integer("--connections", in: 1...64) ?? 1
-        transportName = arguments.value("--transport") ?? "nghttp2"
-        guard ["nghttp2", "curl"].contains(transportName) else {
-            throw UsageError("--transport must be nghttp2 or curl, got '\(transportName)'")
-        }
         inFlight = try arguments.integer("--in-flight", in: 1...1_000_000) ?? 1000
         timeout = try arguments.seconds("--timeout", in: 1...86_400) ?? .seconds(30)
         shard = try arguments.value("--shard").map(Self.shard)
@@ -137,8 +131,7 @@ struct SendSetup: Sendable {
         let configuration = TransportConfiguration(
             environment: environment, connections: connections, clientCertificate: certificate)
         do {
-            transport =
-                transportName == "curl" ? try CurlTransport(configuration) : try NGHTTP2Transport(configuration)
+            transport = try NGHTTP2Transport(configuration)
         } catch {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }

@@ -51,6 +51,7 @@ public actor Outbox: BackendDelivery {
     /// Stores `request` durably. A request whose idempotency key is already stored is not stored twice.
     @discardableResult
     public func enqueue(_ request: BackendRequest) throws(OutboxError) -> EnqueueResult {
+        try Self.check(request)
         let time = now().timeIntervalSince1970
         let body = request.body.map { SQLiteValue.blob(JSONWriter.compact($0)) } ?? .null
         let capacity = options.capacity
@@ -94,6 +95,16 @@ public actor Outbox: BackendDelivery {
         }
         guard let result else { throw .full(capacity: capacity) }
         return result
+    }
+
+    /// Refuses what would be sent differently from how it was stored: a header smuggled or dropped.
+    private static func check(_ request: BackendRequest) throws(OutboxError) {
+        if let problem = HeaderField.problem(name: "Idempotency-Key", value: request.idempotencyKey) {
+            throw .invalidRequest(problem)
+        }
+        guard HeaderField.isValidName(request.method) else {
+            throw .invalidRequest("the method '\(request.method)' is not an HTTP method name")
+        }
     }
 
     // MARK: Reading
@@ -286,6 +297,10 @@ public actor Outbox: BackendDelivery {
             let status = try await sender.send(request)
             switch status {
             case 200..<300: failure = nil
+            case 300..<400:
+                // Never followed and never a delivery: a 302 would turn the POST into a GET whose 200 is
+                // not the backend's acknowledgement, a 307 would re-post elsewhere. Retried, then dead-lettered.
+                failure = ("HTTP \(status): a redirect, which the outbox does not follow", false)
             case 408, 425, 429, 500..<600: failure = ("HTTP \(status)", false)
             default: failure = ("HTTP \(status): the server refused the request", true)
             }

@@ -20,21 +20,45 @@ public protocol OutboxSender: Sendable {
     func send(_ request: OutgoingRequest) async throws -> Int
 }
 
-/// The default sender: an HTTP request with Foundation's `URLSession`.
+/// The default sender: an HTTP request with Foundation's `URLSession`, which never follows a redirect.
+///
+/// A redirect's status is returned as it is (the outbox retries it, then dead-letters it): following it
+/// would turn a `302` into a `GET` whose `200` is no acknowledgement of the tap, or re-post a `307`
+/// somewhere the app did not choose. Header values with control characters are refused, not dropped.
 public struct URLSessionSender: OutboxSender {
     public let timeout: Duration
+    private let session: URLSession
 
     public init(timeout: Duration = .seconds(30)) {
         self.timeout = timeout
+        session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
     public func send(_ request: OutgoingRequest) async throws -> Int {
         guard let url = URL(string: request.url) else { throw URLError(.badURL) }
         var urlRequest = URLRequest(url: url, timeoutInterval: timeout.seconds)
         urlRequest.httpMethod = request.method
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in request.headers {
+            if let problem = HeaderField.problem(name: name, value: value) { throw SenderError(problem) }
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
         urlRequest.httpBody = request.body
-        let (_, response) = try await URLSession.shared.data(for: urlRequest)
+        let (_, response) = try await session.data(for: urlRequest)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    struct SenderError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// Answers every redirect with "do not follow", so the redirect's own response is the result.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

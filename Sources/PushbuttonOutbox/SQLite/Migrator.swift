@@ -1,5 +1,5 @@
-/// Append-only, named schema migrations, as GRDB does them: each runs once, in order, in a transaction,
-/// and is recorded by name. A database that has a migration this code does not know was made by a newer
+/// Append-only, named schema migrations, as GRDB does them: each runs once, in order, under the write
+/// lock, and is recorded by name. A database that has a migration this code does not know was made by a newer
 /// Pushbutton and is refused rather than misread.
 struct Migrator {
     /// Never edit or reorder: only append.
@@ -48,29 +48,44 @@ struct Migrator {
     ]
 
     /// Applies the migrations the database lacks; returns their names.
+    ///
+    /// Everything happens in one write transaction (`BEGIN IMMEDIATE`): the applied migrations are read
+    /// under the write lock, so any number of processes opening one new database at once apply each
+    /// migration exactly once (the others wait, then find nothing to do). A database that already has
+    /// tables of its own but no migrations table is not an outbox, and is refused untouched.
     @discardableResult
     static func migrate(_ database: SQLiteDatabase, now: Double) throws(SQLiteError) -> [String] {
-        try database.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
-        let applied = Set(try database.query("SELECT name FROM schema_migrations").compactMap { $0.first?.text })
-        let known = Set(migrations.map(\.name))
-        if let unknown = applied.subtracting(known).sorted().first {
-            throw SQLiteError(
-                code: 1,
-                message:
-                    "the database has migration '\(unknown)', which this Pushbutton does not know: it was made by a newer version",
-                context: "migrating \(database.path)")
-        }
-        var ran: [String] = []
-        for migration in migrations where !applied.contains(migration.name) {
-            try database.transaction { () throws(SQLiteError) in
+        try database.transaction { () throws(SQLiteError) -> [String] in
+            let tables = Set(
+                try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
+            if !tables.contains("schema_migrations"), let other = tables.filter({ !$0.hasPrefix("sqlite_") }).min() {
+                throw SQLiteError(
+                    code: 1,
+                    message:
+                        "the database is not a Pushbutton outbox (it has a table '\(other)' and no schema_migrations); "
+                        + "nothing was changed: give the path of an outbox, or of a new file",
+                    context: "opening \(database.path)")
+            }
+            try database.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+            let applied = Set(try database.query("SELECT name FROM schema_migrations").compactMap { $0.first?.text })
+            let known = Set(migrations.map(\.name))
+            if let unknown = applied.subtracting(known).sorted().first {
+                throw SQLiteError(
+                    code: 1,
+                    message:
+                        "the database has migration '\(unknown)', which this Pushbutton does not know: it was made by a newer version",
+                    context: "migrating \(database.path)")
+            }
+            var ran: [String] = []
+            for migration in migrations where !applied.contains(migration.name) {
                 try database.execute(migration.sql)
                 try database.query(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                     [.text(migration.name), .real(now)])
+                ran.append(migration.name)
             }
-            ran.append(migration.name)
+            return ran
         }
-        return ran
     }
 }
