@@ -4,6 +4,9 @@ import Foundation
 /// (for port 0). The mock APNs and the demo's backend listen with it.
 package enum ListeningSocket {
     package static func bind(host: String, port: Int) throws(APNsError) -> (socket: Int32, port: Int) {
+        guard let port16 = UInt16(exactly: port) else {
+            throw APNsError(.transport, "cannot listen on port \(port): a port is from 0 to 65535")
+        }
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard listener >= 0 else {
             throw APNsError(.transport, "cannot create a socket: \(String(cString: strerror(errno)))")
@@ -12,7 +15,7 @@ package enum ListeningSocket {
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_port = in_port_t(port16.bigEndian)
         guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
             close(listener)
             throw APNsError(

@@ -36,6 +36,15 @@ public struct MockAPNsConfiguration: Sendable {
     public var tokenUpdateInterval: TimeInterval
     /// The mock's clock, for token ages; tests inject their own.
     public var now: @Sendable () -> Date
+    /// How long a client has to finish the TLS handshake (or, in h2c, to send its first bytes) before its
+    /// connection is closed: half-open handshakes cannot hold descriptors forever.
+    public var handshakeTimeout: Duration = .seconds(10)
+    /// How long a connection may stay open without a byte from the client and without a stream in
+    /// progress before it is closed, as APNs closes idle connections (clients' PINGs keep it open).
+    public var idleTimeout: Duration = .seconds(600)
+    /// The most connections served at once. At the limit, a new connection takes the place of the one idle
+    /// the longest, or is closed at once when every connection is busy.
+    public var maximumConnections: Int = 1000
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, security: Security, keys: [MockProviderKey] = [],

@@ -30,6 +30,27 @@ final class MockConnection: NGHTTP2SessionOwner {
     private var dropRequested = false
     private var delayedAnswers = 0
     private(set) var state = State.open
+    let openedAt = ContinuousClock.now
+    /// When the client last sent a byte.
+    private(set) var lastActivity = ContinuousClock.now
+
+    /// Whether the connection has a request under way (answered or not); an idle one has none.
+    var isIdle: Bool { streams.isEmpty && delayedAnswers == 0 }
+
+    /// Closes the connection when its handshake or its idleness has lasted too long (``MockAPNsConfiguration``'s
+    /// timeouts). Returns whether it did.
+    func closeIfExpired(now: ContinuousClock.Instant) -> Bool {
+        guard case .open = state else { return false }
+        let configuration = service.configuration
+        if !handshakeComplete || !receivedBytes {
+            guard now - openedAt >= configuration.handshakeTimeout else { return false }
+        } else {
+            guard isIdle, now - lastActivity >= configuration.idleTimeout else { return false }
+        }
+        close()
+        return true
+    }
+    private var receivedBytes = false
 
     init(number: Int, socket: Int32, tls: TLSServerContext?, loop: MockServerLoop, service: MockAPNsService)
         throws(MockAPNsError)
@@ -126,6 +147,10 @@ final class MockConnection: NGHTTP2SessionOwner {
         while case .open = state, !dropRequested {
             let count = channel.receive(into: buffer)
             if count < 0 { return }
+            if count > 0 {
+                lastActivity = .now
+                receivedBytes = true
+            }
             guard count > 0, let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {
                 close()  // the peer closed, the connection failed, or the peer broke HTTP/2
                 return
@@ -179,7 +204,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     private func submitStreamLimit(_ limit: Int) {
         guard let session else { return }
         var setting = nghttp2_settings_entry(
-            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(limit))
+            settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: UInt32(clamping: limit))
         nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &setting, 1)
     }
 

@@ -22,6 +22,9 @@ final class MockServerLoop: @unchecked Sendable {
     private var timers: [Timer] = []
     private var connectionCount = 0
     private let stopping = Locked(false)
+    /// Set when `accept` ran out of descriptors: the listener is not polled until then, instead of
+    /// spinning on a listener that stays readable.
+    private var acceptPausedUntil: ContinuousClock.Instant?
     private let finished = ThreadExit()
     /// One read buffer for every connection: reads never overlap on the loop's thread.
     let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
@@ -68,14 +71,16 @@ final class MockServerLoop: @unchecked Sendable {
     private func run() {
         while !stopping.withLock({ $0 }) {
             let polled = connections  // accepting below adds connections that were not polled
-            var descriptors = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            if let paused = acceptPausedUntil, ContinuousClock.now >= paused { acceptPausedUntil = nil }
+            let listening = acceptPausedUntil == nil
+            var descriptors = [pollfd(fd: listening ? listener : -1, events: Int16(POLLIN), revents: 0)]
             descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0))
             for connection in polled {
                 let events = POLLIN | (connection.wantsWrite ? POLLOUT : 0)
                 descriptors.append(pollfd(fd: connection.socket, events: Int16(events), revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), pollTimeout())
-            if descriptors[0].revents & Int16(POLLIN) != 0 { acceptConnections() }
+            if listening && descriptors[0].revents & Int16(POLLIN) != 0 { acceptConnections() }
             if descriptors[1].revents != 0 { wakeUp.drain() }
             for (index, connection) in polled.enumerated() {
                 let events = descriptors[index + 2].revents
@@ -84,7 +89,10 @@ final class MockServerLoop: @unchecked Sendable {
             }
             fireTimers()
             let now = ContinuousClock.now
-            for connection in connections { connection.checkDrainDeadline(now: now) }
+            for connection in connections {
+                connection.checkDrainDeadline(now: now)
+                _ = connection.closeIfExpired(now: now)
+            }
             connections.removeAll { $0.isClosed }
         }
         for connection in connections { connection.close() }
@@ -94,8 +102,10 @@ final class MockServerLoop: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Milliseconds until the next timer (at most a second; a tenth while a connection drains).
+    /// Milliseconds until the next timer (at most a second; a tenth while a connection drains or accepting
+    /// is paused).
     private func pollTimeout() -> Int32 {
+        if acceptPausedUntil != nil { return 100 }
         guard let next = timers.map(\.deadline).min() else {
             return connections.contains { if case .draining = $0.state { true } else { false } } ? 100 : 1000
         }
@@ -114,7 +124,20 @@ final class MockServerLoop: @unchecked Sendable {
     private func acceptConnections() {
         while true {
             let socket = accept(listener, nil, nil)
-            guard socket >= 0 else { return }
+            guard socket >= 0 else {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    // Out of descriptors: make room by closing the connection idle the longest, and
+                    // wait a little before accepting again rather than spinning on the listener.
+                    closeLongestIdle()
+                    acceptPausedUntil = .now + .milliseconds(100)
+                }
+                return
+            }
+            let open = connections.filter { !$0.isClosed }
+            if open.count >= service.configuration.maximumConnections && !closeLongestIdle() {
+                close(socket)  // every connection is busy: this one waits its turn on the client's side
+                continue
+            }
             SocketChannel.configure(socket)
             connectionCount += 1
             service.recorder.connectionOpened()
@@ -127,5 +150,14 @@ final class MockServerLoop: @unchecked Sendable {
                 close(socket)
             }
         }
+    }
+
+    /// Closes the open connection that has been idle the longest. Returns whether there was one.
+    @discardableResult
+    private func closeLongestIdle() -> Bool {
+        let idle = connections.filter { !$0.isClosed && $0.isIdle }
+        guard let oldest = idle.min(by: { $0.lastActivity < $1.lastActivity }) else { return false }
+        oldest.close()
+        return true
     }
 }
