@@ -111,15 +111,20 @@ import Testing
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let files = [
-            "Chatter.swift", "en.lproj/Localizable.strings", "fr.lproj/Localizable.strings", "Localizable.xcstrings",
+            "Chatter.swift", "en.lproj/PushbuttonNotifications.strings", "fr.lproj/PushbuttonNotifications.strings",
+            "de.lproj/PushbuttonNotifications.strings", "PushbuttonNotifications.xcstrings",
         ]
+        // Only the declared locales (en, fr, de), not the built-ins' es, ja and zh-Hans, in Pushbutton's own table.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
+            "Chatter.swift", "PushbuttonNotifications.xcstrings", "de.lproj", "en.lproj", "fr.lproj",
+        ])
         for file in files { #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(file).path)) }
         let french = try String(
-            contentsOf: output.appendingPathComponent("fr.lproj/Localizable.strings"), encoding: .utf8)
+            contentsOf: output.appendingPathComponent("fr.lproj/PushbuttonNotifications.strings"), encoding: .utf8)
         #expect(french.contains(#""action.reply" = "Répondre";"#))
         #expect(french.contains(#""pushbutton.yes" = "Oui";"#))
         let catalog = try JSONParser.parse(
-            Array(try Data(contentsOf: output.appendingPathComponent("Localizable.xcstrings"))))
+            Array(try Data(contentsOf: output.appendingPathComponent("PushbuttonNotifications.xcstrings"))))
         #expect(catalog["strings"]?["action.like"]?["localizations"]?["de"]?["stringUnit"]?["value"] == "Gefällt mir")
         #expect(catalog["sourceLanguage"] == "en")
     }

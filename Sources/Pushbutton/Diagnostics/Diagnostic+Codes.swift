@@ -26,6 +26,8 @@ extension Diagnostic.Code {
     /// An app identifier in Pushbutton's `pushbutton.` namespace.
     public static let reservedPrefix: Self = "reserved-prefix"
     public static let identifierWhitespace: Self = "identifier-whitespace"
+    /// An identifier holds a control character (newline, NUL, ESC, …): an error.
+    public static let identifierControlCharacter: Self = "identifier-control-character"
     public static let identifierLength: Self = "identifier-length"
     /// Two sources define the same category identifier differently.
     public static let categoryCollision: Self = "category-collision"

@@ -69,31 +69,27 @@ struct ManifestLinter {
         var seen = Set<String>()
         for (index, locale) in manifest.locales.enumerated() {
             let path = JSONPath.root.appending("locales").appending(index)
-            if !Self.isLocaleIdentifier(locale) {
+            if !LanguageTag.isValid(locale) {
+                // An error: locales name directories in generated code (`fr.lproj`) and match devices' languages.
                 report(
-                    .warning, .invalidLocale, path, "'\(locale)' does not look like a locale identifier",
-                    hint: "use identifiers such as en, fr, pt-BR, zh-Hans")
+                    .error, .invalidLocale, path,
+                    "'\(TerminalText.escaped(locale))' is not a BCP 47 language tag",
+                    hint: "use tags such as en, fr, pt-BR, zh-Hans (a hyphen, not an underscore)")
             }
             if !seen.insert(locale).inserted {
                 report(.warning, .duplicateKey, path, "locale '\(locale)' is listed twice", hint: "remove one")
             }
         }
-        if !manifest.locales.isEmpty && !manifest.locales.contains(manifest.defaultLocale) {
+        if !LanguageTag.isValid(manifest.defaultLocale) {
+            report(
+                .error, .invalidLocale, .root.appending("defaultLocale"),
+                "the default locale '\(TerminalText.escaped(manifest.defaultLocale))' is not a BCP 47 language tag",
+                hint: "use a tag such as en, fr, pt-BR, zh-Hans")
+        } else if !manifest.locales.isEmpty && !manifest.locales.contains(manifest.defaultLocale) {
             report(
                 .error, .defaultLocale, .root.appending("defaultLocale"),
                 "the default locale '\(manifest.defaultLocale)' is not among the declared locales",
                 hint: "add '\(manifest.defaultLocale)' to 'locales' or pick one of them")
-        }
-    }
-
-    /// A language of 2–3 letters, then optional script, region or variant subtags of letters and digits.
-    static func isLocaleIdentifier(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let language = parts.first, (2...3).contains(language.count),
-            language.allSatisfy({ $0.isASCII && $0.isLetter })
-        else { return false }
-        return parts.dropFirst().allSatisfy { part in
-            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         }
     }
 
@@ -265,6 +261,12 @@ struct ManifestLinter {
             hint: "use one definition for the identifier, or give the buttons different identifiers")
     }
 
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators: a newline, a NUL or an
+    /// escape in an identifier is never meant, and ends lines in generated code and terminals.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
     private mutating func checkIdentifier(_ identifier: String, at path: JSONPath, kind: String) {
         if identifier.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             report(
@@ -284,7 +286,12 @@ struct ManifestLinter {
                 hint: kind == "category" && BuiltinCategories.identifiers.contains(identifier)
                     ? "list it in 'builtins' instead of redefining it" : "remove the prefix")
         }
-        if identifier.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
+        if identifier.unicodeScalars.contains(where: Self.isControl) {
+            report(
+                .error, .identifierControlCharacter, path,
+                "the \(kind) identifier '\(TerminalText.escaped(identifier))' contains a control character",
+                hint: "identifiers travel in payloads, headers and generated code; use letters, digits, '_', '-' and '.'")
+        } else if identifier.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
             report(
                 .warning, .identifierWhitespace, path, "the \(kind) identifier '\(identifier)' contains white space",
                 hint: "identifiers are compared exactly; use letters, digits, '_', '-' and '.'")

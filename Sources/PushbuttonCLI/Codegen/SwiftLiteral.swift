@@ -1,5 +1,27 @@
-/// Spelling values as Swift source.
+/// Spelling values as Swift source: every text from a manifest goes through one of these, so none can
+/// end a string literal or a comment and add code of its own.
 enum SwiftLiteral {
+    /// Text for a `//` or `///` comment: on one line whatever it holds. Control characters and line or
+    /// paragraph separators are shown as escapes (`\n`, `\u{1B}`), so a newline cannot start a line of code.
+    static func comment(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
     /// A string literal with `\`, `"` and control characters escaped.
     static func string(_ text: String) -> String {
         var result = "\""
@@ -10,7 +32,7 @@ enum SwiftLiteral {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+            case _ where needsEscape(scalar):
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             default: result.unicodeScalars.append(scalar)
             }

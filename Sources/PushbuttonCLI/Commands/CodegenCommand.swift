@@ -7,7 +7,10 @@ struct CodegenCommand: Command {
     let summary = "Generate Swift source and string tables that declare a manifest's categories."
     let discussion = """
         Writes DIR/<TypeName>.swift (the categories as Pushbutton values, with identifier constants),
-        DIR/<locale>.lproj/Localizable.strings for each locale, and DIR/Localizable.xcstrings.
+        DIR/<locale>.lproj/<TABLE>.strings for each locale the manifest declares, and DIR/<TABLE>.xcstrings.
+        TABLE is PushbuttonNotifications unless --table names another (Localizable is the app's own table).
+        Translations in other languages (the built-ins' es, ja, zh-Hans) are left out: an .lproj folder
+        makes iOS list the app as supporting its language. Nothing is written outside DIR.
         Legacy categories are converted to the modern model (the conversion's warnings go to stderr).
         A manifest with errors is refused: fix what 'pushbutton lint' reports first.
         """
@@ -15,6 +18,7 @@ struct CodegenCommand: Command {
         options: [
             .init("--output", short: "-o", value: "DIR", help: "The directory to write into (created if missing)."),
             .init("--type-name", value: "NAME", help: "The generated enum's name (default: NotificationCategories)."),
+            .init("--table", value: "NAME", help: "The string table's name (default: PushbuttonNotifications)."),
         ],
         flags: [.init("--no-strings", help: "Write only the Swift source.")],
         positionals: ["MANIFEST"])
@@ -25,6 +29,10 @@ struct CodegenCommand: Command {
         guard SwiftLiteral.name(for: typeName, prefix: "x") == typeName.prefix(1).lowercased() + typeName.dropFirst(),
             typeName.first?.isUppercase == true, !SwiftLiteral.keywords.contains(typeName)
         else { throw UsageError("--type-name '\(typeName)' is not a valid UpperCamelCase Swift type name") }
+        let table = arguments.value("--table") ?? StringsGenerator.defaultTableName
+        guard !table.isEmpty, table.utf8.count <= 64, table.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }),
+            table.first != "-"
+        else { throw UsageError("--table '\(TerminalText.escaped(table))' is not a table name (letters, digits, '_' and '-')") }
         let path = arguments.positionals[0]
         let file = Console.displayName(path)
         let manifest = try ManifestLoading.load(path, console: console)
@@ -33,21 +41,32 @@ struct CodegenCommand: Command {
         var files = [("\(typeName).swift", generator.generate())]
         if !arguments.has("--no-strings") {
             let builtins = manifest.builtins.compactMap { BuiltinCategories.category($0) }
+            let declared = manifest.locales.isEmpty ? [manifest.defaultLocale] : manifest.locales
+            // The linter refused invalid tags already; checked again here because they become directories.
+            if let invalid = (declared + [manifest.defaultLocale]).first(where: { !LanguageTag.isValid($0) }) {
+                throw CommandFailure(
+                    "\(file): the locale '\(TerminalText.escaped(invalid))' is not a BCP 47 language tag; nothing was written")
+            }
             let strings = StringsGenerator(
                 categories: generator.categories + builtins, sourceLanguage: manifest.defaultLocale,
-                sourceName: sourceName)
+                declaredLocales: declared, sourceName: sourceName)
             for key in strings.conflicts {
                 console.printError(
-                    "\(file): warning: localization key '\(key)' has different texts in different places; the first is kept"
+                    "\(file): warning: localization key '\(TerminalText.escaped(key))' has different texts in different places; the first is kept"
                 )
             }
             for locale in strings.locales {
-                files.append(("\(locale).lproj/Localizable.strings", strings.strings(for: locale)))
+                files.append(("\(locale).lproj/\(table).strings", strings.strings(for: locale)))
             }
-            files.append(("Localizable.xcstrings", strings.stringCatalog()))
+            files.append(("\(table).xcstrings", strings.stringCatalog()))
         }
+        let root = URL(fileURLWithPath: output).standardizedFileURL
         for (name, contents) in files {
-            let url = URL(fileURLWithPath: output).appendingPathComponent(name)
+            let url = root.appendingPathComponent(name).standardizedFileURL
+            // Every name above is built from checked parts; this is the last guard that nothing escapes DIR.
+            guard url.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
+                throw CommandFailure("refusing to write '\(TerminalText.escaped(url.path))', which is outside '\(output)'")
+            }
             do {
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
