@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds each libFuzzer target (with AddressSanitizer) from the Pushbutton module's sources and runs it
-# for a bounded time on a corpus seeded from Examples/. Prints the runs executed; fails on any crash.
+# Builds each libFuzzer target (with AddressSanitizer) from the Pushbutton module's sources, plus the
+# files a target names on a "// fuzz-sources:" first line (from other modules that need no C library),
+# and runs it for a bounded time on a corpus seeded from Examples/ and Fuzz/seeds/<target>/. Prints the
+# runs executed; fails on any crash.
 set -euo pipefail
 seconds=${FUZZ_SECONDS:-60}
 cd "$(dirname "$0")/.."
@@ -12,9 +14,12 @@ for target in Fuzz/*Fuzzer.swift; do
   corpus=.fuzz/corpus-$name
   mkdir -p "$corpus"
   cp Examples/*.json Examples/payloads/*.json "$corpus"/ 2>/dev/null || true
+  [ -d "Fuzz/seeds/$name" ] && cp Fuzz/seeds/"$name"/* "$corpus"/
+  extra=$(sed -n '1s|^// fuzz-sources:||p' "$target")
   echo "fuzz: building $name"
+  # The extra files' `import Pushbutton` names the module being built: a warning, not an error.
   swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name Pushbutton -module-name Pushbutton \
-    $sources "$target" -o "$binary"
+    $sources $extra "$target" -o "$binary" 2> >(grep -v "file is part of module 'Pushbutton'; ignoring import" >&2)
   echo "fuzz: running $name for ${seconds}s"
   log=.fuzz/$name.log
   if ! "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -artifact_prefix=.fuzz/ "$corpus" >"$log" 2>&1; then

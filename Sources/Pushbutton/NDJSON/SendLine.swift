@@ -1,7 +1,9 @@
 /// One line of `pushbutton send`'s NDJSON input: `{"token": "…", "payload": {…}}`, the payload optional.
 ///
-/// The line is read as bytes: invalid UTF-8 anywhere makes it invalid (it is never repaired into U+FFFD),
-/// and the payload is written back with ``JSONWriter``, which keeps integers of any size digit for digit.
+/// The line is read as bytes and checked by ``JSONParser`` whole: invalid UTF-8 anywhere makes it invalid
+/// (it is never repaired into U+FFFD). The payload is then taken from the line as written, only with the
+/// white space between tokens removed, never rebuilt from a parsed value: integers beyond `Int64` keep
+/// every digit and numbers keep their spelling.
 public struct SendLine: Sendable, Equatable {
     /// The device token, as written on the line (checked later, as a token from a flag is).
     public var token: String
@@ -13,7 +15,7 @@ public struct SendLine: Sendable, Equatable {
         self.payload = payload
     }
 
-    /// Why a line is not a notification. `token` is set when the line had one.
+    /// Why a line is not a notification.
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
         public init(_ message: String) { self.message = message }
@@ -30,6 +32,118 @@ public struct SendLine: Sendable, Equatable {
         guard let object = value.objectValue, let token = object["token"]?.stringValue else {
             throw Failure("not a JSON object with a \"token\" string")
         }
-        return SendLine(token: token, payload: object["payload"].map { JSONWriter.compact($0) })
+        guard object["payload"] != nil else { return SendLine(token: token, payload: nil) }
+        var scanner = MemberScanner(bytes: bytes)
+        guard let range = scanner.lastValue(named: "payload") else {
+            throw Failure("the \"payload\" member could not be located")  // unreachable for a parsed object
+        }
+        return SendLine(token: token, payload: MemberScanner.compacted(bytes[range]))
+    }
+}
+
+/// Finds where a top-level member's value is written in a JSON object the parser has already accepted
+/// (so it needs no error handling of its own beyond not running past the end).
+private struct MemberScanner {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    /// The byte range of the value of the last member named `name` (the one the parser keeps).
+    mutating func lastValue(named name: String) -> Range<Int>? {
+        skipWhitespace()
+        guard peek == 0x7B else { return nil }  // {
+        position += 1
+        var found: Range<Int>?
+        while position < bytes.count {
+            skipWhitespace()
+            if peek == 0x7D { return found }  // }
+            let keyStart = position
+            skipString()
+            let key = (try? JSONParser.parse(Array(bytes[keyStart..<position])))?.stringValue
+            skipWhitespace()
+            position += 1  // :
+            skipWhitespace()
+            let valueStart = position
+            skipValue()
+            if key == name { found = valueStart..<position }
+            skipWhitespace()
+            if peek == 0x2C { position += 1 } else { return found }  // ,
+        }
+        return found
+    }
+
+    private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { position += 1 }
+    }
+
+    private mutating func skipString() {
+        position += 1  // the opening quote
+        while let byte = peek {
+            position += 1
+            if byte == 0x5C {
+                position += 1  // the escaped byte (a \u escape's hex digits are plain bytes)
+            } else if byte == 0x22 {
+                return
+            }
+        }
+    }
+
+    private mutating func skipValue() {
+        guard let first = peek else { return }
+        switch first {
+        case 0x22: skipString()
+        case 0x7B, 0x5B:
+            var depth = 0
+            while let byte = peek {
+                switch byte {
+                case 0x22:
+                    skipString()
+                    continue
+                case 0x7B, 0x5B: depth += 1
+                case 0x7D, 0x5D: depth -= 1
+                default: break
+                }
+                position += 1
+                if depth == 0 { return }
+            }
+        default:  // a number or a literal: up to the next delimiter
+            while let byte = peek, byte != 0x2C, byte != 0x7D, byte != 0x5D, byte != 0x20, byte != 0x09,
+                byte != 0x0A, byte != 0x0D
+            {
+                position += 1
+            }
+        }
+    }
+
+    /// `value` without the white space between its tokens (strings are copied as they are).
+    static func compacted(_ value: ArraySlice<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(value.count)
+        var inString = false
+        var escaped = false
+        for byte in value {
+            if inString {
+                result.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
+            } else if byte == 0x22 {
+                inString = true
+                result.append(byte)
+            } else if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                result.append(byte)
+            }
+        }
+        return result
     }
 }

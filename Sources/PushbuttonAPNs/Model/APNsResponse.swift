@@ -32,11 +32,15 @@ public struct APNsResponse: Sendable, Hashable {
     /// gets a reason named after the status, so nothing is ever reason-less.
     public init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status
-        apnsID = headers["apns-id"]
-        uniqueID = headers["apns-unique-id"]
+        // What the server sent is shown escaped from here on: a reason or an id with an escape sequence,
+        // a CR or an LF cannot reach a terminal, a log line or a summary as it was sent.
+        apnsID = headers["apns-id"].map(TerminalText.escaped)
+        uniqueID = headers["apns-unique-id"].map(TerminalText.escaped)
         guard status != 200 else { return }
         let json = try? JSONParser.parse(body)
-        reason = json?["reason"]?.stringValue.map(APNsReason.init) ?? APNsReason(rawValue: "HTTP\(status)")
+        reason =
+            json?["reason"]?.stringValue.map { APNsReason(rawValue: TerminalText.escaped($0)) }
+            ?? APNsReason(rawValue: "HTTP\(status)")
         if let milliseconds = json?["timestamp"]?.doubleValue, milliseconds.isFinite,
             (0...Self.latestTimestamp).contains(milliseconds)
         {

@@ -47,6 +47,8 @@ struct OutboxCommand: Command {
         if let timeout = try arguments.seconds("--request-timeout", in: 0.001...86_400) {
             options.requestTimeout = timeout
         }
+        // Every flag is checked before the database is touched, whichever action reads it.
+        let timeLimit = try arguments.seconds("--time-limit", in: ArgumentRange.seconds)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("no outbox database at '\(path)'")
         }
@@ -59,7 +61,8 @@ struct OutboxCommand: Command {
         do {
             switch verb {
             case "status": try await status(outbox, arguments, console)
-            case "drain": try await drain(outbox, arguments, console, timeout: options.requestTimeout)
+            case "drain":
+                try await drain(outbox, arguments, console, timeout: options.requestTimeout, timeLimit: timeLimit)
             default: try await dead(outbox, arguments, console)
             }
         } catch let error as OutboxError {
@@ -86,11 +89,11 @@ struct OutboxCommand: Command {
         console.print("oldest pending: " + (status.oldestPendingAge.map(Self.age) ?? "none"))
     }
 
-    private func drain(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console, timeout: Duration)
-        async throws
-    {
+    private func drain(
+        _ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console, timeout: Duration, timeLimit: Duration?
+    ) async throws {
         let untilEmpty = arguments.has("--until-empty")
-        let limit = try arguments.seconds("--time-limit", in: ArgumentRange.seconds) ?? .seconds(untilEmpty ? 300 : 0)
+        let limit = timeLimit ?? .seconds(untilEmpty ? 300 : 0)
         let report = try await outbox.drain(
             sender: URLSessionSender(timeout: timeout), untilEmpty: untilEmpty, endpoint: arguments.value("--endpoint"),
             timeLimit: untilEmpty ? limit : nil)

@@ -70,17 +70,23 @@ enum HTMLPreviewRenderer {
         return html + "</li>\n"
     }
 
+    /// Text for HTML and SVG (XML) content and attribute values. Characters XML 1.0 does not allow at all,
+    /// not even as references (C0 controls other than tab, LF and CR; U+FFFE and U+FFFF), become U+FFFD,
+    /// so the SVG stays well-formed whatever the text holds.
     static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": escaped += "&amp;"
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                escaped.unicodeScalars.append("\u{FFFD}")
+            default: escaped.unicodeScalars.append(scalar)
             }
         }
         return escaped
