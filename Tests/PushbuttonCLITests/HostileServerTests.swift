@@ -1,0 +1,128 @@
+import Foundation
+import Pushbutton
+import PushbuttonOutbox
+import PushbuttonReceiver
+import Testing
+
+/// The hardening suite's servers: a hostile APNs (`scripts/hostile-apns.py`, python3-h2) and a hostile
+/// backend (`scripts/hostile-backend.py`), each bound to 127.0.0.1 and stopping itself.
+@Suite(.timeLimit(.minutes(3))) struct HostileServerTests {
+    @Test func everyHostileAPNsAnswerGivesOneDefiniteEscapedResult() throws {
+        let server = try LocalServer(script: "hostile-apns.py", arguments: ["--max-seconds", "90"])
+        defer { server.stop() }
+        let kinds = (1000...1011).map(String.init) + ["2000"]
+        let input = kinds.map { #"{"token":"\#($0)\#(String(repeating: "0", count: 60))"}"# }.joined(separator: "\n")
+        let result = try CLI.run(
+            HostileInputTests.sendBase + [
+                "--host", "127.0.0.1", "--port", "\(server.port)", "--h2c", "--payload", "Examples/payloads/message.json",
+                "--timeout", "2",
+            ], stdin: input + "\n")
+        HostileInputTests.expectNoTrap(result, "send to the hostile APNs")
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == kinds.count, "\(lines)")
+        for kind in kinds { #expect(lines.filter { $0.contains("\"token\":\"\(kind)") }.count == 1, "\(kind)") }
+        for line in lines {
+            let object = try JSONParser.parse(line)
+            #expect(["delivered", "rejected", "failed"].contains(object["status"]?.stringValue ?? ""), "\(line)")
+            if let since = object["unregistered_at"]?.integerValue { #expect(since >= 0) }
+        }
+        #expect(!(result.stdout + result.stderr).contains("\u{1B}"), "a server's escape sequence reached the terminal")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("sent 13: delivered 2, rejected 8"), "\(result.stderr)")
+        // The one readable timestamp (-1 and the huge ones are not dates APNs could mean) was ignored, not trapped on.
+        print("hostile APNs: \(kinds.count) answers, \(kinds.count) definite results, 0 traps")
+    }
+
+    @Test func theOutboxNeverTakesARedirectAsADelivery() async throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.appendingPathComponent("backend.ndjson")
+        let backend = try LocalServer(script: "hostile-backend.py", arguments: ["--log", log.path, "--max-seconds", "90"])
+        defer { backend.stop() }
+        let path = directory.appendingPathComponent("taps.sqlite").path
+        let outbox = try Outbox(path: path)
+        let codes = [302, 303, 307, 308]
+        for code in codes {
+            try await outbox.enqueue(
+                BackendRequest(
+                    url: "https://api.example.com/redirect-\(code)/like", body: ["id": 42], idempotencyKey: "k\(code)",
+                    notificationIdentifier: "n", actionIdentifier: "like"))
+        }
+        try await outbox.enqueue(
+            BackendRequest(
+                url: "https://api.example.com/plain", body: ["id": 1], idempotencyKey: "plain",
+                notificationIdentifier: "n", actionIdentifier: "like"))
+        let drain = try CLI.run([
+            "outbox", "drain", path, "--endpoint", "http://127.0.0.1:\(backend.port)", "--max-attempts", "2",
+            "--base-backoff", "0", "--max-backoff", "0", "--until-empty", "--time-limit", "30",
+        ])
+        HostileInputTests.expectNoTrap(drain, "drain")
+        #expect(drain.stdout.contains("delivered 1,"), "\(drain.stdout) \(drain.stderr)")
+        #expect(drain.stdout.contains("dead-lettered 4,"), "\(drain.stdout)")
+        let dead = try await outbox.entries(.dead)
+        #expect(dead.count == codes.count)
+        for entry in dead { #expect(entry.lastError?.contains("redirect") == true, "\(entry.lastError ?? "")") }
+        // The backend never saw a GET, nor a request at the redirect's target.
+        let methods = try LocalServer.values("method", inLog: log)
+        let paths = try LocalServer.values("path", inLog: log)
+        #expect(methods.allSatisfy { $0 == "POST" }, "\(methods)")
+        #expect(!paths.contains("/landing"), "\(paths)")
+        #expect(paths.filter { $0.hasPrefix("/redirect-") }.count == 2 * codes.count)
+    }
+
+    @Test func processesOpeningOneNewOutboxAtOnceKeepEveryTap() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("new.sqlite").path
+        let count = 12
+        let script = """
+            for i in $(seq \(count)); do
+              "$1" simulate Examples/payloads/message.json --manifest Examples/manifest.json --tap like --outbox "$2" \\
+                >/dev/null 2>>"$3" &
+            done
+            wait
+            """
+        let errors = directory.appendingPathComponent("errors").path
+        let result = try CLI.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", script, "bash", CLI.productsDirectory.appendingPathComponent("pushbutton").path, database, errors])
+        #expect(result.status == 0)
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(stderr.isEmpty, "\(stderr)")
+        let status = try JSONParser.parse(try CLI.run(["outbox", "status", database, "--json"]).stdout)
+        #expect(status["pending"]?.integerValue == Int64(count), "\(status)")
+        print("outbox migration race: \(count) processes on one new database, \(status["pending"] ?? .null) taps kept")
+    }
+
+    @Test func anSQLiteFileThatIsNotAnOutboxIsRefusedUntouched() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("other.sqlite").path
+        let made = try CLI.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", database, "CREATE TABLE people (name TEXT);"])
+        #expect(made.status == 0)
+        let result = try CLI.run(["outbox", "status", database])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not a Pushbutton outbox"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        let tables = try CLI.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", database, "SELECT name FROM sqlite_master ORDER BY name;"])
+        #expect(tables.stdout == "people\n")
+    }
+
+    @Test func anIdempotencyKeyOrMethodThatWouldSmuggleAHeaderIsRefusedAtEnqueue() async throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outbox = try Outbox(path: directory.appendingPathComponent("taps.sqlite").path)
+        for (key, method) in [("n1:like\r\nX-Injected: 1", "POST"), ("n1:like\n", "POST"), ("ok", "POST\r\nX: 1")] {
+            await #expect(throws: OutboxError.self) {
+                try await outbox.enqueue(
+                    BackendRequest(
+                        url: "https://api.example.com/like", method: method, idempotencyKey: key,
+                        notificationIdentifier: "n1", actionIdentifier: "like"))
+            }
+        }
+        #expect(try await outbox.status().pending == 0)
+    }
+}
