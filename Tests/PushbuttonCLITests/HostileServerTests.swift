@@ -4,6 +4,10 @@ import PushbuttonOutbox
 import PushbuttonReceiver
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The hardening suite's servers: a hostile APNs (`scripts/hostile-apns.py`, python3-h2) and a hostile
 /// backend (`scripts/hostile-backend.py`), each bound to 127.0.0.1 and stopping itself.
 @Suite(.timeLimit(.minutes(3))) struct HostileServerTests {
@@ -124,5 +128,55 @@ import Testing
             }
         }
         #expect(try await outbox.status().pending == 0)
+    }
+
+    /// CPU seconds a process has used (user + system), from /proc.
+    static func cpuSeconds(_ pid: Int32) throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+        return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    @Test func theMockOutOfDescriptorsNeitherSpinsNorStopsAnswering() throws {
+        let mock = try LocalServer(
+            executable: URL(fileURLWithPath: "/bin/bash"),
+            arguments: [
+                "-c", "ulimit -n 40; exec \"$1\" mock-apns --h2c --no-token-check --quiet --port 0 --duration 60", "bash",
+                CLI.productsDirectory.appendingPathComponent("pushbutton").path,
+            ],
+            port: { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["port"] as? Int
+            })
+        defer { mock.stop() }
+        let idle = (0..<80).map { _ in MockConnectionHog.connect(port: mock.port) }
+        defer { idle.forEach { close($0) } }
+        Thread.sleep(forTimeInterval: 0.3)
+        let before = try Self.cpuSeconds(mock.process.processIdentifier)
+        Thread.sleep(forTimeInterval: 1.5)
+        let spent = try Self.cpuSeconds(mock.process.processIdentifier) - before
+        #expect(spent < 0.5, "the mock used \(spent) s of CPU in 1.5 s while out of descriptors")
+        let sent = try CLI.run(
+            HostileInputTests.sendBase + [
+                "--host", "127.0.0.1", "--port", "\(mock.port)", "--h2c", "--token", MockToken.make(7), "--body", "hi",
+            ])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        print("mock out of descriptors: 80 idle connections, \(spent) s CPU in 1.5 s, a real client served")
+    }
+}
+
+/// Plain TCP connections that never send a byte.
+enum MockConnectionHog {
+    static func connect(port: Int) -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return descriptor
     }
 }
