@@ -65,12 +65,14 @@ import Testing
     @Test func aTokenOverOneHundredBytesIsABadDeviceToken() async throws {
         let fixture = try await MockFixture(security: .h2c)
         let transport = try NGHTTP2Transport(.init(environment: fixture.mock.environment))
-        let token = try ProviderToken(key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID, issuedAt: Date())
+        let token = try ProviderToken(
+            key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID, issuedAt: Date())
         let notification = try MockFixture.notification()
         for (digits, expected) in [(200, 200), (202, 400), (4096, 400)] {
             let response = try await transport.send(
                 HTTPRequest(
-                    path: "/3/device/" + String(repeating: "a", count: digits), headers: notification.headers(token: token),
+                    path: "/3/device/" + String(repeating: "a", count: digits),
+                    headers: notification.headers(token: token),
                     body: notification.payload, timeout: .seconds(5)))
             #expect(response.status == expected, "\(digits) digits")
             if expected == 400 { #expect(String(decoding: response.body, as: UTF8.self).contains("BadDeviceToken")) }

@@ -23,18 +23,23 @@ import Testing
             #expect(response.reason == .unregistered)
         }
         let hostile = APNsResponse(
-            status: 400, headers: ["apns-unique-id": "u\u{1B}[2J"], body: Array(#"{"reason":"Bad\u001b[31m\r\nx"}"#.utf8))
+            status: 400, headers: ["apns-unique-id": "u\u{1B}[2J"],
+            body: Array(#"{"reason":"Bad\u001b[31m\r\nx"}"#.utf8))
         #expect(hostile.reason?.rawValue == #"Bad\u{1B}[31m\r\nx"#)
         #expect(hostile.uniqueID == #"u\u{1B}[2J"#)
     }
 
     @Test func aHeaderWithALineBreakIsRefusedBeforeTheNetworkAndNotRetried() async throws {
         // Nothing listens on port 9: a request that reached the network would fail with a transport error.
-        let transport = try NGHTTP2Transport(.init(environment: APNsEnvironment(host: "127.0.0.1", port: 9, cleartext: true)))
+        let transport = try NGHTTP2Transport(
+            .init(environment: APNsEnvironment(host: "127.0.0.1", port: 9, cleartext: true)))
         let client = APNsClient(transport: transport, tokens: nil)
-        for (topic, collapseID) in [("com.example\r\nx-injected: 1", nil), ("com.example", "a\nb"), ("com.example\0", nil)] as [(String, String?)] {
+        for (topic, collapseID) in [
+            ("com.example\r\nx-injected: 1", nil), ("com.example", "a\nb"), ("com.example\0", nil),
+        ] as [(String, String?)] {
             let notification = APNsNotification(
-                deviceToken: try DeviceToken(String(repeating: "ab", count: 32)), payload: Array("{}".utf8), topic: topic,
+                deviceToken: try DeviceToken(String(repeating: "ab", count: 32)), payload: Array("{}".utf8),
+                topic: topic,
                 collapseID: collapseID)
             guard case .failed(_, let attempts, let cause) = await client.send(notification) else {
                 Issue.record("a request with a smuggled header must fail")
@@ -45,7 +50,8 @@ import Testing
         }
         let request = HTTPRequest(path: "/", headers: [("x-a", "b\r\nc: d")], body: [], timeout: .seconds(1))
         #expect(request.headerProblem != nil)
-        #expect(HTTPRequest(path: "/", headers: [("X-Upper", "b")], body: [], timeout: .seconds(1)).headerProblem != nil)
+        #expect(
+            HTTPRequest(path: "/", headers: [("X-Upper", "b")], body: [], timeout: .seconds(1)).headerProblem != nil)
         await client.shutdown()
     }
 

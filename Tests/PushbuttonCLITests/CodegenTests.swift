@@ -99,7 +99,9 @@ import Testing
         let generated = try CLI.run(["codegen", file.path, "-o", output.path])
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [file.lastPathComponent, "out"])
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                file.lastPathComponent, "out",
+            ])
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
                 "NotificationCategories.swift", "PushbuttonNotifications.xcstrings", "en.lproj", "fr.lproj",
@@ -109,7 +111,8 @@ import Testing
         let compiled = try CLI.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
-                "swiftc", "-emit-module", "-emit-module-path", directory.appendingPathComponent("Hostile.swiftmodule").path,
+                "swiftc", "-emit-module", "-emit-module-path",
+                directory.appendingPathComponent("Hostile.swiftmodule").path,
                 "-emit-module-interface-path", interface.path, "-enable-library-evolution", "-module-name", "Hostile",
                 "-parse-as-library", "-I", modules, "-I", CLI.productsDirectory.path,
                 output.appendingPathComponent("NotificationCategories.swift").path,
@@ -123,16 +126,20 @@ import Testing
                 "public enum NotificationCategories {", "public enum ID {", "public static let msg: Swift.String", "}",
                 "public enum ActionID {", "public static let a: Swift.String", "public static let b: Swift.String", "}",
                 "public static let msg: Pushbutton.Category", "public static let all: [Pushbutton.Category]",
-                "public static let builtinIdentifiers: [Swift.String]", "public static let manifest: Pushbutton.Manifest",
+                "public static let builtinIdentifiers: [Swift.String]",
+                "public static let manifest: Pushbutton.Manifest",
                 "}",
             ], "\(declarations)")
         // Each .strings file has its comment and exactly one entry: no text added an entry of its own.
         for locale in ["en", "fr"] {
             let strings = try String(
-                contentsOf: output.appendingPathComponent("\(locale).lproj/PushbuttonNotifications.strings"), encoding: .utf8)
+                contentsOf: output.appendingPathComponent("\(locale).lproj/PushbuttonNotifications.strings"),
+                encoding: .utf8)
             let lines = strings.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.count == 3 && lines[2].isEmpty, "\(strings)")
-            #expect(lines[0].hasPrefix("/*") && lines[0].hasSuffix("*/") && lines[0].dropFirst(2).dropLast(2).contains("*/") == false)
+            #expect(
+                lines[0].hasPrefix("/*") && lines[0].hasSuffix("*/")
+                    && lines[0].dropFirst(2).dropLast(2).contains("*/") == false)
             #expect(!strings.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         }
     }
@@ -172,10 +179,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--table", "Localizable"])
         #expect(result.status == 0)
-        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("fr.lproj/Localizable.strings").path))
+        #expect(
+            FileManager.default.fileExists(atPath: output.appendingPathComponent("fr.lproj/Localizable.strings").path))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("ja.lproj").path))
         for table in ["../x", "a/b", "", "-x", "a b"] {
-            #expect(try CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--table", table]).status == 2)
+            #expect(
+                try CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--table", table]).status == 2)
         }
     }
 }

@@ -115,9 +115,10 @@ import Testing
             "de.lproj/PushbuttonNotifications.strings", "PushbuttonNotifications.xcstrings",
         ]
         // Only the declared locales (en, fr, de), not the built-ins' es, ja and zh-Hans, in Pushbutton's own table.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
-            "Chatter.swift", "PushbuttonNotifications.xcstrings", "de.lproj", "en.lproj", "fr.lproj",
-        ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
+                "Chatter.swift", "PushbuttonNotifications.xcstrings", "de.lproj", "en.lproj", "fr.lproj",
+            ])
         for file in files { #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(file).path)) }
         let french = try String(
             contentsOf: output.appendingPathComponent("fr.lproj/PushbuttonNotifications.strings"), encoding: .utf8)

@@ -15,23 +15,33 @@ import Testing
     ]
 
     /// A trap shows as a signal status or a Swift runtime backtrace on stderr.
-    static func expectNoTrap(_ result: CLI.Result, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func expectNoTrap(
+        _ result: CLI.Result, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         #expect(![132, 133, 134, 139].contains(result.status), "\(what): trapped", sourceLocation: sourceLocation)
         #expect(!result.stderr.contains("Fatal error"), "\(what): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(!result.stderr.contains("Backtrace"), "\(what): \(result.stderr)", sourceLocation: sourceLocation)
     }
 
     @Test func numbersOutOfRangeAreUsageErrorsNamingTheRange() throws {
-        let hostile = ["-1", "0", "70000", "99999999999999999999", "1e300", "nan", "inf", "-inf", "0x10", "", " 5", "1.5"]
+        let hostile = [
+            "-1", "0", "70000", "99999999999999999999", "1e300", "nan", "inf", "-inf", "0x10", "", " 5", "1.5",
+        ]
         var cases: [([String], String)] = []
         // A value in range sends to a closed local port and fails fast (status 1), never to APNs.
-        let send = Self.sendBase + [
-            "--token", String(repeating: "ab", count: 32), "--body", "x", "--host", "127.0.0.1", "--h2c", "--timeout", "1",
-        ]
+        let send =
+            Self.sendBase + [
+                "--token", String(repeating: "ab", count: 32), "--body", "x", "--host", "127.0.0.1", "--h2c",
+                "--timeout", "1",
+            ]
         for value in hostile {
             // --duration: a value in range (port 0) starts the mock; it stops at once.
             cases.append((["mock-apns", "--h2c", "--quiet", "--duration", "0.1", "--port", value], "--port"))
-            cases.append((["mock-apns", "--h2c", "--quiet", "--duration", "0.1", "--port", "0", "--max-streams", value], "--max-streams"))
+            cases.append(
+                (
+                    ["mock-apns", "--h2c", "--quiet", "--duration", "0.1", "--port", "0", "--max-streams", value],
+                    "--max-streams"
+                ))
             cases.append((send + ["--port", "9", "--in-flight", value], "--in-flight"))
             cases.append((send + ["--port", "9", "--connections", value], "--connections"))
             cases.append((send + ["--port", value], "--port"))
@@ -39,7 +49,11 @@ import Testing
                 cases.append((["outbox", "status", "/nonexistent/outbox.sqlite", option, value], option))
             }
             cases.append((["payload", "--body", "x", "--relevance-score", value], "--relevance-score"))
-            cases.append((["lint", "Examples/manifest.json", "Examples/payloads/message.json", "--priority", value], "--priority"))
+            cases.append(
+                (
+                    ["lint", "Examples/manifest.json", "Examples/payloads/message.json", "--priority", value],
+                    "--priority"
+                ))
         }
         // Out of range for every option here; the others are in range for some options and must only not trap.
         let alwaysInvalid: Set<String> = ["-1", "99999999999999999999", "1e300", "nan", "inf", "-inf", "", " 5"]
@@ -107,7 +121,10 @@ import Testing
         try output.fileHandleForReading.close()  // the log reader goes away
         for round in 0..<3 {
             let sent = try CLI.run(
-                Self.sendBase + ["--host", "127.0.0.1", "--port", "\(port)", "--h2c", "--token", MockToken.make(round), "--body", "hi"])
+                Self.sendBase + [
+                    "--host", "127.0.0.1", "--port", "\(port)", "--h2c", "--token", MockToken.make(round), "--body",
+                    "hi",
+                ])
             Self.expectNoTrap(sent, "send \(round)")
             #expect(sent.status == 0, "round \(round): \(sent.stderr)")
         }
@@ -120,8 +137,10 @@ import Testing
         let key = directory.appendingPathComponent("encrypted.p8").path
         let made = try CLI.run(
             URL(fileURLWithPath: "/usr/bin/env"),
-            ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes256", "-pass",
-             "pass:secret", "-out", key])
+            [
+                "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes256", "-pass",
+                "pass:secret", "-out", key,
+            ])
         #expect(made.status == 0)
         var arguments = Self.sendBase
         arguments[2] = key
@@ -148,7 +167,8 @@ import Testing
             URL(fileURLWithPath: "/bin/bash"),
             ["-c", script, "bash", CLI.productsDirectory.appendingPathComponent("pushbutton").path, Self.key])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.split(separator: "\n").filter { $0.contains("\"delivered\"") }.count == 2, "\(result.stdout)")
+        #expect(
+            result.stdout.split(separator: "\n").filter { $0.contains("\"delivered\"") }.count == 2, "\(result.stdout)")
     }
 
     @Test func ndjsonLinesKeepBigIntegersAndInvalidUTF8IsReported() throws {
@@ -167,17 +187,24 @@ import Testing
         try Data(bytes).write(to: file)
         let result = try CLI.run(
             URL(fileURLWithPath: "/bin/sh"),
-            ["-c", "\"$1\" send --key \"$3\" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example --host 127.0.0.1 --port \(mock.port) --h2c < \"$2\"",
-             "sh", CLI.productsDirectory.appendingPathComponent("pushbutton").path, file.path, Self.key])
+            [
+                "-c",
+                "\"$1\" send --key \"$3\" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example --host 127.0.0.1 --port \(mock.port) --h2c < \"$2\"",
+                "sh", CLI.productsDirectory.appendingPathComponent("pushbutton").path, file.path, Self.key,
+            ])
         Self.expectNoTrap(result, "send")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.contains("\"invalid\"") && $0.contains("\"line\":2") && $0.contains("UTF-8") }, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("\"invalid\"") && $0.contains("\"line\":2") && $0.contains("UTF-8") },
+            "\(lines)")
         #expect(lines.contains { $0.contains("\"delivered\"") }, "\(lines)")
         // The digits themselves are checked where the line is read (SendLineTests): here, that it is sent.
     }
 
     @Test func headerValuesWithLineBreaksAreRefused() throws {
-        for (option, value) in [("--topic", "com.example\r\nx-injected: 1"), ("--collapse-id", "a\nb"), ("--push-type", "alert\u{1B}[2J")] {
+        for (option, value) in [
+            ("--topic", "com.example\r\nx-injected: 1"), ("--collapse-id", "a\nb"), ("--push-type", "alert\u{1B}[2J"),
+        ] {
             var arguments = Self.sendBase + ["--token", String(repeating: "ab", count: 32), "--body", "x"]
             if let index = arguments.firstIndex(of: option) {
                 arguments[index + 1] = value
@@ -227,7 +254,8 @@ import Testing
     }
 
     @Test func theCurlTransportIsGone() throws {
-        let result = try CLI.run(Self.sendBase + ["--token", String(repeating: "ab", count: 32), "--transport", "curl"])
+        let result = try CLI.run(
+            Self.sendBase + ["--token", String(repeating: "ab", count: 32), "--transport", "curl"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown option '--transport'"))
     }

@@ -18,7 +18,8 @@ import Testing
         let input = kinds.map { #"{"token":"\#($0)\#(String(repeating: "0", count: 60))"}"# }.joined(separator: "\n")
         let result = try CLI.run(
             HostileInputTests.sendBase + [
-                "--host", "127.0.0.1", "--port", "\(server.port)", "--h2c", "--payload", "Examples/payloads/message.json",
+                "--host", "127.0.0.1", "--port", "\(server.port)", "--h2c", "--payload",
+                "Examples/payloads/message.json",
                 "--timeout", "2",
             ], stdin: input + "\n")
         HostileInputTests.expectNoTrap(result, "send to the hostile APNs")
@@ -42,7 +43,8 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("backend.ndjson")
-        let backend = try LocalServer(script: "hostile-backend.py", arguments: ["--log", log.path, "--max-seconds", "90"])
+        let backend = try LocalServer(
+            script: "hostile-backend.py", arguments: ["--log", log.path, "--max-seconds", "90"])
         defer { backend.stop() }
         let path = directory.appendingPathComponent("taps.sqlite").path
         let outbox = try Outbox(path: path)
@@ -111,7 +113,8 @@ import Testing
         #expect(result.stderr.contains("not a Pushbutton outbox"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
         let tables = try CLI.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", database, "SELECT name FROM sqlite_master ORDER BY name;"])
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["sqlite3", database, "SELECT name FROM sqlite_master ORDER BY name;"])
         #expect(tables.stdout == "people\n")
     }
 
@@ -141,7 +144,8 @@ import Testing
         let mock = try LocalServer(
             executable: URL(fileURLWithPath: "/bin/bash"),
             arguments: [
-                "-c", "ulimit -n 40; exec \"$1\" mock-apns --h2c --no-token-check --quiet --port 0 --duration 60", "bash",
+                "-c", "ulimit -n 40; exec \"$1\" mock-apns --h2c --no-token-check --quiet --port 0 --duration 60",
+                "bash",
                 CLI.productsDirectory.appendingPathComponent("pushbutton").path,
             ],
             port: { line in

@@ -18,7 +18,10 @@ import Testing
     @Test func splitsOnNewlinesDropsCRAndKeepsALastLineWithoutABreak() {
         let input = Array("a\r\n\nbc\nlast".utf8)
         for chunk in [1, 2, 3, 100] {
-            #expect(Self.lines(input, chunk: chunk) == [.text(Array("a".utf8)), .text([]), .text(Array("bc".utf8)), .text(Array("last".utf8))])
+            #expect(
+                Self.lines(input, chunk: chunk) == [
+                    .text(Array("a".utf8)), .text([]), .text(Array("bc".utf8)), .text(Array("last".utf8)),
+                ])
         }
     }
 
@@ -29,7 +32,10 @@ import Testing
     @Test func aLineOverTheLimitIsReportedAndSkippedWithoutBeingKept() {
         let input = Array((String(repeating: "x", count: 100) + "\nok\n" + String(repeating: "y", count: 50)).utf8)
         for chunk in [1, 7, 1000] {
-            #expect(Self.lines(input, chunk: chunk, limit: 10) == [.tooLong(length: 100), .text(Array("ok".utf8)), .tooLong(length: 50)])
+            #expect(
+                Self.lines(input, chunk: chunk, limit: 10) == [
+                    .tooLong(length: 100), .text(Array("ok".utf8)), .tooLong(length: 50),
+                ])
         }
     }
 }

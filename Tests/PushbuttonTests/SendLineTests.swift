@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct SendLineTests {
     @Test func integersBeyondInt64KeepEveryDigit() throws {
-        let line = #"{"payload": {"aps": {"alert": "hi"}, "id": 123456789012345678901234567890, "x": -0.000001e-400}, "token": "ab"}"#
+        let line =
+            #"{"payload": {"aps": {"alert": "hi"}, "id": 123456789012345678901234567890, "x": -0.000001e-400}, "token": "ab"}"#
         let parsed = try SendLine.parse(Array(line.utf8))
         #expect(parsed.token == "ab")
         #expect(

@@ -290,7 +290,8 @@ struct ManifestLinter {
             report(
                 .error, .identifierControlCharacter, path,
                 "the \(kind) identifier '\(TerminalText.escaped(identifier))' contains a control character",
-                hint: "identifiers travel in payloads, headers and generated code; use letters, digits, '_', '-' and '.'")
+                hint:
+                    "identifiers travel in payloads, headers and generated code; use letters, digits, '_', '-' and '.'")
         } else if identifier.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
             report(
                 .warning, .identifierWhitespace, path, "the \(kind) identifier '\(identifier)' contains white space",

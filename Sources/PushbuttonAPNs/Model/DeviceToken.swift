@@ -13,7 +13,8 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         guard text.utf8.count <= 4 * Self.maximumDigits else {  // not even cleaned: refused before any copy
             throw APNsError(
                 .invalidDeviceToken,
-                "a device token has at most \(Self.maximumDigits) hexadecimal digits, got \(text.utf8.count) characters")
+                "a device token has at most \(Self.maximumDigits) hexadecimal digits, got \(text.utf8.count) characters"
+            )
         }
         let cleaned = Self.clean(text)
         guard (64...Self.maximumDigits).contains(cleaned.utf8.count), cleaned.utf8.count % 2 == 0,

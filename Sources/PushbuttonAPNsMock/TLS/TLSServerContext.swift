@@ -24,7 +24,8 @@ final class TLSServerContext: @unchecked Sendable {
         guard SSL_CTX_use_PrivateKey_file(context, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
             let text = (try? String(contentsOfFile: privateKeyFile, encoding: .utf8)) ?? ""
             if P256PrivateKey.isEncrypted(text) {
-                throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(P256PrivateKey.encryptedMessage)")
+                throw MockAPNsError(
+                    "cannot use '\(privateKeyFile)' as the private key: \(P256PrivateKey.encryptedMessage)")
             }
             throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(OpenSSLErrors.last())")
         }

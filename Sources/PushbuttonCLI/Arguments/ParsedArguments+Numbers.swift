@@ -7,7 +7,8 @@ extension ParsedArguments {
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
+            throw UsageError(
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return number
     }
@@ -18,7 +19,8 @@ extension ParsedArguments {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             throw UsageError(
-                "\(name) must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got '\(text)'")
+                "\(name) must be a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)), got '\(text)'"
+            )
         }
         return number
     }

@@ -30,9 +30,13 @@ struct CodegenCommand: Command {
             typeName.first?.isUppercase == true, !SwiftLiteral.keywords.contains(typeName)
         else { throw UsageError("--type-name '\(typeName)' is not a valid UpperCamelCase Swift type name") }
         let table = arguments.value("--table") ?? StringsGenerator.defaultTableName
-        guard !table.isEmpty, table.utf8.count <= 64, table.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }),
+        guard !table.isEmpty, table.utf8.count <= 64,
+            table.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }),
             table.first != "-"
-        else { throw UsageError("--table '\(TerminalText.escaped(table))' is not a table name (letters, digits, '_' and '-')") }
+        else {
+            throw UsageError(
+                "--table '\(TerminalText.escaped(table))' is not a table name (letters, digits, '_' and '-')")
+        }
         let path = arguments.positionals[0]
         let file = Console.displayName(path)
         let manifest = try ManifestLoading.load(path, console: console)
@@ -45,7 +49,8 @@ struct CodegenCommand: Command {
             // The linter refused invalid tags already; checked again here because they become directories.
             if let invalid = (declared + [manifest.defaultLocale]).first(where: { !LanguageTag.isValid($0) }) {
                 throw CommandFailure(
-                    "\(file): the locale '\(TerminalText.escaped(invalid))' is not a BCP 47 language tag; nothing was written")
+                    "\(file): the locale '\(TerminalText.escaped(invalid))' is not a BCP 47 language tag; nothing was written"
+                )
             }
             let strings = StringsGenerator(
                 categories: generator.categories + builtins, sourceLanguage: manifest.defaultLocale,
@@ -65,7 +70,8 @@ struct CodegenCommand: Command {
             let url = root.appendingPathComponent(name).standardizedFileURL
             // Every name above is built from checked parts; this is the last guard that nothing escapes DIR.
             guard url.path.hasPrefix(root.path.hasSuffix("/") ? root.path : root.path + "/") else {
-                throw CommandFailure("refusing to write '\(TerminalText.escaped(url.path))', which is outside '\(output)'")
+                throw CommandFailure(
+                    "refusing to write '\(TerminalText.escaped(url.path))', which is outside '\(output)'")
             }
             do {
                 try FileManager.default.createDirectory(

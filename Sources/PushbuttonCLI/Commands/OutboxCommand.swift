@@ -37,7 +37,9 @@ struct OutboxCommand: Command {
             throw UsageError("unknown outbox action '\(verb)'; use status, drain or dead")
         }
         var options = OutboxOptions()
-        if let delay = try arguments.seconds("--base-backoff", in: ArgumentRange.seconds) { options.baseBackoff = delay }
+        if let delay = try arguments.seconds("--base-backoff", in: ArgumentRange.seconds) {
+            options.baseBackoff = delay
+        }
         if let delay = try arguments.seconds("--max-backoff", in: ArgumentRange.seconds) {
             options.maximumBackoff = delay
         }

@@ -34,7 +34,8 @@
                 else {
                     let text = (try? String(contentsOfFile: key, encoding: .utf8)) ?? ""
                     if P256PrivateKey.isEncrypted(text) {
-                        throw APNsError(.transport, "cannot use the certificate key '\(key)': \(P256PrivateKey.encryptedMessage)")
+                        throw APNsError(
+                            .transport, "cannot use the certificate key '\(key)': \(P256PrivateKey.encryptedMessage)")
                     }
                     throw APNsError(.transport, "cannot use the certificate key '\(key)': \(OpenSSLErrors.last())")
                 }
