@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs the built `pushbutton` binary, as a user would, and captures what it printed.
 enum CLI {
-    struct Result {
+    struct Result: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String

@@ -23,7 +23,7 @@ import Testing
         #expect(!result.stderr.contains("Backtrace"), "\(what): \(result.stderr)", sourceLocation: sourceLocation)
     }
 
-    @Test func numbersOutOfRangeAreUsageErrorsNamingTheRange() throws {
+    @Test func numbersOutOfRangeAreUsageErrorsNamingTheRange() async throws {
         let hostile = [
             "-1", "0", "70000", "99999999999999999999", "1e300", "nan", "inf", "-inf", "0x10", "", " 5", "1.5",
         ]
@@ -58,8 +58,9 @@ import Testing
         // Out of range for every option here; the others are in range for some options and must only not trap.
         let alwaysInvalid: Set<String> = ["-1", "99999999999999999999", "1e300", "nan", "inf", "-inf", "", " 5"]
         var refused = 0
-        for (arguments, option) in cases {
-            let result = try CLI.run(arguments)
+        let commands = cases.map(\.0)
+        let results = try await OffPool.run { try commands.map { try CLI.run($0) } }
+        for ((arguments, option), result) in zip(cases, results) {
             Self.expectNoTrap(result, arguments.joined(separator: " "))
             if alwaysInvalid.contains(arguments.last!) || result.status == 2 {
                 #expect(result.status == 2, "\(arguments)")
@@ -100,7 +101,7 @@ import Testing
         #expect(fullStderr == "pushbutton: error: cannot write to standard output: No space left on device\n")
     }
 
-    @Test func theMockKeepsServingWhenItsLogGoesAway() throws {
+    @Test func theMockKeepsServingWhenItsLogGoesAway() async throws {
         let process = Process()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = ["mock-apns", "--h2c", "--port", "0", "--no-token-check", "--duration", "60"]
@@ -120,7 +121,7 @@ import Testing
             (try JSONSerialization.jsonObject(with: line) as? [String: Any])?["port"] as? Int)
         try output.fileHandleForReading.close()  // the log reader goes away
         for round in 0..<3 {
-            let sent = try CLI.run(
+            let sent = try await OffPool.cli(
                 Self.sendBase + [
                     "--host", "127.0.0.1", "--port", "\(port)", "--h2c", "--token", MockToken.make(round), "--body",
                     "hi",

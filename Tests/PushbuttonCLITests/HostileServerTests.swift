@@ -11,12 +11,12 @@ import Testing
 /// The hardening suite's servers: a hostile APNs (`scripts/hostile-apns.py`, python3-h2) and a hostile
 /// backend (`scripts/hostile-backend.py`), each bound to 127.0.0.1 and stopping itself.
 @Suite(.timeLimit(.minutes(3))) struct HostileServerTests {
-    @Test func everyHostileAPNsAnswerGivesOneDefiniteEscapedResult() throws {
+    @Test func everyHostileAPNsAnswerGivesOneDefiniteEscapedResult() async throws {
         let server = try LocalServer(script: "hostile-apns.py", arguments: ["--max-seconds", "90"])
         defer { server.stop() }
         let kinds = (1000...1011).map(String.init) + ["2000"]
         let input = kinds.map { #"{"token":"\#($0)\#(String(repeating: "0", count: 60))"}"# }.joined(separator: "\n")
-        let result = try CLI.run(
+        let result = try await OffPool.cli(
             HostileInputTests.sendBase + [
                 "--host", "127.0.0.1", "--port", "\(server.port)", "--h2c", "--payload",
                 "Examples/payloads/message.json",
@@ -59,7 +59,7 @@ import Testing
             BackendRequest(
                 url: "https://api.example.com/plain", body: ["id": 1], idempotencyKey: "plain",
                 notificationIdentifier: "n", actionIdentifier: "like"))
-        let drain = try CLI.run([
+        let drain = try await OffPool.cli([
             "outbox", "drain", path, "--endpoint", "http://127.0.0.1:\(backend.port)", "--max-attempts", "2",
             "--base-backoff", "0", "--max-backoff", "0", "--until-empty", "--time-limit", "30",
         ])
@@ -77,7 +77,7 @@ import Testing
         #expect(paths.filter { $0.hasPrefix("/redirect-") }.count == 2 * codes.count)
     }
 
-    @Test func processesOpeningOneNewOutboxAtOnceKeepEveryTap() throws {
+    @Test func processesOpeningOneNewOutboxAtOnceKeepEveryTap() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("new.sqlite").path
@@ -90,29 +90,29 @@ import Testing
             wait
             """
         let errors = directory.appendingPathComponent("errors").path
-        let result = try CLI.run(
+        let result = try await OffPool.program(
             URL(fileURLWithPath: "/bin/bash"),
             ["-c", script, "bash", CLI.productsDirectory.appendingPathComponent("pushbutton").path, database, errors])
         #expect(result.status == 0)
         let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
         #expect(stderr.isEmpty, "\(stderr)")
-        let status = try JSONParser.parse(try CLI.run(["outbox", "status", database, "--json"]).stdout)
+        let status = try JSONParser.parse(try await OffPool.cli(["outbox", "status", database, "--json"]).stdout)
         #expect(status["pending"]?.integerValue == Int64(count), "\(status)")
         print("outbox migration race: \(count) processes on one new database, \(status["pending"] ?? .null) taps kept")
     }
 
-    @Test func anSQLiteFileThatIsNotAnOutboxIsRefusedUntouched() throws {
+    @Test func anSQLiteFileThatIsNotAnOutboxIsRefusedUntouched() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("other.sqlite").path
-        let made = try CLI.run(
+        let made = try await OffPool.program(
             URL(fileURLWithPath: "/usr/bin/env"), ["sqlite3", database, "CREATE TABLE people (name TEXT);"])
         #expect(made.status == 0)
-        let result = try CLI.run(["outbox", "status", database])
+        let result = try await OffPool.cli(["outbox", "status", database])
         #expect(result.status == 1)
         #expect(result.stderr.contains("not a Pushbutton outbox"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
-        let tables = try CLI.run(
+        let tables = try await OffPool.program(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["sqlite3", database, "SELECT name FROM sqlite_master ORDER BY name;"])
         #expect(tables.stdout == "people\n")
@@ -140,7 +140,7 @@ import Testing
         return (Double(fields[11])! + Double(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    @Test func theMockOutOfDescriptorsNeitherSpinsNorStopsAnswering() throws {
+    @Test func theMockOutOfDescriptorsNeitherSpinsNorStopsAnswering() async throws {
         let mock = try LocalServer(
             executable: URL(fileURLWithPath: "/bin/bash"),
             arguments: [
@@ -154,12 +154,12 @@ import Testing
         defer { mock.stop() }
         let idle = (0..<80).map { _ in MockConnectionHog.connect(port: mock.port) }
         defer { idle.forEach { close($0) } }
-        Thread.sleep(forTimeInterval: 0.3)
+        try await Task.sleep(for: .milliseconds(300))
         let before = try Self.cpuSeconds(mock.process.processIdentifier)
-        Thread.sleep(forTimeInterval: 1.5)
+        try await Task.sleep(for: .milliseconds(1500))
         let spent = try Self.cpuSeconds(mock.process.processIdentifier) - before
         #expect(spent < 0.5, "the mock used \(spent) s of CPU in 1.5 s while out of descriptors")
-        let sent = try CLI.run(
+        let sent = try await OffPool.cli(
             HostileInputTests.sendBase + [
                 "--host", "127.0.0.1", "--port", "\(mock.port)", "--h2c", "--token", MockToken.make(7), "--body", "hi",
             ])
