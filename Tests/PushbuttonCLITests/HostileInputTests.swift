@@ -101,6 +101,27 @@ import Testing
         #expect(fullStderr == "pushbutton: error: cannot write to standard output: No space left on device\n")
     }
 
+    /// `pushbutton send … | head -1`: the transports ignore SIGPIPE, so the closed pipe is a write error
+    /// the console must end quietly on.
+    @Test func aBulkSendWhoseReaderGoesAwayEndsQuietly() async throws {
+        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--quiet", "--duration", "60"])
+        defer { mock.stop() }
+        let script = """
+            "$1" send --key "$2" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example --host 127.0.0.1 \\
+              --port \(mock.port) --h2c --tokens <(for i in $(seq 3000); do printf 'cd%062x\\n' "$i"; done) --body hi \\
+              2>"$3" | head -1 >/dev/null
+            echo "${PIPESTATUS[0]}"
+            """
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errors = directory.appendingPathComponent("stderr").path
+        let result = try await OffPool.program(
+            URL(fileURLWithPath: "/bin/bash"),
+            ["-c", script, "bash", CLI.productsDirectory.appendingPathComponent("pushbutton").path, Self.key, errors])
+        #expect(result.stdout == "141\n", "\(result.stdout) \(result.stderr)")
+        #expect(((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "x").isEmpty)
+    }
+
     @Test func theMockKeepsServingWhenItsLogGoesAway() async throws {
         let process = Process()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
