@@ -71,7 +71,18 @@ final class SQLiteDatabase {
             throw SQLiteError(code: result, message: message, context: "opening \(path)")
         }
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
-        try execute("PRAGMA journal_mode=WAL")
+        // Switching a new database to WAL takes an exclusive lock, and SQLite does not always wait for it
+        // with the busy handler: processes opening one new database at once retry instead of failing.
+        var attempt = 0
+        while true {
+            do {
+                try execute("PRAGMA journal_mode=WAL")
+                break
+            } catch  where (error.code == SQLITE_BUSY || error.code == SQLITE_LOCKED) && attempt < 100 {
+                attempt += 1
+                usleep(20_000)
+            }
+        }
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
     }

@@ -10,5 +10,12 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         self.context = context
     }
 
-    public var description: String { "\(context): \(message) (SQLite code \(code))" }
+    /// One line, whatever the context holds (a multi-line statement is shown with its white space
+    /// collapsed, and shortened), as the command line prints errors.
+    public var description: String {
+        let words = context.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        var shown = words.joined(separator: " ")
+        if shown.count > 120 { shown = shown.prefix(117) + "..." }
+        return "\(shown): \(message) (SQLite code \(code))"
+    }
 }
