@@ -23,7 +23,7 @@ struct StatsCommand: Command {
             console.write(JSONWriter.pretty(json(summary)))
             return ExitStatus.success
         }
-        let lines = TapSummaryText.lines(summary)
+        let lines = TapSummaryText.lines(summary).map(TerminalText.escaped)  // names come from payloads
         console.print(lines[0])
         // A blank line before each category, as before.
         for line in lines.dropFirst() { console.print(line.hasPrefix("  ") ? line : "\n" + line) }
