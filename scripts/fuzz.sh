@@ -17,9 +17,14 @@ for target in Fuzz/*Fuzzer.swift; do
   [ -d "Fuzz/seeds/$name" ] && cp Fuzz/seeds/"$name"/* "$corpus"/
   extra=$(sed -n '1s|^// fuzz-sources:||p' "$target")
   echo "fuzz: building $name"
-  # The extra files' `import Pushbutton` names the module being built: a warning, not an error.
-  swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name Pushbutton -module-name Pushbutton \
-    $sources $extra "$target" -o "$binary" 2> >(grep -v "file is part of module 'Pushbutton'; ignoring import" >&2)
+  # The compiler's output (the extra files' `import Pushbutton` names the module being built, a warning;
+  # the linker's notes about sanitizer symbols) is shown only when the build fails.
+  if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name Pushbutton -module-name Pushbutton \
+    $sources $extra "$target" -o "$binary" 2>".fuzz/$name.build.log"; then
+    cat ".fuzz/$name.build.log"
+    echo "fuzz: $name does not build"
+    exit 1
+  fi
   echo "fuzz: running $name for ${seconds}s"
   log=.fuzz/$name.log
   if ! "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -artifact_prefix=.fuzz/ "$corpus" >"$log" 2>&1; then
