@@ -5,15 +5,30 @@ public enum LocalizedText: Sendable, Hashable {
     /// A key for the app's string tables and its translations, by locale identifier (`en`, `fr`, `zh-Hans`).
     case localized(key: String, values: [String: String])
 
-    /// The text for `locale`: an exact match, then the same language (`fr-CA` → `fr`), then
-    /// `fallbackLocale`, then English, then any translation (in locale order), then the key itself.
+    /// The text for `locale`, looked up as iOS falls back from a locale it has no translation for (see
+    /// ``LocaleIdentifier/fallbacks``): the locale itself, its regional parent (`es-MX` → `es-419`,
+    /// `en-AU` → `en-GB`), the language in its script (`zh-HK` → `zh-Hant`), the language (`pt-PT` → `pt`,
+    /// `fr_CA` → `fr`); then the same for `fallbackLocale`, then English, then any translation (in locale
+    /// order), then the key itself. Translations keyed in another spelling (`pt_BR`, `zh-tw`, `no`) are found too.
     public func resolved(for locale: String? = nil, fallbackLocale: String? = nil) -> String {
         switch self {
         case .literal(let text):
             return text
         case .localized(let key, let values):
-            for candidate in Self.lookupOrder(locale: locale, fallbackLocale: fallbackLocale) {
+            let order = Self.lookupOrder(locale: locale, fallbackLocale: fallbackLocale)
+            for candidate in order {
                 if let text = values[candidate] { return text }
+            }
+            // Keys written in a non-canonical spelling: compare canonical forms (only on a miss, so rarely).
+            var canonical: [String: String] = [:]
+            for locale in values.keys.sorted() {
+                guard let identifier = LocaleIdentifier(locale)?.description, identifier != locale else { continue }
+                if canonical[identifier] == nil { canonical[identifier] = values[locale] }
+            }
+            if !canonical.isEmpty {
+                for candidate in order {
+                    if let text = canonical[candidate] { return text }
+                }
             }
             return values.keys.sorted().first.flatMap { values[$0] } ?? key
         }
@@ -31,19 +46,14 @@ public enum LocalizedText: Sendable, Hashable {
         return [:]
     }
 
+    /// Every identifier to try, in order: the locale's fallbacks, the fallback locale's, then English's.
     private static func lookupOrder(locale: String?, fallbackLocale: String?) -> [String] {
         var order: [String] = []
-        if let locale {
-            order.append(locale)
-            var parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
-            while parts.count > 1 {
-                parts.removeLast()
-                order.append(parts.joined(separator: "-"))
-            }
-            if locale.hasPrefix("zh") { order.append(locale.contains("Hant") ? "zh-Hant" : "zh-Hans") }
+        for requested in [locale, fallbackLocale, "en"] {
+            guard let requested else { continue }
+            let identifiers = [requested] + (LocaleIdentifier(requested)?.fallbacks ?? [])
+            for identifier in identifiers where !order.contains(identifier) { order.append(identifier) }
         }
-        if let fallbackLocale { order.append(fallbackLocale) }
-        order.append("en")
         return order
     }
 }
