@@ -26,7 +26,9 @@ public struct LocaleIdentifier: Sendable, Hashable, CustomStringConvertible {
         var script: String?
         var region: String?
         for subtag in subtags.dropFirst() {
-            if subtag.count == 1 { break }  // an extension (-u-, -x-, …): nothing after it names a localization
+            if subtag.count == 1, subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                break  // an extension (-u-, -x-, …): nothing after it names a localization
+            }
             if script == nil, region == nil, subtag.count == 4, subtag.allSatisfy(Self.isASCIILetter) {
                 script = subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
             } else if region == nil, subtag.count == 2, subtag.allSatisfy(Self.isASCIILetter) {

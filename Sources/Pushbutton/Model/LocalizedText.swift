@@ -15,19 +15,16 @@ public enum LocalizedText: Sendable, Hashable {
         case .literal(let text):
             return text
         case .localized(let key, let values):
-            let order = Self.lookupOrder(locale: locale, fallbackLocale: fallbackLocale)
-            for candidate in order {
-                if let text = values[candidate] { return text }
-            }
-            // Keys written in a non-canonical spelling: compare canonical forms (only on a miss, so rarely).
-            var canonical: [String: String] = [:]
-            for locale in values.keys.sorted() {
-                guard let identifier = LocaleIdentifier(locale)?.description, identifier != locale else { continue }
-                if canonical[identifier] == nil { canonical[identifier] = values[locale] }
-            }
-            if !canonical.isEmpty {
-                for candidate in order {
-                    if let text = canonical[candidate] { return text }
+            var canonical: [String: String]?
+            for group in Self.lookupOrder(locale: locale, fallbackLocale: fallbackLocale) {
+                for candidate in group {
+                    if let text = values[candidate] { return text }
+                }
+                // Keys in another spelling (`pt_BR`, `zh-hant`): compare canonical forms, after exact matches.
+                let respelled = canonical ?? Self.respelledKeys(values)
+                canonical = respelled
+                for candidate in group {
+                    if let text = respelled[candidate] { return text }
                 }
             }
             return values.keys.sorted().first.flatMap { values[$0] } ?? key
@@ -46,15 +43,23 @@ public enum LocalizedText: Sendable, Hashable {
         return [:]
     }
 
-    /// Every identifier to try, in order: the locale's fallbacks, the fallback locale's, then English's.
-    private static func lookupOrder(locale: String?, fallbackLocale: String?) -> [String] {
-        var order: [String] = []
-        for requested in [locale, fallbackLocale, "en"] {
-            guard let requested else { continue }
-            let identifiers = [requested] + (LocaleIdentifier(requested)?.fallbacks ?? [])
-            for identifier in identifiers where !order.contains(identifier) { order.append(identifier) }
+    /// The identifiers to try, in three groups: the locale's fallbacks, the fallback locale's, then English's.
+    private static func lookupOrder(locale: String?, fallbackLocale: String?) -> [[String]] {
+        var seen = Set<String>()
+        return [locale, fallbackLocale, "en"].compactMap { requested in
+            guard let requested else { return nil }
+            return ([requested] + (LocaleIdentifier(requested)?.fallbacks ?? [])).filter { seen.insert($0).inserted }
         }
-        return order
+    }
+
+    /// The translations whose key is not spelled canonically, under the canonical spelling.
+    private static func respelledKeys(_ values: [String: String]) -> [String: String] {
+        var respelled: [String: String] = [:]
+        for locale in values.keys.sorted() {
+            guard let identifier = LocaleIdentifier(locale)?.description, identifier != locale else { continue }
+            if respelled[identifier] == nil { respelled[identifier] = values[locale] }
+        }
+        return respelled
     }
 }
 
