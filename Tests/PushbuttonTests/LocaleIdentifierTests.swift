@@ -20,6 +20,17 @@ import Testing
         }
     }
 
+    @Test func knowsACanonicalSpellingWithoutParsing() {
+        for canonical in ["en", "pt-BR", "zh-Hant-HK", "zh-Hant", "es-419", "fil", "nb"] {
+            #expect(LocaleIdentifier.isCanonical(canonical), "\(canonical)")
+            #expect(LocaleIdentifier(canonical)?.description == canonical)
+        }
+        for other in ["pt_BR", "zh-hant", "EN", "iw", "no", "en-us", "", "en-", "ca-ES-valencia", "en-GB-GB", "e"] {
+            #expect(!LocaleIdentifier.isCanonical(other), "\(other)")
+            #expect(LocaleIdentifier(other)?.description != other)
+        }
+    }
+
     @Test func chineseScriptIsImpliedByRegion() {
         #expect(LocaleIdentifier("zh-TW")?.effectiveScript == "Hant")
         #expect(LocaleIdentifier("zh-HK")?.effectiveScript == "Hant")

@@ -14,35 +14,37 @@ public struct LocaleIdentifier: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `text`; `nil` when it is not a language identifier (`Base`, `english`, `e-n`).
     public init?(_ text: String) {
-        let withoutKeywords = text.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let subtags = withoutKeywords.split(separator: "-", omittingEmptySubsequences: false)
-            .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
-            .map(String.init)
-        guard let first = subtags.first, (2...3).contains(first.count), first.allSatisfy(Self.isASCIILetter) else {
-            return nil
-        }
-        var language = first.lowercased()
-        language = Self.legacyLanguages[language] ?? language
+        // Bytes, not Characters: identifiers are ASCII, and this runs on every lookup of a localized text.
+        let bytes = text.utf8
+        var language: String?
         var script: String?
         var region: String?
-        for subtag in subtags.dropFirst() {
-            if subtag.count == 1, subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex { Self.separators.contains($0) } ?? bytes.endIndex
+            let subtag = bytes[start..<end]
+            let letters = subtag.allSatisfy(Self.isLetter)
+            if language == nil {
+                guard (2...3).contains(subtag.count), letters else { return nil }
+                language = String(decoding: subtag, as: UTF8.self).lowercased()
+            } else if subtag.count == 1, letters || subtag.allSatisfy(Self.isDigit) {
                 break  // an extension (-u-, -x-, …): nothing after it names a localization
+            } else if script == nil, region == nil, subtag.count == 4, letters {
+                let name = String(decoding: subtag, as: UTF8.self)
+                script = name.prefix(1).uppercased() + name.dropFirst().lowercased()
+            } else if region == nil, subtag.count == 2, letters {
+                region = String(decoding: subtag, as: UTF8.self).uppercased()
+            } else if region == nil, subtag.count == 3, subtag.allSatisfy(Self.isDigit) {
+                region = String(decoding: subtag, as: UTF8.self)
+            } else if !(5...8).contains(subtag.count) || !subtag.allSatisfy({ Self.isLetter($0) || Self.isDigit($0) }) {
+                return nil  // not a variant (`valencia`) either, which iOS has no localization for
             }
-            if script == nil, region == nil, subtag.count == 4, subtag.allSatisfy(Self.isASCIILetter) {
-                script = subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased()
-            } else if region == nil, subtag.count == 2, subtag.allSatisfy(Self.isASCIILetter) {
-                region = subtag.uppercased()
-            } else if region == nil, subtag.count == 3, subtag.allSatisfy(\.isASCII), subtag.allSatisfy(\.isNumber) {
-                region = subtag
-            } else if (5...8).contains(subtag.count), subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-            {
-                continue  // a variant (`valencia`): iOS has no localization for one
-            } else {
-                return nil
-            }
+            // ICU keywords (`@calendar=…`) name no localization either.
+            guard end != bytes.endIndex, bytes[end] != UInt8(ascii: "@") else { break }
+            start = bytes.index(after: end)
         }
-        self.init(language: language, script: script, region: region)
+        guard let language else { return nil }
+        self.init(language: Self.legacyLanguages[language] ?? language, script: script, region: region)
     }
 
     /// An identifier from its parts, which must already be in canonical case.
@@ -54,7 +56,10 @@ public struct LocaleIdentifier: Sendable, Hashable, CustomStringConvertible {
 
     /// The canonical spelling: `pt-BR`, `zh-Hant-HK`, `nb`.
     public var description: String {
-        [language, script, region].compactMap { $0 }.joined(separator: "-")
+        var text = language
+        if let script { text += "-" + script }
+        if let region { text += "-" + region }
+        return text
     }
 
     /// The script, stated or implied: `zh-TW` and `zh-HK` are Traditional Chinese (`Hant`), other Chinese is
@@ -80,27 +85,24 @@ public struct LocaleIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// never falls back to the bare language: Traditional Chinese does not show Simplified.
     public var fallbacks: [String] {
         var identifiers: [String] = []
-        func add(_ identifier: String) {
+        forEachFallback { identifier in
             if !identifiers.contains(identifier) { identifiers.append(identifier) }
-        }
-        for step in chain {
-            for spelling in step.spellings {
-                add(spelling)
-                if let legacy = Self.legacyCodes[step.language] {
-                    add(legacy + spelling.dropFirst(step.language.count))
-                }
-            }
+            return false
         }
         return identifiers
     }
 
-    /// The steps from this locale to its language, each a less specific locale.
-    private var chain: [LocaleIdentifier] {
-        let script = effectiveScript
-        var steps = [LocaleIdentifier(language: language, script: script, region: region)]
-        while let last = steps.last, let parent = last.parent { steps.append(parent) }
-        if language == "nn" { steps.append(LocaleIdentifier(language: "nb")) }  // Nynorsk readers read Bokmål
-        return steps
+    /// Calls `body` with each of ``fallbacks`` in order (some more than once) until it returns `true`;
+    /// returns whether it did. A lookup stops at its first hit without building the whole list.
+    @discardableResult
+    func forEachFallback(_ body: (String) -> Bool) -> Bool {
+        var step: LocaleIdentifier? = LocaleIdentifier(language: language, script: effectiveScript, region: region)
+        while let current = step {
+            if current.forEachSpelling(body) { return true }
+            step = current.parent
+        }
+        guard language == "nn" else { return false }
+        return LocaleIdentifier(language: "nb").forEachSpelling(body)  // Nynorsk readers read Bokmål
     }
 
     /// The next less specific locale, or `nil` at the language (or at a script that is not the language's default).
@@ -118,27 +120,78 @@ public struct LocaleIdentifier: Sendable, Hashable, CustomStringConvertible {
         return LocaleIdentifier(language: language)
     }
 
-    /// This step's identifier and the other spellings of the same localization.
-    private var spellings: [String] {
-        var result = [description]
+    /// Calls `body` with this step's identifier and the other spellings of the same localization, each also
+    /// with the language's legacy code, until it returns `true`.
+    private func forEachSpelling(_ body: (String) -> Bool) -> Bool {
+        let legacy = Self.legacyCodes[language]
+        func offer(_ identifier: LocaleIdentifier) -> Bool {
+            if body(identifier.description) { return true }
+            guard let legacy else { return false }
+            return body(
+                LocaleIdentifier(language: legacy, script: identifier.script, region: identifier.region).description)
+        }
+        if offer(self) { return true }
         let implied =
             script == nil || script == Self.impliedScript(language: language, region: region)
             || Self.isSingleScript(language)
-        if script != nil && implied {
-            result.append(LocaleIdentifier(language: language, region: region).description)
+        if script != nil && implied, offer(LocaleIdentifier(language: language, region: region)) { return true }
+        guard region == nil, let mainRegion = Self.mainRegions[script.map { language + "-" + $0 } ?? language] else {
+            return false
         }
-        if region == nil,
-            let mainRegion = Self.mainRegions[[language, script].compactMap { $0 }.joined(separator: "-")]
-        {
-            result.append(LocaleIdentifier(language: language, script: script, region: mainRegion).description)
-            if script == nil || script == Self.impliedScript(language: language, region: mainRegion) {
-                result.append(LocaleIdentifier(language: language, region: mainRegion).description)
-            }
+        if offer(LocaleIdentifier(language: language, script: script, region: mainRegion)) { return true }
+        guard script == nil || script == Self.impliedScript(language: language, region: mainRegion) else {
+            return false
         }
-        return result
+        return offer(LocaleIdentifier(language: language, region: mainRegion))
     }
 
-    private static func isASCIILetter(_ character: Character) -> Bool { character.isASCII && character.isLetter }
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+    private static func isLowercaseLetter(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+    }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    private static let separators: [UInt8] = [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "@")]
+
+    /// Whether `text` is spelled as ``description`` spells it (`pt-BR`, not `pt_br`, `iw` or `zh-hant`), decided
+    /// without building an identifier: a lookup respells a table's keys only when one of them is not.
+    static func isCanonical(_ text: String) -> Bool {
+        var subtag = 0
+        var hasRegion = false
+        var start = text.utf8.startIndex
+        while start <= text.utf8.endIndex {
+            let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "-")) ?? text.utf8.endIndex
+            let bytes = text.utf8[start..<end]
+            switch (subtag, bytes.count) {
+            case (0, 2...3):
+                guard bytes.allSatisfy(isLowercaseLetter), !isLegacyCode(bytes) else { return false }
+            case (1, 4):
+                guard let initial = bytes.first, isLetter(initial), !isLowercaseLetter(initial),
+                    bytes.dropFirst().allSatisfy(isLowercaseLetter)
+                else { return false }
+            case (1...2, 2) where !hasRegion:
+                guard bytes.allSatisfy({ isLetter($0) && !isLowercaseLetter($0) }) else { return false }
+                hasRegion = true
+            case (1...2, 3) where !hasRegion:
+                guard bytes.allSatisfy(isDigit) else { return false }
+                hasRegion = true
+            default: return false
+            }
+            guard end != text.utf8.endIndex else { return true }
+            start = text.utf8.index(after: end)
+            subtag += 1
+        }
+        return false
+    }
+
+    /// Whether a lowercase language subtag is one of ``legacyLanguages`` (all two letters), without a String.
+    private static func isLegacyCode(_ bytes: Substring.UTF8View) -> Bool {
+        guard bytes.count == 2, let first = bytes.first, let second = bytes.last else { return false }
+        return legacyTwoLetterCodes.contains(UInt16(first) << 8 | UInt16(second))
+    }
+    private static let legacyTwoLetterCodes: Set<UInt16> = Set(
+        legacyLanguages.keys.map { code in code.utf8.reduce(0) { $0 << 8 | UInt16($1) } })
 
     /// The script a language writes without a script subtag (only for languages written in several).
     private static func impliedScript(language: String, region: String?) -> String? {

@@ -15,18 +15,30 @@ public enum LocalizedText: Sendable, Hashable {
         case .literal(let text):
             return text
         case .localized(let key, let values):
-            var canonical: [String: String]?
-            for group in Self.lookupOrder(locale: locale, fallbackLocale: fallbackLocale) {
-                for candidate in group {
-                    if let text = values[candidate] { return text }
+            if let locale, let text = values[locale] { return text }  // the usual case, without parsing
+            var respelled: [String: String]?
+            func lookUp(_ requested: String) -> String? {
+                if let text = values[requested] { return text }
+                guard let identifier = LocaleIdentifier(requested) else { return nil }
+                var found: String?
+                identifier.forEachFallback { candidate in
+                    found = values[candidate]
+                    return found != nil
                 }
+                if let found { return found }
                 // Keys in another spelling (`pt_BR`, `zh-hant`): compare canonical forms, after exact matches.
-                let respelled = canonical ?? Self.respelledKeys(values)
-                canonical = respelled
-                for candidate in group {
-                    if let text = respelled[candidate] { return text }
+                let keys = respelled ?? Self.respelledKeys(values)
+                respelled = keys
+                guard !keys.isEmpty else { return nil }
+                identifier.forEachFallback { candidate in
+                    found = keys[candidate]
+                    return found != nil
                 }
+                return found
             }
+            if let locale, let text = lookUp(locale) { return text }
+            if let fallbackLocale, let text = lookUp(fallbackLocale) { return text }
+            if let text = lookUp("en") { return text }
             return values.keys.sorted().first.flatMap { values[$0] } ?? key
         }
     }
@@ -43,19 +55,10 @@ public enum LocalizedText: Sendable, Hashable {
         return [:]
     }
 
-    /// The identifiers to try, in three groups: the locale's fallbacks, the fallback locale's, then English's.
-    private static func lookupOrder(locale: String?, fallbackLocale: String?) -> [[String]] {
-        var seen = Set<String>()
-        return [locale, fallbackLocale, "en"].compactMap { requested in
-            guard let requested else { return nil }
-            return ([requested] + (LocaleIdentifier(requested)?.fallbacks ?? [])).filter { seen.insert($0).inserted }
-        }
-    }
-
     /// The translations whose key is not spelled canonically, under the canonical spelling.
     private static func respelledKeys(_ values: [String: String]) -> [String: String] {
         var respelled: [String: String] = [:]
-        for locale in values.keys.sorted() {
+        for locale in values.keys.filter({ !LocaleIdentifier.isCanonical($0) }).sorted() {
             guard let identifier = LocaleIdentifier(locale)?.description, identifier != locale else { continue }
             if respelled[identifier] == nil { respelled[identifier] = values[locale] }
         }
