@@ -38,6 +38,40 @@ import Testing
         #expect(stats.status == 0 && stats.stdout.hasPrefix("5 responses to 5 recorded deliveries"))
     }
 
+    /// `make demo` twice: the second run in the same folder starts from fresh state and passes every check.
+    @Test func passesAgainInTheSameFolder() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for run in 1...2 {
+            let demo = try CLI.run(["demo", "--keep", directory.path])
+            #expect(demo.status == 0, "run \(run): \(demo.stderr)")
+            #expect(demo.stdout.contains("All 32 checks passed in "), "run \(run)")
+        }
+        let stats = try CLI.run(["stats", directory.appendingPathComponent("outbox.sqlite").path])
+        #expect(stats.stdout.hasPrefix("5 responses to 5 recorded deliveries"), "\(stats.stdout)")
+    }
+
+    @Test func refusesAFolderThatIsNotAnEarlierDemos() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mine = directory.appendingPathComponent("notes.txt")
+        try Data("mine".utf8).write(to: mine)
+        let demo = try CLI.run(["demo", "--keep", directory.path])
+        #expect(demo.status == 2 && demo.stdout.isEmpty)
+        #expect(demo.stderr.contains("is not empty and holds no earlier demo's files"))
+        #expect(try String(contentsOf: mine, encoding: .utf8) == "mine")
+    }
+
+    @Test func saysWhenTheLocaleHasNoTitles() throws {
+        let demo = try CLI.run(["demo", "--locale", "xx"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(
+            demo.stderr
+                == "pushbutton: warning: --locale 'xx': no titles in that language, so they are shown in en (available: en, fr)\n"
+        )
+        #expect(try CLI.run(["demo", "--help"]).stdout.contains("sends six interactive notifications"))
+    }
+
     @Test func speaksFrenchOnAFrenchPhone() throws {
         let demo = try CLI.run(["demo", "--locale", "fr"])
         #expect(demo.status == 0, "\(demo.stderr)")

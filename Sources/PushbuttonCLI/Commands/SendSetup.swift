@@ -108,8 +108,9 @@ struct SendSetup: Sendable {
             }
             self.tokens = tokens
         }
-        if let payload, let validator {
-            let problems = validator.validate(
+        // The checks that need no manifest run on the command line's payload even without --manifest.
+        if let payload {
+            let problems = (validator ?? PayloadValidator()).validate(
                 jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
             ).diagnostics
             for problem in problems where problem.severity >= .warning {

@@ -73,9 +73,6 @@ enum DemoContent {
             DynamicButton("going", title: "Going", options: [.authenticationRequired]),
             DynamicButton("maybe", title: "Maybe", options: [.authenticationRequired]),
         ])
-        // On a device, only a Notification Service Extension can register these buttons before display, and
-        // it runs only for payloads with mutable-content: 1.
-        party.aps.mutableContent = true
         party.addAction(
             ActionSpec("rsvp", arguments: ["event": .integer(9), "answer": .string("yes")]), forButton: "going")
 
