@@ -57,4 +57,6 @@ public enum ExitStatus {
     public static let failure: Int32 = 1
     /// The command line itself was wrong.
     public static let usage: Int32 = 2
+    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it) after finishing what was under way.
+    public static let interrupted: Int32 = 130
 }
