@@ -6,17 +6,17 @@ import Foundation
 
 /// A progress line redrawn in place on standard error, at most about ten times a second, and only when
 /// standard error is a terminal (a log file or a pipe gets the final summary alone).
-struct ProgressLine {
+struct ProgressLine: Sendable {
     /// The shortest time between two redraws.
     static let interval: Duration = .milliseconds(100)
 
     let enabled: Bool
-    private let write: (String) -> Void
+    private let write: @Sendable (String) -> Void
     private var lastDrawn: Duration?
     /// How many times the line was drawn (for tests and the final newline).
     private(set) var redraws = 0
 
-    init(enabled: Bool = isatty(STDERR_FILENO) == 1, write: @escaping (String) -> Void = ProgressLine.standardError) {
+    init(enabled: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void = ProgressLine.standardError) {
         self.enabled = enabled
         self.write = write
     }
