@@ -85,7 +85,8 @@ import Testing
         for number in 1...40 { try await outbox.enqueue(OutboxCommandTests.request("k\(number)")) }
         let receiver = try TapReceiver()
         defer { receiver.stop() }
-        let result = try Terminal.run("exec pushbutton outbox drain \(path) --until-empty --endpoint \(receiver.endpoint)")
+        let result = try Terminal.run(
+            "exec pushbutton outbox drain \(path) --until-empty --endpoint \(receiver.endpoint)")
         #expect(result.status == 0, "\(result.stdout)")
         let redraws = Terminal.redraws(result.stdout)
         #expect(

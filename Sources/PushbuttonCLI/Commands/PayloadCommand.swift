@@ -41,7 +41,9 @@ struct PayloadCommand: Command {
             payload = shortened
         }
         let manifestPath = arguments.value("--manifest")
-        let validator = try manifestPath.map { PayloadValidator(manifest: try ManifestLoading.load($0, console: console)) }
+        let validator = try manifestPath.map {
+            PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
+        }
         let diagnostics = (validator ?? PayloadValidator()).validate(payload, context: context)
         for diagnostic in diagnostics where diagnostic.severity >= .warning {
             console.printError(DiagnosticPrinter.human(diagnostic, file: "payload"))

@@ -18,7 +18,9 @@ struct DemoCommand: Command {
         """
     let arguments = ArgumentSpec(
         options: [
-            .init("--keep", value: "DIR", help: "Keep the generated files in DIR (created if needed; an earlier run's are replaced)."),
+            .init(
+                "--keep", value: "DIR",
+                help: "Keep the generated files in DIR (created if needed; an earlier run's are replaced)."),
             .init("--locale", value: "LOCALE", help: "The simulated device's language: en (default) or fr."),
         ])
 

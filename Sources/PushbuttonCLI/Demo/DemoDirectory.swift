@@ -9,7 +9,8 @@ struct DemoDirectory {
     /// What a run writes, relative to the folder (the outbox's SQLite journal files included).
     static let files = [
         marker, "README.txt", "manifest.json", "AuthKey_\(DemoContent.keyID).p8", "outbox.sqlite",
-        "outbox.sqlite-wal", "outbox.sqlite-shm", "outbox.sqlite-journal", "outbox.sqlite.worker-lock", "tls/ca.pem", "tls/server.pem",
+        "outbox.sqlite-wal", "outbox.sqlite-shm", "outbox.sqlite-journal", "outbox.sqlite.worker-lock", "tls/ca.pem",
+        "tls/server.pem",
         "tls/server-key.pem",
     ]
     static let folders = ["payloads", "tls"]

@@ -16,7 +16,10 @@ struct ProgressLine: Sendable {
     /// How many times the line was drawn (for tests and the final newline).
     private(set) var redraws = 0
 
-    init(enabled: Bool = isatty(STDERR_FILENO) == 1, write: @escaping @Sendable (String) -> Void = ProgressLine.standardError) {
+    init(
+        enabled: Bool = isatty(STDERR_FILENO) == 1,
+        write: @escaping @Sendable (String) -> Void = ProgressLine.standardError
+    ) {
         self.enabled = enabled
         self.write = write
     }
