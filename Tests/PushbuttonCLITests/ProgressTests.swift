@@ -34,6 +34,10 @@ import Testing
         #expect(
             SendProgress.text(summary, elapsed: .seconds(2), total: nil)
                 == "1,232: 1,200 delivered, 30 rejected, 2 failed; 616/s")
+        // No ETA from the first instants, when a handful of results would promise hours.
+        #expect(
+            SendProgress.text(summary, elapsed: .milliseconds(500), total: (300_000, false))
+                == "1,232 of ~300,000 (0.4%): 1,200 delivered, 30 rejected, 2 failed; 2464/s")
     }
 
     @Test func aTokenFilesTotalIsEstimatedFromItsSize() {

@@ -56,7 +56,9 @@ final class DrainProgress: Sendable {
         if total > 0 { text += String(format: " (%.1f%%)", min(100, Double(delivered) * 100 / Double(total))) }
         text += ", \(SendSummary.grouped(failedAttempts)) failed attempt\(failedAttempts == 1 ? "" : "s")"
         text += String(format: "; %.0f/s", rate)
-        if let eta = ProgressLine.eta(remaining: Double(max(total - delivered, 0)), rate: rate) { text += ", " + eta }
+        if let eta = ProgressLine.eta(remaining: Double(max(total - delivered, 0)), rate: rate, elapsed: elapsed) {
+            text += ", " + eta
+        }
         return text
     }
 

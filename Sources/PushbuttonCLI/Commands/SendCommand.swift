@@ -89,9 +89,10 @@ struct SendCommand: Command {
         var output = BufferedOutput(console: console)
         let stop = SendStop()
         let timeout = setup.timeout
+        let breakLine = progress.line.enabled ? "\n" : ""  // off the progress line, on a terminal
         stop.install {
             console.printError(
-                "\npushbutton: stopping: no more input is read; waiting for the notifications under way "
+                breakLine + "pushbutton: stopping: no more input is read; waiting for the notifications under way "
                     + "(at most \(timeout.seconds) s; Ctrl-C again to quit at once)")
         }
         let notifications = stop.limit(setup.notifications(capacity: setup.inFlight, stop: stop))

@@ -42,7 +42,10 @@ struct SendProgress {
                 + String(format: " (%.1f%%)", percent)
         }
         text += ": \(summary.counts); " + String(format: "%.0f/s", rate)
-        if let total, let eta = ProgressLine.eta(remaining: Double(total.count - done), rate: Double(done) / seconds) {
+        if let total,
+            let eta = ProgressLine.eta(
+                remaining: Double(total.count - done), rate: Double(done) / seconds, elapsed: elapsed)
+        {
             text += ", " + eta
         }
         return text

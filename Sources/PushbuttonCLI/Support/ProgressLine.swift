@@ -43,9 +43,10 @@ struct ProgressLine: Sendable {
         FileHandle.standardError.write(Data(text.utf8))
     }
 
-    /// `ETA 1 min 5 s` from a rate and what is left, or `nil` when there is no rate yet.
-    static func eta(remaining: Double, rate: Double) -> String? {
-        guard rate > 0, remaining.isFinite, remaining >= 0 else { return nil }
+    /// `ETA 1 min 5 s` from a rate and what is left, or `nil` when there is no rate yet (nothing done, or
+    /// less than a second measured: the first results alone would promise hours).
+    static func eta(remaining: Double, rate: Double, elapsed: Duration) -> String? {
+        guard rate > 0, elapsed >= .seconds(1), remaining.isFinite, remaining >= 0 else { return nil }
         let seconds = Int((remaining / rate).rounded(.up))
         if seconds < 60 { return "ETA \(seconds) s" }
         if seconds < 3600 { return "ETA \(seconds / 60) min \(seconds % 60) s" }
