@@ -51,6 +51,17 @@ import Testing
         #expect(stats.stdout.hasPrefix("5 responses to 5 recorded deliveries"), "\(stats.stdout)")
     }
 
+    /// A folder kept by an older Pushbutton, before the marker file, is recognised by its README.txt.
+    @Test func replacesAFolderKeptBeforeTheMarker() throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(try CLI.run(["demo", "--keep", directory.path]).status == 0)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent(".pushbutton-demo"))
+        let again = try CLI.run(["demo", "--keep", directory.path])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("All 32 checks passed in "))
+    }
+
     @Test func refusesAFolderThatIsNotAnEarlierDemos() throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -26,7 +26,7 @@ struct DemoDirectory {
                 throw UsageError("--keep '\(path)' is a file; give a new or empty directory (or an earlier demo's)")
             }
             let contents = (try? manager.contentsOfDirectory(atPath: path)) ?? []
-            if !contents.isEmpty && !contents.contains(marker) {
+            if !contents.isEmpty && !contents.contains(marker) && !writtenBeforeTheMarker(path) {
                 throw UsageError(
                     "--keep '\(path)' is not empty and holds no earlier demo's files; give a new or empty directory "
                         + "(the demo replaces only its own files, in a directory it created)")
@@ -41,6 +41,12 @@ struct DemoDirectory {
             throw CommandFailure("cannot create '\(path)': \(error.localizedDescription)")
         }
         return DemoDirectory(path: path)
+    }
+
+    /// A folder kept by a demo from before the marker existed: its README.txt says so.
+    private static func writtenBeforeTheMarker(_ path: String) -> Bool {
+        guard let readme = try? String(contentsOfFile: path + "/README.txt", encoding: .utf8) else { return false }
+        return readme.hasPrefix("Files from `pushbutton demo --keep ")
     }
 
     /// Removes the files an earlier run wrote, and their folders when nothing else is left in them.
