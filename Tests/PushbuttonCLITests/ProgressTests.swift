@@ -57,7 +57,7 @@ import Testing
     }
 
     /// The binary on a terminal: 3,000 notifications to the mock redraw a handful of times, not 30.
-    @Test func sendOnATerminal() throws {
+    @Test func sendOnATerminal() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mock = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--quiet", "--duration", "60"])
@@ -65,10 +65,13 @@ import Testing
         let tokens = (1...3_000).map { String(format: "%064x", $0) }.joined(separator: "\n")
         try Data(tokens.utf8).write(to: directory.appendingPathComponent("tokens.txt"))
         let started = ContinuousClock.now
-        let result = try Terminal.run(
-            "exec pushbutton send --key \(directory.path)/AuthKey_MOCKKEY001.p8 --key-id MOCKKEY001 --team-id MOCKTEAM01 "
-                + "--topic com.example.chatter --host 127.0.0.1 --port \(mock.port) --ca \(directory.path)/ca.pem "
-                + "--tokens \(directory.path)/tokens.txt --body Hi >/dev/null")
+        let port = mock.port
+        let result = try await CLI.detached {
+            try Terminal.run(
+                "exec pushbutton send --key \(directory.path)/AuthKey_MOCKKEY001.p8 --key-id MOCKKEY001 --team-id MOCKTEAM01 "
+                    + "--topic com.example.chatter --host 127.0.0.1 --port \(port) --ca \(directory.path)/ca.pem "
+                    + "--tokens \(directory.path)/tokens.txt --body Hi >/dev/null")
+        }
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         #expect(result.status == 0, "\(result.stdout)")
         let redraws = Terminal.redraws(result.stdout)
@@ -89,8 +92,10 @@ import Testing
         for number in 1...40 { try await outbox.enqueue(OutboxCommandTests.request("k\(number)")) }
         let receiver = try TapReceiver()
         defer { receiver.stop() }
-        let result = try Terminal.run(
-            "exec pushbutton outbox drain \(path) --until-empty --endpoint \(receiver.endpoint)")
+        let endpoint = receiver.endpoint
+        let result = try await CLI.detached {
+            try Terminal.run("exec pushbutton outbox drain \(path) --until-empty --endpoint \(endpoint)")
+        }
         #expect(result.status == 0, "\(result.stdout)")
         let redraws = Terminal.redraws(result.stdout)
         #expect(

@@ -81,7 +81,7 @@ import Testing
         #expect(Self.masked("pending:        1") != Self.masked("pending:        2"))
     }
 
-    @Test func theTourRunsAsWritten() throws {
+    @Test func theTourRunsAsWritten() async throws {
         let steps = try Self.steps()
         #expect(steps.count >= 10)
         #expect(steps.contains { $0.command.hasPrefix("pushbutton send") } && steps.contains(where: \.background))
@@ -106,7 +106,7 @@ import Testing
                 let server = try #require(servers.first, "kill %1 without a background command")
                 result = server.terminate()
             } else {
-                result = try Self.shell(command, in: directory)
+                result = try await CLI.detached { try Self.shell(command, in: directory) }
             }
             #expect(result.status == step.expectedStatus, "\(command)\n\(result.stderr)")
             let printed = Set((result.stdout + result.stderr).components(separatedBy: "\n").map(Self.masked))
