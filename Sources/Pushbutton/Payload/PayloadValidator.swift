@@ -2,7 +2,9 @@ import Foundation
 
 /// Checks payloads against the categories a manifest declares, before anything is sent.
 ///
-/// Create one per manifest and reuse it: it keeps the merged category set.
+/// Create one per manifest and reuse it: it keeps the merged category set. Without a manifest
+/// (``init()``), every check that needs no category definitions still runs: the size budget for the push
+/// type, value ranges, built-in action names and their arguments, URL shapes and dynamic buttons.
 public struct PayloadValidator: Sendable {
     /// How the payload will be sent, which changes what is valid.
     public struct Context: Sendable, Hashable {
@@ -18,6 +20,8 @@ public struct PayloadValidator: Sendable {
 
     /// The categories a device registered from the manifest.
     public let categories: CategorySet
+    /// Whether the categories are the app's (from a manifest), so a category not among them is an error.
+    public let knowsCategories: Bool
     /// What validation needs of each category, looked up once per payload without copying the category.
     private let index: [String: CategoryIndex]
 
@@ -26,14 +30,26 @@ public struct PayloadValidator: Sendable {
     }
 
     public init(categories: CategorySet) {
+        self.init(categories: categories, knowsCategories: true)
+    }
+
+    /// A validator without a manifest: it cannot tell which categories and buttons the app registered, so
+    /// it skips those checks and runs every other one.
+    public init() {
+        self.init(categories: CategorySet(), knowsCategories: false)
+    }
+
+    private init(categories: CategorySet, knowsCategories: Bool) {
         self.categories = categories
+        self.knowsCategories = knowsCategories
         index = Dictionary(uniqueKeysWithValues: categories.map { ($0.identifier, CategoryIndex($0)) })
     }
 
     /// Every problem with `payload`, with JSON paths. `encodedSize` saves writing the payload again
     /// when the caller already has its bytes.
     public func validate(_ payload: Payload, context: Context = Context(), encodedSize: Int? = nil) -> [Diagnostic] {
-        var check = PayloadCheck(context: context, categories: categories, index: index)
+        var check = PayloadCheck(
+            context: context, categories: categories, knowsCategories: knowsCategories, index: index)
         check.run(payload, encodedSize: encodedSize)
         return check.diagnostics.count > 1 ? check.diagnostics.sortedForDisplay() : check.diagnostics
     }
@@ -60,15 +76,20 @@ public struct PayloadValidator: Sendable {
 private struct PayloadCheck {
     let context: PayloadValidator.Context
     let categories: CategorySet
+    let knowsCategories: Bool
     let index: [String: CategoryIndex]
     var diagnostics: [Diagnostic] = []
 
     private static let aps = JSONPath.root.appending("aps")
     private static let actionsPath = JSONPath.root.appending(Payload.actionsKey)
 
-    init(context: PayloadValidator.Context, categories: CategorySet, index: [String: CategoryIndex]) {
+    init(
+        context: PayloadValidator.Context, categories: CategorySet, knowsCategories: Bool,
+        index: [String: CategoryIndex]
+    ) {
         self.context = context
         self.categories = categories
+        self.knowsCategories = knowsCategories
         self.index = index
     }
 
@@ -237,6 +258,7 @@ private struct PayloadCheck {
             return nil
         }
         if let category = index[identifier] { return category }
+        guard knowsCategories else { return nil }
         let suggestion = Suggestion.didYouMean(identifier, among: categories.identifiers)
         report(
             .error, .unknownCategory, categoryPath,
@@ -277,6 +299,13 @@ private struct PayloadCheck {
                 report(.error, .emptyTitle, buttonPath.appending("title"), "the dynamic button's title is empty")
             }
         }
+        if !payload.aps.mutableContent {
+            report(
+                .warning, .dynamicButtons, Self.aps.appending("mutable-content"),
+                "dynamic buttons without \"mutable-content\": 1: on a device they appear only if a Notification "
+                    + "Service Extension registers their category before display, and it runs only for mutable content",
+                hint: "add \"mutable-content\": 1 (--mutable-content), and register the buttons in the extension")
+        }
         let category = DynamicCategories.category(for: buttons)
         if payload.aps.category != category.identifier {
             report(
@@ -290,6 +319,16 @@ private struct PayloadCheck {
 
     private mutating func checkActions(_ payload: Payload, in category: CategoryIndex?) {
         guard let actions = payload.actions else { return checkActionArguments(payload, in: category) }
+        if category == nil && !knowsCategories {
+            // Without a manifest the buttons' traits are unknown: check what the specs say by themselves.
+            for (button, specs) in actions.buttons {
+                for (index, spec) in specs.enumerated() {
+                    check(
+                        spec, at: Self.actionsPath.appending("buttons").appending(button).appending(index),
+                        button: (button, .unknown))
+                }
+            }
+        }
         if let category {
             // Dictionary order: the diagnostics are sorted once at the end, so nothing is sorted per payload.
             for (button, specs) in actions.buttons {
@@ -440,6 +479,9 @@ private struct PayloadCheck {
 private struct ButtonTraits {
     var runsInBackground: Bool
     var hasTextInput: Bool
+
+    /// A button no manifest describes: nothing is reported that depends on how it runs or on a text field.
+    static let unknown = ButtonTraits(runsInBackground: false, hasTextInput: true)
 }
 
 /// What validation needs to know of one category, built once per validator.

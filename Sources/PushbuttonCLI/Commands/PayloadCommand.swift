@@ -11,7 +11,9 @@ struct PayloadCommand: Command {
         Built-in actions: pushbutton.deeplink, pushbutton.open_url, pushbutton.dismiss, pushbutton.callback;
         any other name is an app-defined action. --arg KEY=VALUE adds to action_args (VALUE is JSON, or
         else taken as a string). --define ID=TITLE[:OPTION,OPTION] adds a dynamic button.
-        With --manifest the payload is validated first: errors are printed to stderr and exit with 1.
+        The payload is always checked (size for the push type, value ranges, built-in actions and their
+        arguments, URLs, dynamic buttons); --manifest adds the checks of its categories and buttons.
+        Errors and warnings go to stderr; with an error nothing is printed and the exit status is 1.
         """
     let arguments = ArgumentSpec(
         options: PayloadFlags.options + [
@@ -38,15 +40,17 @@ struct PayloadCommand: Command {
             }
             payload = shortened
         }
-        if let manifestPath = arguments.value("--manifest") {
-            let manifest = try ManifestLoading.load(manifestPath, console: console)
-            let diagnostics = PayloadValidator(manifest: manifest).validate(payload, context: context)
-            for diagnostic in diagnostics where diagnostic.severity >= .warning {
-                console.printError(DiagnosticPrinter.human(diagnostic, file: "payload"))
-            }
-            if diagnostics.containsErrors {
-                throw CommandFailure("the payload does not pass validation against \(manifestPath) (see above)")
-            }
+        let manifestPath = arguments.value("--manifest")
+        let validator = try manifestPath.map {
+            PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
+        }
+        let diagnostics = (validator ?? PayloadValidator()).validate(payload, context: context)
+        for diagnostic in diagnostics where diagnostic.severity >= .warning {
+            console.printError(DiagnosticPrinter.human(diagnostic, file: "payload"))
+        }
+        if diagnostics.containsErrors {
+            throw CommandFailure(
+                "the payload does not pass validation" + (manifestPath.map { " against \($0)" } ?? "") + " (see above)")
         }
         if arguments.has("--pretty") {
             console.write(JSONWriter.pretty(payload.jsonValue))
