@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Pushbutton",
-    platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
