@@ -533,7 +533,7 @@ def host_target():
     return "%s-unknown-linux-gnu" % ("aarch64" if machine in ("arm64", "aarch64") else machine)
 
 
-def run(package_dir, index_store, modules_dir, targets, declaration_targets, out=sys.stdout):
+def run(package_dir, index_store, modules_dir, targets, declaration_targets, out=sys.stdout, cache_dir=None):
     """Runs the check; returns the violations (and prints them)."""
     with open(os.path.join(package_dir, "Package.swift"), encoding="utf-8") as file:
         minimums = declared_minimums(file.read())
@@ -541,7 +541,7 @@ def run(package_dir, index_store, modules_dir, targets, declaration_targets, out
         raise SetupError("no index store at %s: run `swift build` first (SwiftPM indexes while building)" % index_store)
     extractor, library = toolchain_paths()
     target = host_target()
-    cache_dir = os.path.join(package_dir, ".build", "availability")
+    cache_dir = cache_dir or os.path.join(package_dir, ".build", "availability")
     os.makedirs(cache_dir, exist_ok=True)
     availability = dict(toolchain_availability(extractor, target, cache_dir))
     with tempfile.TemporaryDirectory(dir=cache_dir) as scratch:
