@@ -19,4 +19,13 @@ public protocol UserNotificationCenter: Sendable {
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]) async
     /// Sets who receives the user's responses.
     func setResponseHandler(_ handler: (any NotificationResponseHandler)?) async
+    /// `category` as ``notificationCategories()`` returns it once registered. The system keeps titles as plain
+    /// strings in one language and cannot give icons back, so a category read back differs from the manifest's
+    /// even when it is the same registration; ``CategoryRegistrar`` compares in this form.
+    func registeredForm(of category: Pushbutton.Category) -> Pushbutton.Category
+}
+
+extension UserNotificationCenter {
+    /// A center that stores categories as given reads them back unchanged.
+    public func registeredForm(of category: Pushbutton.Category) -> Pushbutton.Category { category }
 }
