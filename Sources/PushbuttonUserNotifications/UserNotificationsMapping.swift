@@ -1,3 +1,5 @@
+// tvOS has no notification actions, categories or responses: this module is empty there.
+#if !os(tvOS)
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
@@ -15,12 +17,21 @@ public enum UserNotificationsMapping {
     static let actionOptionPairs: [(ActionOptions, UNNotificationActionOptions)] = [
         (.foreground, .foreground), (.destructive, .destructive), (.authenticationRequired, .authenticationRequired),
     ]
-    static let categoryOptionPairs: [(CategoryOptions, UNNotificationCategoryOptions)] = [
-        (.customDismissAction, .customDismissAction), (.allowInCarPlay, .allowInCarPlay),
-        (.hiddenPreviewsShowTitle, .hiddenPreviewsShowTitle),
-        (.hiddenPreviewsShowSubtitle, .hiddenPreviewsShowSubtitle),
-        (.allowAnnouncement, .allowAnnouncement),
-    ]
+    /// Per platform, the options it has: macOS has no CarPlay or announcement option, watchOS no hidden-preview
+    /// options (a manifest's options a platform lacks have no effect there).
+    static let categoryOptionPairs: [(CategoryOptions, UNNotificationCategoryOptions)] = {
+        var pairs: [(CategoryOptions, UNNotificationCategoryOptions)] = [(.customDismissAction, .customDismissAction)]
+        #if !os(macOS)
+            pairs += [(.allowInCarPlay, .allowInCarPlay), (.allowAnnouncement, .allowAnnouncement)]
+        #endif
+        #if !os(watchOS)
+            pairs += [
+                (.hiddenPreviewsShowTitle, .hiddenPreviewsShowTitle),
+                (.hiddenPreviewsShowSubtitle, .hiddenPreviewsShowSubtitle),
+            ]
+        #endif
+        return pairs
+    }()
 
     public static func options(_ options: ActionOptions) -> UNNotificationActionOptions {
         UNNotificationActionOptions(actionOptionPairs.filter { options.contains($0.0) }.map(\.1))
@@ -63,13 +74,20 @@ public enum UserNotificationsMapping {
             textInputPlaceholder: input.placeholder.resolved(for: locale))
     }
 
-    /// The category, titles resolved for `locale`.
+    /// The category, titles resolved for `locale` (watchOS has no placeholder or summary format).
     public static func category(_ category: Pushbutton.Category, locale: String?) -> UNNotificationCategory {
-        UNNotificationCategory(
-            identifier: category.identifier, actions: category.actions.map { action($0, locale: locale) },
-            intentIdentifiers: category.intentIdentifiers,
-            hiddenPreviewsBodyPlaceholder: category.hiddenPreviewsBodyPlaceholder?.resolved(for: locale),
-            categorySummaryFormat: category.summaryFormat?.resolved(for: locale), options: options(category.options))
+        #if os(watchOS)
+            UNNotificationCategory(
+                identifier: category.identifier, actions: category.actions.map { action($0, locale: locale) },
+                intentIdentifiers: category.intentIdentifiers, options: options(category.options))
+        #else
+            UNNotificationCategory(
+                identifier: category.identifier, actions: category.actions.map { action($0, locale: locale) },
+                intentIdentifiers: category.intentIdentifiers,
+                hiddenPreviewsBodyPlaceholder: category.hiddenPreviewsBodyPlaceholder?.resolved(for: locale),
+                categorySummaryFormat: category.summaryFormat?.resolved(for: locale),
+                options: options(category.options))
+        #endif
     }
 
     /// A registered category read back (titles as shown; icons are not readable from the system).
@@ -84,24 +102,33 @@ public enum UserNotificationsMapping {
             }
             return model
         }
-        let placeholder = registered.hiddenPreviewsBodyPlaceholder
-        let summary = registered.categorySummaryFormat
+        #if os(watchOS)
+            let placeholder = ""
+            let summary = ""
+        #else
+            let placeholder = registered.hiddenPreviewsBodyPlaceholder
+            let summary = registered.categorySummaryFormat
+        #endif
         return Pushbutton.Category(
             registered.identifier, actions: actions, intentIdentifiers: registered.intentIdentifiers,
             hiddenPreviewsBodyPlaceholder: placeholder.isEmpty ? nil : .literal(placeholder),
             summaryFormat: summary.isEmpty ? nil : .literal(summary), options: options(registered.options))
     }
 
-    /// The system's response as the router's.
-    public static func response(_ response: UNNotificationResponse) -> NotificationResponse {
-        let request = response.notification.request
+    /// The system's notification as the router's.
+    public static func notification(_ notification: UNNotification) -> DeliveredNotification {
+        let request = notification.request
         let content = request.content
-        let notification = DeliveredNotification(
-            identifier: request.identifier, date: response.notification.date, userInfo: jsonObject(content.userInfo),
+        return DeliveredNotification(
+            identifier: request.identifier, date: notification.date, userInfo: jsonObject(content.userInfo),
             categoryIdentifier: content.categoryIdentifier, title: content.title, body: content.body,
             isRemote: isRemote(request))
-        return NotificationResponse(
-            notification: notification, actionIdentifier: response.actionIdentifier,
+    }
+
+    /// The system's response as the router's.
+    public static func response(_ response: UNNotificationResponse) -> NotificationResponse {
+        NotificationResponse(
+            notification: notification(response.notification), actionIdentifier: response.actionIdentifier,
             userText: (response as? UNTextInputNotificationResponse)?.userText)
     }
 
@@ -151,16 +178,41 @@ public enum UserNotificationsMapping {
         return .string(String(describing: value))
     }
 
-    /// JSON as property-list values, for a local notification's `userInfo`.
-    public static func propertyList(_ value: JSONValue) -> Any {
+    /// A JSON object as a local notification's `userInfo`, which must hold property-list values only: a property
+    /// list has no null, so keys whose value is `null` are left out (a reader sees no value either way), and a
+    /// `null` inside an array, which cannot be left out without moving the elements after it, is an error.
+    public static func propertyList(_ object: [String: JSONValue]) throws(PropertyListError) -> [AnyHashable: Any] {
+        var result: [AnyHashable: Any] = [:]
+        for (key, value) in object {
+            if let converted = try propertyList(value, at: .root.appending(key)) { result[key] = converted }
+        }
+        return result
+    }
+
+    /// One JSON value as a property-list value; `nil` for `null` in an object (left out).
+    static func propertyList(_ value: JSONValue, at path: JSONPath) throws(PropertyListError) -> Any? {
         switch value {
-        case .null: return NSNull()
+        case .null: return nil
         case .bool(let bool): return bool
         case .integer(let integer): return Int(integer)
         case .double(let double): return double
         case .string(let string): return string
-        case .array(let array): return array.map(propertyList)
-        case .object(let object): return object.mapValues(propertyList)
+        case .array(let array):
+            var elements: [Any] = []
+            for (index, element) in array.enumerated() {
+                guard let converted = try propertyList(element, at: path.appending(index)) else {
+                    throw PropertyListError(path: path.appending(index))
+                }
+                elements.append(converted)
+            }
+            return elements
+        case .object(let object):
+            var result: [String: Any] = [:]
+            for (key, element) in object {
+                if let converted = try propertyList(element, at: path.appending(key)) { result[key] = converted }
+            }
+            return result
         }
     }
 }
+#endif
