@@ -18,8 +18,7 @@
     ///
     /// `@unchecked Sendable`: its stored properties are set once in `init`; `previous` is a weak reference
     /// the system may read from any thread, as it does its own delegate.
-    public final class PushbuttonNotificationDelegate: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable
-    {
+    public final class PushbuttonNotificationDelegate: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
         public let handler: any NotificationResponseHandler
         /// The delegate installed before Pushbutton's (held weakly, as the system holds delegates).
         public private(set) weak var previous: (any UNUserNotificationCenterDelegate)?

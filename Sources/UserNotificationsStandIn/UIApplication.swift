@@ -11,7 +11,8 @@ open class UIApplication: NSObject {
     public struct LaunchOptionsKey: Hashable, RawRepresentable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public static let remoteNotification = LaunchOptionsKey(rawValue: "UIApplicationLaunchOptionsRemoteNotificationKey")
+        public static let remoteNotification = LaunchOptionsKey(
+            rawValue: "UIApplicationLaunchOptionsRemoteNotificationKey")
     }
 
     /// Stand-in only: the system makes the application object.
@@ -22,10 +23,14 @@ open class UIApplication: NSObject {
 @MainActor
 public protocol UIApplicationDelegate: NSObjectProtocol {
     func application(
-        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool
 
-    @available(iOS, introduced: 9.0, deprecated: 10.0, message: "Use UserNotifications Framework's UNUserNotificationCenterDelegate")
+    @available(
+        iOS, introduced: 9.0, deprecated: 10.0,
+        message: "Use UserNotifications Framework's UNUserNotificationCenterDelegate"
+    )
     @available(tvOS, unavailable)
     @available(macOS, unavailable)
     @available(watchOS, unavailable)
@@ -37,7 +42,8 @@ public protocol UIApplicationDelegate: NSObjectProtocol {
 
 extension UIApplicationDelegate {
     public func application(
-        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool { true }
 
     public func application(

@@ -68,15 +68,16 @@ import Testing
 
     /// The check is real: the same delegate against an API that demands `@Sendable` (as Pushbutton's did) fails.
     @Test func demandingASendableCompletionHandlerWouldNotCompile() throws {
-        let demanding = try Self.fixture()
-            + """
+        let demanding =
+            try Self.fixture()
+                + """
 
-            extension AppDelegate {
-                func forward(_ completionHandler: @escaping () -> Void) { demand(completionHandler) }
-            }
-            func demand(_ handler: @escaping @Sendable () -> Void) {}
+                extension AppDelegate {
+                    func forward(_ completionHandler: @escaping () -> Void) { demand(completionHandler) }
+                }
+                func demand(_ handler: @escaping @Sendable () -> Void) {}
 
-            """
+                """
         let result = try Self.typecheck(demanding)
         #expect(result.status != 0)
         #expect(result.output.contains("Sendable"), "\(result.output)")

@@ -74,7 +74,8 @@ enum StandIn {
             installed.userNotificationCenter(
                 system,
                 didReceive: UNNotificationResponse(
-                    standInNotification: StandIn.notification("n"), actionIdentifier: UNNotificationDefaultActionIdentifier)
+                    standInNotification: StandIn.notification("n"),
+                    actionIdentifier: UNNotificationDefaultActionIdentifier)
             ) {
                 calls.withLock { $0 += 1 }
                 continuation.resume()
@@ -167,9 +168,12 @@ enum StandIn {
                 Action(
                     "like", title: .localized(key: "like", values: ["en": "Like", "fr": "J’aime"]),
                     icon: .system("heart")),
-                .textInput("reply", title: "Reply", buttonTitle: "Send", placeholder: .localized(key: "p", values: ["en": "Message"])),
+                .textInput(
+                    "reply", title: "Reply", buttonTitle: "Send",
+                    placeholder: .localized(key: "p", values: ["en": "Message"])),
             ],
-            hiddenPreviewsBodyPlaceholder: .localized(key: "h", values: ["en": "New message"]), summaryFormat: "%u more")
+            hiddenPreviewsBodyPlaceholder: .localized(key: "h", values: ["en": "New message"]), summaryFormat: "%u more"
+        )
     ])
 
     /// The system keeps titles as plain strings and loses icons; read back on the next launch, the manifest's

@@ -57,7 +57,8 @@ import UserNotificationsStandIn
         #expect(identifiers.filter(DynamicCategories.isDynamic).count == DynamicCategories.maximumRegistered)
         #expect(identifiers.contains("message"))
         let newest = DynamicCategories.identifier(for: [
-            DynamicButton("b\(DynamicCategories.maximumRegistered + 4)", title: "B\(DynamicCategories.maximumRegistered + 4)")
+            DynamicButton(
+                "b\(DynamicCategories.maximumRegistered + 4)", title: "B\(DynamicCategories.maximumRegistered + 4)")
         ])
         #expect(identifiers.contains(newest))
     }
