@@ -79,6 +79,9 @@
             center.setNotificationCategories(Set(objects))
         }
 
+        /// The system center: every bridge over it registers in turn with every other.
+        public var categoryStore: ObjectIdentifier? { ObjectIdentifier(center) }
+
         /// The category as the system gives it back: titles resolved for ``locale``, icons (unreadable) gone.
         public func registeredForm(of category: Pushbutton.Category) -> Pushbutton.Category {
             UserNotificationsMapping.category(from: UserNotificationsMapping.category(category, locale: locale))

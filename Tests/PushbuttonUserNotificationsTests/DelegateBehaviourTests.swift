@@ -191,6 +191,21 @@ enum StandIn {
         #expect(system.standInCategories.map(\.identifier) == ["message"])
     }
 
+    /// Two bridges over the same system center (the app's and a library's) register in turn, never over each other.
+    @Test func registrationsThroughSeveralBridgesOverOneSystemCenterAllSurvive() async {
+        let system = UNUserNotificationCenter()
+        let bridges = (0..<4).map { _ in UserNotificationsCenter(center: system, locale: "en") }
+        await withTaskGroup(of: Void.self) { group in
+            for number in 0..<40 {
+                group.addTask {
+                    let category = Pushbutton.Category("sdk_\(number)", actions: [Action("ok", title: "OK")])
+                    await CategoryRegistrar(center: bridges[number % 4]).register(CategorySet([category]))
+                }
+            }
+        }
+        #expect(system.standInCategories.count == 40)
+    }
+
     @Test func aRealClashWithAnotherLibrarysCategoryIsStillReported() async throws {
         let system = UNUserNotificationCenter()
         system.setNotificationCategories([

@@ -2,7 +2,8 @@
 ///
 /// `setNotificationCategories` replaces the whole set, so a registration is a read, a merge and a write; two
 /// that interleave (the app's, a second registrar's, a payload's dynamic category) each write a union that
-/// lacks the other's categories. Every ``CategoryRegistrar`` on the same center (same object) shares one queue.
+/// lacks the other's categories. Every ``CategoryRegistrar`` on the same store of categories shares one queue
+/// (see ``UserNotificationCenter/categoryStore``; by default, the same center object).
 actor RegistrationQueue {
     private var tail: Task<Void, Never>?
 
@@ -19,10 +20,17 @@ actor RegistrationQueue {
 
     private static let queues = Locked([ObjectIdentifier: RegistrationQueue]())
 
-    /// The queue of `center`: shared when the center is an object (as both of Pushbutton's are), else its own.
+    /// The queue of `center`'s store: shared when the store is known or the center is an object (as both of
+    /// Pushbutton's centers are), else its own.
     static func queue(for center: any UserNotificationCenter) -> RegistrationQueue {
-        guard type(of: center) is AnyClass else { return RegistrationQueue() }
-        let key = ObjectIdentifier(center as AnyObject)
+        let key: ObjectIdentifier
+        if let store = center.categoryStore {
+            key = store
+        } else if type(of: center) is AnyClass {
+            key = ObjectIdentifier(center as AnyObject)
+        } else {
+            return RegistrationQueue()
+        }
         return queues.withLock { queues in
             if let queue = queues[key] { return queue }
             let queue = RegistrationQueue()
