@@ -354,6 +354,8 @@ class IndexStore:
         for name in ["indexstore_unit_reader_get_module_name", "indexstore_unit_reader_get_main_file"]:
             getattr(lib, name).restype = StringRef
             getattr(lib, name).argtypes = [pointer]
+        lib.indexstore_unit_reader_get_modification_time.argtypes = [
+            pointer, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_int64)]
         lib.indexstore_unit_reader_has_main_file.restype = ctypes.c_bool
         lib.indexstore_unit_reader_has_main_file.argtypes = [pointer]
         lib.indexstore_unit_reader_dependencies_apply_f.argtypes = [pointer, pointer, self.pointer_callback]
@@ -398,7 +400,7 @@ class IndexStore:
         return names
 
     def unit(self, name):
-        """(module name, main file, [record names]) of a unit, or None when it cannot be read."""
+        """(module name, main file, modification time, [record names]) of a unit, or None if it cannot be read."""
         lib = self.lib
         error = ctypes.c_void_p()
         reader = lib.indexstore_unit_reader_create(self.store, name.encode(), ctypes.byref(error))
@@ -408,6 +410,8 @@ class IndexStore:
             module = lib.indexstore_unit_reader_get_module_name(reader).text()
             main = lib.indexstore_unit_reader_get_main_file(reader).text() if lib.indexstore_unit_reader_has_main_file(
                 reader) else ""
+            seconds, nanoseconds = ctypes.c_int64(), ctypes.c_int64()
+            lib.indexstore_unit_reader_get_modification_time(reader, ctypes.byref(seconds), ctypes.byref(nanoseconds))
             records = []
 
             def dependency(_, item):
@@ -416,7 +420,7 @@ class IndexStore:
                 return True
 
             lib.indexstore_unit_reader_dependencies_apply_f(reader, None, self.pointer_callback(dependency))
-            return module, main, records
+            return module, main, seconds.value * 1_000_000_000 + nanoseconds.value, records
         finally:
             lib.indexstore_unit_reader_dispose(reader)
 
@@ -497,24 +501,28 @@ def find_violations(references, availability, minimums, sources):
 def collect_references(store, package_dir, targets):
     """Every reference in the index store from the current sources of `targets`, and those sources."""
     sources_root = os.path.realpath(os.path.join(package_dir, "Sources"))
-    references, sources, seen = [], {}, set()
+    newest = {}  # path: (modification time, records) of the file's latest unit
     for name in store.units():
         unit = store.unit(name)
         if not unit:
             continue
-        module, main, records = unit
+        module, main, modified, records = unit
         if module not in targets or not main:
             continue
         path = os.path.realpath(main)
         # A unit outlives a file that was deleted or moved; only files still in the target count.
-        if not path.startswith(sources_root + os.sep) or not os.path.exists(path) or path in seen:
+        if not path.startswith(sources_root + os.sep) or not os.path.exists(path):
             continue
         if os.path.relpath(path, sources_root).split(os.sep)[0] != module:
             continue
-        seen.add(path)
+        # Builds with other settings (a sanitizer) leave units of their own: the latest compile is the current one.
+        if path not in newest or modified > newest[path][0]:
+            newest[path] = (modified, records)
+    references, sources = [], {}
+    for path in sorted(newest):
         with open(path, encoding="utf-8") as file:
             sources[path] = file.read()
-        for record in records:
+        for record in newest[path][1]:
             for usr, symbol_name, line, column, containers in store.references(record):
                 references.append((path, usr, symbol_name, line, column, containers))
     return references, sources
