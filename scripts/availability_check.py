@@ -13,7 +13,11 @@ A Linux build checks no Apple availability, so this does it from two things the 
 A reference is a violation when, on a declared platform, the referenced symbol is unavailable or introduced
 after the minimum (the package's, or the enclosing declaration's if higher). Lines inside `#if os(...)`
 branches that exclude a platform are not checked for that platform. The toolchain's symbol graphs are
-cached under .build/availability, keyed by the toolchain, so a run takes a couple of seconds.
+cached under .build/availability, keyed by the toolchain, so a run takes about a second (seven the first time).
+
+What it cannot see: code in branches not compiled on Linux (`#if canImport(UserNotifications)`, `#if os(iOS)`),
+which only an Apple build checks, and `if #available(...)` blocks (not in the index): gate such code with
+`@available` on a declaration instead, which the check reads.
 
 Usage: scripts/availability_check.py [--package DIR] [--index-store DIR] [--modules DIR]
 Exit status: 0 when nothing is used beyond the minimums, 1 with one line per violation, 2 on a setup error.
