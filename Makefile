@@ -20,6 +20,7 @@ demo: build
 
 test: deps
 	$(SWIFT) build
+	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
 	$(SWIFT) test --disable-xctest
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.

@@ -59,9 +59,11 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         observers.withLock { $0.append(observer) }
     }
 
-    /// The delegate entry point: routes in a task and calls `completionHandler` exactly once.
-    public func handle(_ response: NotificationResponse, completionHandler: @escaping @Sendable () -> Void) {
-        Task { await route(response, completionHandler: completionHandler) }
+    /// The delegate entry point: routes in a task and calls `completionHandler` exactly once. It takes the
+    /// system's handler as it comes (not `@Sendable`), so a Swift 6 app delegate can pass it straight on.
+    public func handle(_ response: NotificationResponse, completionHandler: @escaping () -> Void) {
+        let system = SystemCompletionHandler(completionHandler)
+        Task { await route(response, completionHandler: { system() }) }
     }
 
     /// Routes a response, calls `completionHandler` exactly once, and returns what happened.
