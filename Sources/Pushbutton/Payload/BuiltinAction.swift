@@ -39,7 +39,8 @@ public struct BuiltinAction: Sendable, Hashable {
     /// Every built-in action, in the order the documentation lists them.
     public static let all: [BuiltinAction] = [
         BuiltinAction(
-            .deepLink, "Opens an in-app link.", [Argument("url", "string", required: true, "The link, e.g. chatter://m/42.")]),
+            .deepLink, "Opens an in-app link.",
+            [Argument("url", "string", required: true, "The link, e.g. chatter://m/42.")]),
         BuiltinAction(
             .openURL, "Opens a web page.", [Argument("url", "string", required: true, "An http or https URL.")]),
         BuiltinAction(.dismiss, "Removes the notification from the notification center."),
@@ -66,7 +67,10 @@ public struct BuiltinAction: Sendable, Hashable {
             ]),
         BuiltinAction(
             .share, "Shows the share sheet.",
-            [Argument("text", "string", "Text to share."), Argument("url", "string", "An http or https URL to share.")],
+            [
+                Argument("text", "string", "Text to share."),
+                Argument("url", "string", "An http or https URL to share."),
+            ],
             oneOf: [["text", "url"]]),
         BuiltinAction(
             .addTag, "Adds tags to the device (and to the gateway, when the app configures one).",
@@ -81,7 +85,8 @@ public struct BuiltinAction: Sendable, Hashable {
             [
                 Argument(
                     "actions", "array of actions", required: true,
-                    "Up to \(maximumGroupSize) {\"action\": …, \"args\": {…}}, groups nested at most \(maximumGroupDepth) deep.")
+                    "Up to \(maximumGroupSize) {\"action\": …, \"args\": {…}}, groups nested at most \(maximumGroupDepth) deep."
+                )
             ]),
     ]
 
