@@ -48,7 +48,8 @@ open class UIViewController: NSObject {
 
     /// Presents `viewControllerToPresent` modally (iOS 5).
     @available(iOS 5.0, tvOS 9.0, *)
-    open func present(_ viewControllerToPresent: UIViewController, animated flag: Bool, completion: (() -> Void)? = nil) {
+    open func present(_ viewControllerToPresent: UIViewController, animated flag: Bool, completion: (() -> Void)? = nil)
+    {
         presentedViewController = viewControllerToPresent
         completion?()
     }
