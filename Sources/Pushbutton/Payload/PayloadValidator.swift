@@ -628,7 +628,9 @@ private struct PayloadCheck {
         guard let problem = BuiltinAction.tagProblem(tag) else { return }
         report(
             .error, .invalidTag, path, problem,
-            hint: "use a name such as sports, news.local or plan:premium (at most \(BuiltinAction.maximumTagLength))")
+            hint:
+                "use a name such as sports, news.local or plan:premium (at most \(BuiltinAction.maximumTagLength) characters)"
+        )
     }
 
     /// A group's actions, each checked as if the button ran it directly (same situation, same button).
