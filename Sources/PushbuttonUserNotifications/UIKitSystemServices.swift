@@ -33,6 +33,11 @@
     ///
     /// On an iPad the share sheet is a popover, and UIKit raises an exception for a popover without an anchor:
     /// it is anchored to the middle of the presenter's view.
+    ///
+    /// Not for app extensions (a Notification Service Extension included): they have no `UIApplication.shared`,
+    /// and their notifications' taps reach the app, whose router performs these actions.
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
     public final class UIKitSystemServices: SystemServices {
         public typealias ScenePicker = @MainActor @Sendable () -> UIWindowScene?
         public typealias PresenterPicker = @MainActor @Sendable () -> UIViewController?

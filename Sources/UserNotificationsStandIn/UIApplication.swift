@@ -21,7 +21,9 @@ open class UIApplication: NSObject {
 
     private static let sharedApplication = UIApplication()
 
-    /// The app's application object.
+    /// The app's application object (not in app extensions).
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
     open class var shared: UIApplication { sharedApplication }
 
     /// The URL string that opens the app's page in the Settings app (iOS 8).
@@ -36,8 +38,10 @@ open class UIApplication: NSObject {
     @available(iOS 13.0, tvOS 13.0, *)
     open var connectedScenes: Set<UIScene> { standInScenes }
 
-    /// Opens `url` asynchronously; the completion handler says whether it was opened (iOS 10).
+    /// Opens `url` asynchronously; the completion handler says whether it was opened (iOS 10; not in app extensions).
     @available(iOS 10.0, tvOS 10.0, *)
+    @available(iOSApplicationExtension, unavailable)
+    @available(macCatalystApplicationExtension, unavailable)
     open func open(
         _ url: URL, options: [OpenExternalURLOptionsKey: Any] = [:],
         completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil
