@@ -241,12 +241,38 @@ import Testing
         #expect(report.steps.map(\.outcome) == [.failed("no view controller to present the share sheet from")])
     }
 
+    @Test func aBackendTagStoreSendsEachChangeWithTheTapsIdempotencyKey() async throws {
+        let backend = RecordingBackend()
+        let local = InMemoryTagStore(["news"])
+        let store = BackendTagStore(local: local, url: "https://push.example.com/v1/devices/d1/tags", backend: backend)
+        let device = await Self.device()
+        let router = ResponseRouter(center: device.center, system: device.system, tagStore: store)
+        await device.center.setResponseHandler(router)
+        let routed = Device(center: device.center, router: router, system: device.system, tags: local)
+        _ = try await Self.tap(
+            "like",
+            running: [
+                ActionSpec(ActionSpec.addTag, arguments: ["tags": ["team:lions", "social"]]),
+                ActionSpec(ActionSpec.removeTag, arguments: ["tag": "news"]),
+            ], on: routed)
+        #expect(try await store.tags() == ["team:lions", "social"])
+        let requests = backend.requests.withLock { $0 }
+        #expect(requests.map(\.url) == Array(repeating: "https://push.example.com/v1/devices/d1/tags", count: 2))
+        #expect(
+            requests.map(\.body) == [
+                ["add": ["team:lions", "social"], "remove": []], ["add": [], "remove": ["news"]],
+            ])
+        let id = try #require(requests.first?.notificationIdentifier)
+        #expect(requests.map(\.idempotencyKey) == ["tags:\(id):like:0", "tags:\(id):like:1"])
+        #expect(requests.allSatisfy { $0.method == "POST" && $0.actionIdentifier == "like" })
+    }
+
     @Test func userDefaultsTagStoreKeepsTagsAcrossInstances() async throws {
         let suite = "pushbutton-tests-\(UUID().uuidString)"
         defer { UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite) }
         let store = UserDefaultsTagStore(suiteName: suite)
-        try await store.add(["b", "a", "b"])
-        try await store.remove(["c"])
+        try await store.apply(TagChange(added: ["b", "a", "b", "c"], idempotencyKey: "1"))
+        try await store.apply(TagChange(removed: ["c", "d"], idempotencyKey: "2"))
         #expect(try await UserDefaultsTagStore(suiteName: suite).tags() == ["a", "b"])
         #expect(UserDefaults(suiteName: suite)?.stringArray(forKey: "pushbutton.tags") == ["a", "b"])
     }

@@ -31,12 +31,9 @@ struct SimulatedDevice {
                     .joined(separator: " and "))
         }
         func tags() async throws -> Set<String> { deviceTags.withLock { $0 } }
-        func add(_ tags: [String]) async throws { changeTags { $0.formUnion(tags) } }
-        func remove(_ tags: [String]) async throws { changeTags { $0.subtract(tags) } }
-
-        private func changeTags(_ body: (inout Set<String>) -> Void) {
+        func apply(_ change: TagChange) async throws {
             let now = deviceTags.withLock { tags -> [String] in
-                body(&tags)
+                tags = change.applied(to: tags)
                 return tags.sorted()
             }
             say("device tags now: " + (now.isEmpty ? "none" : now.joined(separator: ", ")))

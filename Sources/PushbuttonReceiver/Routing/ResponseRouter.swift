@@ -266,7 +266,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         case .requestPermission?:
             return await requestPermission(step.spec)
         case .addTag?, .removeTag?:
-            return await changeTags(step.spec)
+            return await changeTags(step.spec, index: index, response: response)
         case .group?:
             // Expanded while planning; a group that reaches here could not be.
             return .refused("the group could not be read")
@@ -363,12 +363,19 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         }
     }
 
-    private func changeTags(_ spec: ActionSpec) async -> RoutingReport.Step.Outcome {
+    private func changeTags(_ spec: ActionSpec, index: Int, response: NotificationResponse) async
+        -> RoutingReport.Step.Outcome
+    {
         let tags = spec.tags
         guard !tags.isEmpty else { return .refused("no 'tag' or 'tags' argument") }
         if let problem = tags.lazy.compactMap(BuiltinAction.tagProblem).first { return .refused(problem) }
+        let adds = spec.builtin == .addTag
+        let change = TagChange(
+            added: adds ? tags : [], removed: adds ? [] : tags,
+            idempotencyKey: "\(response.notification.identifier):\(response.actionIdentifier):\(index)",
+            notificationIdentifier: response.notification.identifier, actionIdentifier: response.actionIdentifier)
         do {
-            if spec.builtin == .addTag { try await tagStore.add(tags) } else { try await tagStore.remove(tags) }
+            try await tagStore.apply(change)
             return .succeeded
         } catch {
             return .failed(String(describing: error))

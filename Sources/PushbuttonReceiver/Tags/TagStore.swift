@@ -1,15 +1,40 @@
 /// Where `pushbutton.add_tag` and `pushbutton.remove_tag` keep the device's tags.
 ///
 /// The default is local (``UserDefaultsTagStore`` on Apple platforms, ``InMemoryTagStore`` elsewhere). An app
-/// whose backend segments by tag passes a store that also tells the backend (or Pushbutton's gateway); the
-/// router hands it tags already checked with `BuiltinAction.tagProblem(_:)`.
+/// whose backend or gateway segments by tag uses ``BackendTagStore``, which also sends each change through the
+/// app's ``BackendDelivery`` (the outbox), or a store of its own. The router hands it tags already checked with
+/// `BuiltinAction.tagProblem(_:)`.
 public protocol TagStore: Sendable {
     /// The device's tags now.
     func tags() async throws -> Set<String>
-    /// Adds `tags` (those already there stay once).
-    func add(_ tags: [String]) async throws
-    /// Removes `tags` (those not there are ignored).
-    func remove(_ tags: [String]) async throws
+    /// Adds `change.added` and removes `change.removed` (adding a tag already there, or removing one that is
+    /// not, changes nothing).
+    func apply(_ change: TagChange) async throws
+}
+
+/// One tap's change to the device's tags.
+public struct TagChange: Sendable, Hashable {
+    public var added: [String]
+    public var removed: [String]
+    /// The same for every attempt of the same tap (notification, button, action position), as a callback's.
+    public var idempotencyKey: String
+    /// Which notification and button produced it.
+    public var notificationIdentifier: String
+    public var actionIdentifier: String
+
+    public init(
+        added: [String] = [], removed: [String] = [], idempotencyKey: String, notificationIdentifier: String = "",
+        actionIdentifier: String = ""
+    ) {
+        self.added = added
+        self.removed = removed
+        self.idempotencyKey = idempotencyKey
+        self.notificationIdentifier = notificationIdentifier
+        self.actionIdentifier = actionIdentifier
+    }
+
+    /// `tags` with the change applied.
+    public func applied(to tags: Set<String>) -> Set<String> { tags.union(added).subtracting(removed) }
 }
 
 /// The tag store the router uses when the app gives none: persisted in `UserDefaults` on Apple platforms,

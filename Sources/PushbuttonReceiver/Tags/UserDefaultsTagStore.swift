@@ -2,9 +2,9 @@ import Foundation
 
 /// Tags persisted in `UserDefaults`, as a sorted array of strings under one key.
 ///
-/// `UserDefaults` is documented thread-safe; this type holds only the suite's name and the key, and opens the
-/// suite per call, so it is `Sendable` without locks. Changes from concurrent taps are serialized by the lock
-/// around read-modify-write.
+/// `UserDefaults` is documented thread-safe; this type holds only the suite's name, the key and a lock, and
+/// opens the suite per call, so it is `Sendable`. The lock serializes read-modify-write, so concurrent taps
+/// never drop each other's change.
 public final class UserDefaultsTagStore: TagStore {
     /// The suite (`nil`: the app's standard defaults).
     public let suiteName: String?
@@ -22,15 +22,10 @@ public final class UserDefaultsTagStore: TagStore {
         lock.withLock { _ in Set(defaults.stringArray(forKey: key) ?? []) }
     }
 
-    public func add(_ tags: [String]) async throws { change { $0.formUnion(tags) } }
-
-    public func remove(_ tags: [String]) async throws { change { $0.subtract(tags) } }
-
-    private func change(_ body: (inout Set<String>) -> Void) {
+    public func apply(_ change: TagChange) async throws {
         lock.withLock { _ in
             let defaults = defaults
-            var tags = Set(defaults.stringArray(forKey: key) ?? [])
-            body(&tags)
+            let tags = change.applied(to: Set(defaults.stringArray(forKey: key) ?? []))
             defaults.set(tags.sorted(), forKey: key)
         }
     }
