@@ -8,6 +8,11 @@ import Pushbutton
 /// `action_args` as arguments; and, alongside, every general response handler the app installed. The body
 /// tap and dismissal are never treated as custom actions. Unknown identifiers are reported, never a crash.
 ///
+/// Built-in actions run through what the app installs: the URL opener (links), the backend delivery
+/// (callbacks), the system services (pasteboard, rating prompt, Settings, share sheet), the notification
+/// center (the permission prompt) and the tag store. An action that needs the screen is refused, with the
+/// reason, on a background button or a dismissal; a `pushbutton.group` becomes its actions, in order.
+///
 /// The completion handler is called once every handler has finished, or when the deadline for the
 /// situation passes (handlers still running are then cancelled and reported as cut off). A handler that
 /// throws or hangs cannot prevent it; ``CompletionHandlerOnce`` makes a second call impossible.
