@@ -263,6 +263,22 @@ import Testing
             !ActionSpec("pushbutton.group", arguments: ["actions": [["action": "pushbutton.add_tag"]]]).needsForeground)
     }
 
+    @Test func thePayloadFormatArticleDocumentsEveryBuiltinAction() throws {
+        let article = try String(
+            contentsOf: TestFiles.packageRoot.appendingPathComponent(
+                "Sources/Pushbutton/Pushbutton.docc/PayloadFormat.md"),
+            encoding: .utf8)
+        let lines = article.split(separator: "\n")
+        let headings = lines.filter { $0.hasPrefix("### ") }
+        for name in ActionSpec.builtinNames {
+            #expect(lines.contains { $0.hasPrefix("| `\(name)` |") }, "no table row for \(name)")
+        }
+        let older: Set<ActionSpec.Builtin> = [.deepLink, .openURL, .dismiss, .callback]
+        for builtin in ActionSpec.Builtin.allCases where !older.contains(builtin) {
+            #expect(headings.contains { $0.contains("`\(builtin.rawValue)`") }, "no section for \(builtin.rawValue)")
+        }
+    }
+
     @Test func tagSyntax() {
         #expect(BuiltinAction.tagProblem("plan:premium") == nil)
         #expect(BuiltinAction.tagProblem(String(repeating: "a", count: 64)) == nil)
