@@ -5,7 +5,8 @@ import Pushbutton
 ///
 /// - `setNotificationCategories` replaces the whole set, so merging bugs show up.
 /// - A notification whose category is not registered shows no buttons (and no error).
-/// - Nothing is shown until authorization is requested and granted.
+/// - Nothing is shown until authorization is requested and granted. The user is asked once; later requests get
+///   the answer already given, except a request for full permission after provisional permission.
 /// - The user can tap the body, tap a button, type a reply, or dismiss (reported only with `customDismissAction`).
 /// - The app must call the completion handler within the system's window; the simulator records when it did,
 ///   how many times, or that it never did.
