@@ -100,6 +100,18 @@ import Testing
             "takes no arguments"
         ),
         (
+            #"{"action": "pushbutton.deeplink", "args": {"url": "chatter://m/1", "uri": "x"}}"#, .actionArguments,
+            "args.uri", .warning, "did you mean 'url'?"
+        ),
+        (
+            #"{"action": "pushbutton.callback", "args": {"url": "https://api.test/x", "methd": "PUT"}}"#,
+            .actionArguments, "args.methd", .warning, "did you mean 'method'?"
+        ),
+        (
+            #"{"action": "pushbutton.open_url", "args": {"url": "https://x.test", "target": "safari"}}"#,
+            .actionArguments, "args.target", .warning, "its arguments are url"
+        ),
+        (
             #"{"action": "pushbutton.open_settings", "args": {"page": "notification"}}"#, .actionArguments, "args.page",
             .error, "did you mean 'notifications'?"
         ),

@@ -393,10 +393,13 @@ private struct PayloadCheck {
         }
         switch builtin {
         case .deepLink:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: false)
         case .openURL:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: true)
         case .callback:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkCallback(spec, at: path().appending("args"), button: button)
         case .dismiss:
             if !spec.arguments.isEmpty {
