@@ -234,7 +234,7 @@ import Testing
 
     @Test func aFailingServiceIsReportedAsFailed() async throws {
         let system = SimulatedSystemServices()
-        await system.fail("share", with: "no view controller to present the share sheet from")
+        await system.fail(.share, with: "no view controller to present the share sheet from")
         let device = await Self.device(system: system)
         let report = try await Self.tap(
             "open", running: [ActionSpec(ActionSpec.share, arguments: ["text": "x"])], on: device)

@@ -11,35 +11,43 @@ public actor SimulatedSystemServices: SystemServices {
     public private(set) var openedSettings: [SettingsPage] = []
     /// The share sheets shown, in order.
     public private(set) var shareSheets: [ShareContent] = []
+    /// One of the services, to make it fail.
+    public enum Service: Sendable, Hashable, CaseIterable {
+        case copy
+        case requestReview
+        case openSettings
+        case share
+    }
+
     /// Services that fail, and why (to test how a failure is reported).
-    private var failures: [String: String] = [:]
+    private var failures: [Service: String] = [:]
 
     public init() {}
 
-    /// Makes the service named `service` (`copy`, `requestReview`, `openSettings`, `share`) fail with `message`.
-    public func fail(_ service: String, with message: String) { failures[service] = message }
+    /// Makes `service` fail with `message` from now on.
+    public func fail(_ service: Service, with message: String) { failures[service] = message }
 
-    private func check(_ service: String) throws(SystemServiceError) {
+    private func check(_ service: Service) throws(SystemServiceError) {
         if let message = failures[service] { throw SystemServiceError(message) }
     }
 
     public func copy(_ text: String) async throws {
-        try check("copy")
+        try check(.copy)
         pasteboard = text
     }
 
     public func requestReview() async throws {
-        try check("requestReview")
+        try check(.requestReview)
         reviewRequests += 1
     }
 
     public func openSettings(_ page: SettingsPage) async throws {
-        try check("openSettings")
+        try check(.openSettings)
         openedSettings.append(page)
     }
 
     public func share(_ content: ShareContent) async throws {
-        try check("share")
+        try check(.share)
         shareSheets.append(content)
     }
 }
