@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theExamplePayloadsAreValid() throws {
-        for name in ["message", "friend-request", "dynamic"] {
+        for name in ["message", "friend-request", "dynamic", "builtin-actions"] {
             let bytes = Array(try Data(contentsOf: TestFiles.example("payloads/\(name)")))
             #expect(Self.validator.validate(jsonBytes: bytes).diagnostics.isEmpty, "\(name)")
         }

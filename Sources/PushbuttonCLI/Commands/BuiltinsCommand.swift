@@ -1,15 +1,17 @@
 import Foundation
 import Pushbutton
 
-/// `pushbutton builtins`: lists Pushbutton's built-in categories and their buttons.
+/// `pushbutton builtins`: lists Pushbutton's built-in categories and their buttons, or its built-in actions.
 struct BuiltinsCommand: Command {
     let name = "builtins"
-    let summary = "List the built-in categories and their buttons."
+    let summary = "List the built-in categories and their buttons, or the built-in actions."
     let discussion = """
         Each button shows its title, whether it opens the app (foreground) or runs in the background,
         and its other options. Use a category by listing its identifier in a manifest's "builtins".
         Titles come in every language iOS offers as a system language (--locales lists them); any other
         locale falls back as a device does (es-AR to es-419, zh-MO to zh-HK, en-NZ to en-GB, else English).
+        --actions lists the built-in actions a payload's buttons can run instead: their arguments, and
+        whether they need the app in the foreground (a foreground button or a body tap).
         """
     let arguments = ArgumentSpec(
         options: [
@@ -18,6 +20,7 @@ struct BuiltinsCommand: Command {
         flags: [
             .init("--json", help: "Print the categories in the manifest's JSON format, every title in every locale."),
             .init("--locales", help: "List the locales the built-in titles are given in."),
+            .init("--actions", help: "List the built-in actions and their arguments (with --json, as JSON)."),
             .init(
                 "--no-background-authentication",
                 help: "Show background buttons without the unlock requirement (the app-wide option off)."),
@@ -26,6 +29,14 @@ struct BuiltinsCommand: Command {
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         if arguments.has("--locales") {
             listLocales(console: console)
+            return ExitStatus.success
+        }
+        if arguments.has("--actions") {
+            if arguments.has("--json") {
+                console.write(JSONWriter.pretty(.array(BuiltinAction.all.map(Self.json))))
+            } else {
+                listActions(console: console)
+            }
             return ExitStatus.success
         }
         let categories = BuiltinCategories.all(
@@ -63,6 +74,40 @@ struct BuiltinsCommand: Command {
         if action.options.contains(.authenticationRequired) { traits.append("unlock") }
         if action.textInput != nil { traits.append("text input") }
         return "\(action.title.resolved(for: locale)) (\(traits.joined(separator: ", ")))"
+    }
+
+    /// Each action: its name, where it runs and what it does, then one line per argument.
+    private func listActions(console: Console) {
+        for action in BuiltinAction.all {
+            let runs = action.needsForeground ? "foreground only" : "anywhere"
+            console.print("\(action.name)  (\(runs))  \(action.summary)")
+            let width = action.arguments.map(\.name.count).max() ?? 0
+            for argument in action.arguments {
+                let padding = String(repeating: " ", count: width - argument.name.count + 2)
+                let required = argument.isRequired ? ", required" : ""
+                console.print("    \(argument.name)\(padding)\(argument.type)\(required): \(argument.summary)")
+            }
+            for names in action.oneOf {
+                console.print("    (at least one of \(names.joined(separator: ", ")))")
+            }
+        }
+        console.print(
+            "\n\(BuiltinAction.all.count) built-in actions. Any other action name is one the app registers.")
+    }
+
+    static func json(_ action: BuiltinAction) -> JSONValue {
+        .object([
+            "name": .string(action.name), "summary": .string(action.summary),
+            "foregroundOnly": .bool(action.needsForeground),
+            "arguments": .array(
+                action.arguments.map {
+                    .object([
+                        "name": .string($0.name), "type": .string($0.type), "required": .bool($0.isRequired),
+                        "summary": .string($0.summary),
+                    ])
+                }),
+            "oneOf": .array(action.oneOf.map { .array($0.map(JSONValue.string)) }),
+        ])
     }
 
     /// One line per locale: its identifier, its English name, and its direction when right to left.
