@@ -10,7 +10,10 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Pushbutton",
-    platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    // Duration, Clock and Task.sleep(for:) are in the public API of every app-facing target: iOS 16 / tvOS 16 /
+    // watchOS 9 / macOS 13. `make test` checks every reference against these (scripts/availability_check.py).
+    // PushbuttonUserNotifications is empty on tvOS, which has no notification actions or categories.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
@@ -98,6 +101,8 @@ let package = Package(
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
+            // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonOutboxTests", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],

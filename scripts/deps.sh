@@ -19,6 +19,9 @@ needs=(
   "pkg-config:libnghttp2 libnghttp2-dev"
   "file:/usr/lib/python3/dist-packages/aioapns python3-aioapns"
   "cmd:chromium-headless-shell chromium-headless-shell"
+  "cmd:fc-list fontconfig"
+  "file:/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf fonts-noto-core"
+  "file:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc fonts-noto-cjk"
 )
 
 missing=()

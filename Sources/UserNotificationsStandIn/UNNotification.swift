@@ -1,40 +1,74 @@
 import Foundation
 
-/// Mirrors `UNNotificationContent`.
-open class UNNotificationContent: NSObject, @unchecked Sendable {
-    open fileprivate(set) var title: String = ""
-    open fileprivate(set) var subtitle: String = ""
-    open fileprivate(set) var body: String = ""
-    open fileprivate(set) var categoryIdentifier: String = ""
-    open fileprivate(set) var threadIdentifier: String = ""
-    open fileprivate(set) var userInfo: [AnyHashable: Any] = [:]
+/// Mirrors `UNNotificationContent` (NSCopying and NSMutableCopying, as Apple's, for a service extension's
+/// `mutableCopy()`).
+open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchecked Sendable {
+    fileprivate var storage = Storage()
+
+    fileprivate struct Storage {
+        var title = ""
+        var subtitle = ""
+        var body = ""
+        var categoryIdentifier = ""
+        var threadIdentifier = ""
+        var userInfo: [AnyHashable: Any] = [:]
+    }
+
+    @available(tvOS, unavailable)
+    open var title: String { storage.title }
+    @available(tvOS, unavailable)
+    open var subtitle: String { storage.subtitle }
+    @available(tvOS, unavailable)
+    open var body: String { storage.body }
+    @available(tvOS, unavailable)
+    open var categoryIdentifier: String { storage.categoryIdentifier }
+    @available(tvOS, unavailable)
+    open var threadIdentifier: String { storage.threadIdentifier }
+    open var userInfo: [AnyHashable: Any] { storage.userInfo }
+
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = UNNotificationContent()
+        copy.storage = storage
+        return copy
+    }
+
+    open func mutableCopy(with zone: NSZone? = nil) -> Any {
+        let copy = UNMutableNotificationContent()
+        copy.storage = storage
+        return copy
+    }
 }
 
 /// Mirrors `UNMutableNotificationContent`.
 open class UNMutableNotificationContent: UNNotificationContent, @unchecked Sendable {
+    @available(tvOS, unavailable)
     override open var title: String {
-        get { super.title }
-        set { super.title = newValue }
+        get { storage.title }
+        set { storage.title = newValue }
     }
+    @available(tvOS, unavailable)
     override open var subtitle: String {
-        get { super.subtitle }
-        set { super.subtitle = newValue }
+        get { storage.subtitle }
+        set { storage.subtitle = newValue }
     }
+    @available(tvOS, unavailable)
     override open var body: String {
-        get { super.body }
-        set { super.body = newValue }
+        get { storage.body }
+        set { storage.body = newValue }
     }
+    @available(tvOS, unavailable)
     override open var categoryIdentifier: String {
-        get { super.categoryIdentifier }
-        set { super.categoryIdentifier = newValue }
+        get { storage.categoryIdentifier }
+        set { storage.categoryIdentifier = newValue }
     }
+    @available(tvOS, unavailable)
     override open var threadIdentifier: String {
-        get { super.threadIdentifier }
-        set { super.threadIdentifier = newValue }
+        get { storage.threadIdentifier }
+        set { storage.threadIdentifier = newValue }
     }
     override open var userInfo: [AnyHashable: Any] {
-        get { super.userInfo }
-        set { super.userInfo = newValue }
+        get { storage.userInfo }
+        set { storage.userInfo = newValue }
     }
 }
 
@@ -94,6 +128,8 @@ open class UNNotification: NSObject, @unchecked Sendable {
 }
 
 /// Mirrors `UNNotificationResponse`.
+@available(iOS 10, macOS 10.14, watchOS 3, *)
+@available(tvOS, unavailable)
 open class UNNotificationResponse: NSObject, @unchecked Sendable {
     open private(set) var notification: UNNotification
     open private(set) var actionIdentifier: String
@@ -107,6 +143,8 @@ open class UNNotificationResponse: NSObject, @unchecked Sendable {
 }
 
 /// Mirrors `UNTextInputNotificationResponse`.
+@available(iOS 10, macOS 10.14, watchOS 3, *)
+@available(tvOS, unavailable)
 open class UNTextInputNotificationResponse: UNNotificationResponse, @unchecked Sendable {
     open private(set) var userText: String
 
@@ -123,10 +161,10 @@ extension UNNotificationContent {
         title: String = "", body: String = "", categoryIdentifier: String = "", userInfo: [AnyHashable: Any] = [:]
     ) -> UNNotificationContent {
         let content = UNNotificationContent()
-        content.title = title
-        content.body = body
-        content.categoryIdentifier = categoryIdentifier
-        content.userInfo = userInfo
+        content.storage.title = title
+        content.storage.body = body
+        content.storage.categoryIdentifier = categoryIdentifier
+        content.storage.userInfo = userInfo
         return content
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 
 /// Mirrors `UNNotificationActionIcon` (iOS 15+).
+@available(iOS 15, macOS 12, watchOS 8, *)
+@available(tvOS, unavailable)
 open class UNNotificationActionIcon: NSObject, @unchecked Sendable {
     /// Stand-in only: which initializer made the icon, and with what name.
     public let standInSystemImageName: String?
@@ -18,11 +20,15 @@ open class UNNotificationActionIcon: NSObject, @unchecked Sendable {
 
 /// Mirrors `UNNotificationAction`: `init(identifier:title:options:)` (iOS 10+) and
 /// `init(identifier:title:options:icon:)` (iOS 15+).
+@available(iOS 10, macOS 10.14, watchOS 3, *)
+@available(tvOS, unavailable)
 open class UNNotificationAction: NSObject, @unchecked Sendable {
     open private(set) var identifier: String
     open private(set) var title: String
     open private(set) var options: UNNotificationActionOptions
-    open private(set) var icon: UNNotificationActionIcon?
+    @available(iOS 15, macOS 12, watchOS 8, *)
+    open var icon: UNNotificationActionIcon? { standInIcon as? UNNotificationActionIcon }
+    private let standInIcon: NSObject?
 
     init(
         identifier: String, title: String, options: UNNotificationActionOptions, standInIcon: UNNotificationActionIcon?
@@ -30,7 +36,7 @@ open class UNNotificationAction: NSObject, @unchecked Sendable {
         self.identifier = identifier
         self.title = title
         self.options = options
-        self.icon = standInIcon
+        self.standInIcon = standInIcon
         super.init()
     }
 
@@ -38,6 +44,7 @@ open class UNNotificationAction: NSObject, @unchecked Sendable {
         self.init(identifier: identifier, title: title, options: options, standInIcon: nil)
     }
 
+    @available(iOS 15, macOS 12, watchOS 8, *)
     public convenience init(
         identifier: String, title: String, options: UNNotificationActionOptions = [], icon: UNNotificationActionIcon?
     ) {
@@ -46,6 +53,8 @@ open class UNNotificationAction: NSObject, @unchecked Sendable {
 }
 
 /// Mirrors `UNTextInputNotificationAction`.
+@available(iOS 10, macOS 10.14, watchOS 3, *)
+@available(tvOS, unavailable)
 open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Sendable {
     open private(set) var textInputButtonTitle: String
     open private(set) var textInputPlaceholder: String
@@ -68,6 +77,7 @@ open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Senda
             placeholder: textInputPlaceholder)
     }
 
+    @available(iOS 15, macOS 12, watchOS 8, *)
     public convenience init(
         identifier: String, title: String, options: UNNotificationActionOptions = [], icon: UNNotificationActionIcon?,
         textInputButtonTitle: String, textInputPlaceholder: String
@@ -79,13 +89,21 @@ open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Senda
 }
 
 /// Mirrors `UNNotificationCategory` and its three initializers (iOS 10, 11 and 12).
+@available(iOS 10, macOS 10.14, watchOS 3, *)
+@available(tvOS, unavailable)
 open class UNNotificationCategory: NSObject, @unchecked Sendable {
     open private(set) var identifier: String
     open private(set) var actions: [UNNotificationAction]
     open private(set) var intentIdentifiers: [String]
-    open private(set) var hiddenPreviewsBodyPlaceholder: String
-    open private(set) var categorySummaryFormat: String
+    @available(iOS 11, macOS 10.14, *)
+    @available(watchOS, unavailable)
+    open var hiddenPreviewsBodyPlaceholder: String { placeholder }
+    @available(iOS 12, macOS 10.14, *)
+    @available(watchOS, unavailable)
+    open var categorySummaryFormat: String { summaryFormat }
     open private(set) var options: UNNotificationCategoryOptions
+    private let placeholder: String
+    private let summaryFormat: String
 
     init(
         identifier: String, actions: [UNNotificationAction], intentIdentifiers: [String], placeholder: String,
@@ -94,8 +112,8 @@ open class UNNotificationCategory: NSObject, @unchecked Sendable {
         self.identifier = identifier
         self.actions = actions
         self.intentIdentifiers = intentIdentifiers
-        hiddenPreviewsBodyPlaceholder = placeholder
-        categorySummaryFormat = summaryFormat
+        self.placeholder = placeholder
+        self.summaryFormat = summaryFormat
         self.options = options
         super.init()
     }
@@ -109,6 +127,8 @@ open class UNNotificationCategory: NSObject, @unchecked Sendable {
             summaryFormat: "", options: options)
     }
 
+    @available(iOS 11, macOS 10.14, *)
+    @available(watchOS, unavailable)
     public convenience init(
         identifier: String, actions: [UNNotificationAction], intentIdentifiers: [String],
         hiddenPreviewsBodyPlaceholder: String, options: UNNotificationCategoryOptions = []
@@ -118,6 +138,8 @@ open class UNNotificationCategory: NSObject, @unchecked Sendable {
             placeholder: hiddenPreviewsBodyPlaceholder, summaryFormat: "", options: options)
     }
 
+    @available(iOS 12, macOS 10.14, *)
+    @available(watchOS, unavailable)
     public convenience init(
         identifier: String, actions: [UNNotificationAction], intentIdentifiers: [String],
         hiddenPreviewsBodyPlaceholder: String?, categorySummaryFormat: String?,

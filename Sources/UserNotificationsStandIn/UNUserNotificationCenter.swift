@@ -1,13 +1,21 @@
 import Foundation
 
-/// Mirrors `UNUserNotificationCenterDelegate`. Apple's methods are optional; here they have defaults.
+/// Mirrors `UNUserNotificationCenterDelegate`. Apple's methods are optional; here they have defaults that do
+/// what the system does when a delegate lacks the method (present nothing, finish at once, open nothing).
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
+    @available(iOS 10, macOS 10.14, watchOS 3, tvOS 10, *)
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
+    @available(iOS 10, macOS 10.14, watchOS 3, *)
+    @available(tvOS, unavailable)
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
         withCompletionHandler completionHandler: @escaping () -> Void)
+    @available(iOS 12, macOS 10.14, *)
+    @available(watchOS, unavailable)
+    @available(tvOS, unavailable)
+    func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?)
 }
 
 extension UNUserNotificationCenterDelegate {
@@ -20,9 +28,14 @@ extension UNUserNotificationCenterDelegate {
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
         withCompletionHandler completionHandler: @escaping () -> Void
     ) { completionHandler() }
+
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?
+    ) {}
 }
 
 /// Mirrors `UNUserNotificationCenter`: the members Pushbutton's bridge calls, with Apple's signatures.
+@available(iOS 10, macOS 10.14, watchOS 3, tvOS 10, *)
 open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private struct State {
         var categories = Set<UNNotificationCategory>()
@@ -30,6 +43,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var removedDelivered: [String] = []
         var grants = true
         var setCategoriesCalls = 0
+        var holdsCategoryReads = false
+        var heldReads: [@Sendable (Set<UNNotificationCategory>) -> Void] = []
     }
 
     private let lock = NSLock()
@@ -53,6 +68,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         completionHandler(locked { state.grants }, nil)
     }
 
+    @available(tvOS, unavailable)
     open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
         locked {
             state.categories = categories
@@ -60,14 +76,28 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         }
     }
 
+    @available(tvOS, unavailable)
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
-        completionHandler(locked { state.categories })
+        let answer: Set<UNNotificationCategory>? = locked {
+            if state.holdsCategoryReads {
+                state.heldReads.append(completionHandler)
+                return nil
+            }
+            return state.categories
+        }
+        if let answer { completionHandler(answer) }
     }
 
+    /// Adds a request. As on Apple's platforms, `userInfo` must hold property-list values only (Apple's raises an
+    /// exception when it cannot encode one; the stand-in reports an error instead, so a test sees it).
     open func add(
         _ request: UNNotificationRequest,
         withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
+        if let path = Self.standInFirstNonPropertyList(in: request.content.userInfo, at: "userInfo") {
+            completionHandler?(StandInError(message: "\(path) is not a property-list value"))
+            return
+        }
         locked { state.requests.append(request) }
         completionHandler?(nil)
     }
@@ -76,6 +106,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         locked { state.requests.removeAll { identifiers.contains($0.identifier) } }
     }
 
+    @available(tvOS, unavailable)
     open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
         locked { state.removedDelivered += identifiers }
     }
@@ -90,10 +121,66 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public var standInSetCategoriesCalls: Int { locked { state.setCategoriesCalls } }
     /// The identifiers passed to `removeDeliveredNotifications`.
     public var standInRemovedDelivered: [String] { locked { state.removedDelivered } }
+    /// The registered categories, without going through the asynchronous getter.
+    public var standInCategories: Set<UNNotificationCategory> { locked { state.categories } }
+
+    /// Makes `getNotificationCategories` wait (a system slow to answer) until ``standInReleaseCategoryReads()``.
+    public func standInHoldCategoryReads() { locked { state.holdsCategoryReads = true } }
+
+    /// Answers every held `getNotificationCategories` and stops holding.
+    public func standInReleaseCategoryReads() {
+        let (held, categories) = locked {
+            state.holdsCategoryReads = false
+            defer { state.heldReads = [] }
+            return (state.heldReads, state.categories)
+        }
+        for reply in held { reply(categories) }
+    }
+
+    /// The system presents `notification` while the app is in the foreground: asks the delegate how, and returns
+    /// its answer (`nil` when there is no delegate, and the notification is not presented).
+    public func standInWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions? {
+        guard let delegate else { return nil }
+        return await withCheckedContinuation { continuation in
+            delegate.userNotificationCenter(self, willPresent: notification) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The user asks for the app's notification settings (from Settings, or from a notification).
+    public func standInOpenSettings(for notification: UNNotification?) {
+        delegate?.userNotificationCenter(self, openSettingsFor: notification)
+    }
+
+    /// The path of the first value in `value` that is not a property-list type (`NSNull` is not), or `nil`.
+    public static func standInFirstNonPropertyList(in value: Any, at path: String) -> String? {
+        switch value {
+        case is String, is Data, is Date, is Bool, is Int, is Int64, is Int32, is Double, is Float, is NSNumber:
+            return nil
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = standInFirstNonPropertyList(in: element, at: "\(path)[\(index)]") { return found }
+            }
+            return nil
+        case let dictionary as [AnyHashable: Any]:
+            for (key, element) in dictionary {
+                guard let key = key.base as? String else { return "\(path) (a key that is not a string)" }
+                if let found = standInFirstNonPropertyList(in: element, at: "\(path).\(key)") { return found }
+            }
+            return nil
+        default:
+            return path
+        }
+    }
 
     private func locked<Result>(_ body: () -> Result) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return body()
     }
+}
+
+/// Stand-in only: an error the stand-in reports where Apple's framework would fail.
+public struct StandInError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
 }

@@ -23,6 +23,33 @@ import Testing
         #expect(await center.notificationCategories().first { $0.identifier == "message" }?.actions.count == 4)
     }
 
+    /// The app, a second SDK's registrar and payloads' dynamic categories register at once: every read-merge-write
+    /// must see the previous one's result, or the later write drops the earlier categories.
+    @Test func concurrentRegistrationsNeverDropEachOthersCategories() async {
+        let center = SimulatedNotificationCenter()
+        let shared = CategoryRegistrar(center: center)
+        let count = 40
+        await withTaskGroup(of: Void.self) { group in
+            for number in 0..<count {
+                group.addTask {
+                    let category = Pushbutton.Category("sdk_\(number)", actions: [Action("ok", title: "OK")])
+                    // Half through one registrar, half through registrars of their own on the same center.
+                    let registrar = number.isMultiple(of: 2) ? shared : CategoryRegistrar(center: center)
+                    await registrar.register(CategorySet([category], from: .app))
+                }
+                group.addTask {
+                    var payload = Payload.interactive(category: "", body: "x")
+                    payload.setDynamicButtons([DynamicButton("b\(number)", title: "B\(number)")])
+                    await shared.prepare(for: payload)
+                }
+            }
+        }
+        let identifiers = await center.registeredCategoryIdentifiers
+        #expect(identifiers.filter { $0.hasPrefix("sdk_") }.count == count)
+        #expect(identifiers.filter(DynamicCategories.isDynamic).count == DynamicCategories.maximumRegistered)
+        #expect(await center.setCategoriesCallCount == count * 2)
+    }
+
     @Test func dynamicCategoriesAreRegisteredOnDemandAndTheLeastRecentlyUsedIsEvicted() async throws {
         let center = SimulatedNotificationCenter()
         let registrar = CategoryRegistrar(center: center)

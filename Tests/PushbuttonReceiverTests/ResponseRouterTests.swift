@@ -175,9 +175,26 @@ import Testing
         }
         #expect(seen.withLock { $0 } == [.backgroundButton])
         #expect(done.withLock { $0 } == 1)
-        // The same legacy notification always gets the same idempotency key.
-        let again = ResponseRouter.legacyResponse("reply", payload.jsonValue.objectValue!, [:], isRemote: true)
-        #expect(again.notification.identifier == backend.requests.withLock { $0.first?.notificationIdentifier })
+    }
+
+    /// The legacy callbacks carry no identifier: two taps on identical notifications must stay two taps for the
+    /// outbox (whose idempotency keys start with the notification's identifier), not collapse into one.
+    @Test func identicalLegacyTapsGetDistinctIdentities() async throws {
+        let (_, router, backend, _) = await Fixtures.setUp()
+        let userInfo = Self.messagePayload().jsonValue.objectValue!
+        for _ in 0..<2 {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                router.handleLegacyAction(
+                    identifier: "reply", forRemoteNotification: userInfo,
+                    withResponseInfo: [ResponseRouter.legacyTypedTextKey: "On my way"]
+                ) { continuation.resume() }
+            }
+        }
+        let requests = backend.requests.withLock { $0 }
+        #expect(requests.count == 2)
+        #expect(Set(requests.map(\.notificationIdentifier)).count == 2)
+        #expect(Set(requests.map(\.idempotencyKey)).count == 2)
+        #expect(requests.allSatisfy { $0.notificationIdentifier.hasPrefix("legacy-") })
     }
 }
 

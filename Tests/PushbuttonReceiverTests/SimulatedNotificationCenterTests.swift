@@ -84,7 +84,7 @@ import Testing
 
     @Test func anAppThatNeverCompletesIsEndedWhenTheWindowCloses() async throws {
         struct Silent: NotificationResponseHandler {
-            func handle(_ response: NotificationResponse, completionHandler: @escaping @Sendable () -> Void) {}
+            func handle(_ response: NotificationResponse, completionHandler: @escaping () -> Void) {}
         }
         let clock = ManualClock()
         let center = SimulatedNotificationCenter(clock: clock)

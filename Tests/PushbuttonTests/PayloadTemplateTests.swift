@@ -87,6 +87,37 @@ import Testing
         #expect(try PayloadTemplate(Self.campaign()).urlChecks.isEmpty)
     }
 
+    @Test func actionsInsideAGroupAreCheckedLikeTheirOwnSpecs() throws {
+        var payload = Payload.interactive(category: "friend_request", body: "b")
+        payload.addAction(
+            ActionSpec(
+                ActionSpec.group,
+                arguments: [
+                    "actions": [
+                        ["action": "pushbutton.callback", "args": ["url": "https://{{host}}/accept"]],
+                        ["action": "pushbutton.share", "args": ["url": "{{link}}"]],
+                    ]
+                ]), forButton: "accept")
+        let template = try PayloadTemplate(payload)
+        #expect(template.urlChecks.map(\.needsWeb) == [true, true])
+        #expect(template.urlChecks.map(\.needsHost) == [true, false])
+        _ = try template.render(template.values(["host": "api.example.com", "link": "https://example.com/u/1"]))
+        #expect(throws: PayloadTemplateError.self) {
+            try template.render(template.values(["host": "api.example.com", "link": "chatter://u/1"]))
+        }
+        // A group's action names are structure, like a button's.
+        var named = Payload.interactive(category: "friend_request", body: "b")
+        named.addAction(
+            ActionSpec(ActionSpec.group, arguments: ["actions": [["action": "{{what}}"]]]), forButton: "accept")
+        #expect {
+            try PayloadTemplate(named)
+        } throws: { error in
+            (error as? PayloadTemplateError)?.diagnostics.map(\.path.description) == [
+                "pushbutton.buttons.accept[0].args.actions[0].action"
+            ]
+        }
+    }
+
     @Test func renderingRefusesWrongValuesAndOversizePayloads() throws {
         let template = try PayloadTemplate(Self.campaign())
         #expect(throws: PayloadTemplateError.self) { try template.render([.integer(1)]) }

@@ -138,6 +138,7 @@ import Testing
         var payload = Payload.interactive(category: "ignored", body: "Party?")
         payload.setDynamicButtons([yes, no])
         #expect(payload.aps.category == DynamicCategories.identifier(for: [yes, no]))
+        #expect(payload.aps.mutableContent)
         #expect(DynamicCategories.category(for: [yes, no]).actions.map(\.identifier) == ["yes", "no"])
     }
 }

@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theExamplePayloadsAreValid() throws {
-        for name in ["message", "friend-request", "dynamic"] {
+        for name in ["message", "friend-request", "dynamic", "builtin-actions"] {
             let bytes = Array(try Data(contentsOf: TestFiles.example("payloads/\(name)")))
             #expect(Self.validator.validate(jsonBytes: bytes).diagnostics.isEmpty, "\(name)")
         }
@@ -78,9 +78,15 @@ import Testing
         ),
         (#"{"aps": {"alert": "x", "interruption-level": "critical"}}"#, .unknownValue, "aps.interruption-level", .note),
         (
-            #"{"aps": {"alert": "x", "category": "wrong"}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}]}}"#,
+            #"{"aps": {"alert": "x", "category": "wrong", "mutable-content": 1}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}]}}"#,
             .dynamicButtons, "aps.category", .error
         ),
+        (
+            #"{"aps": {"alert": "x", "category": "pushbutton.dyn.930f3a2086dc8813"}, "pushbutton": {"v": 1, "define": [{"id": "going", "title": "Going"}]}}"#,
+            .dynamicButtons, "aps.mutable-content", .warning
+        ),
+        (#"{"aps": {"alert": "x", "input-push-token": true}}"#, .typeMismatch, "aps.input-push-token", .error),
+        (#"{"aps": {"alert": {"body": "x", "summary-arg": 3}}}"#, .typeMismatch, "aps.alert.summary-arg", .error),
         (
             #"{"aps": {"alert": "x"}, "pushbutton": {"v": 1, "define": [{"id": "a", "title": "A"}, {"id": "a", "title": " "}]}}"#,
             .emptyTitle, "pushbutton.define[1].title", .error
@@ -92,6 +98,39 @@ import Testing
         #expect(diagnostic.path.description == path)
         #expect(diagnostic.severity == severity)
         #expect(diagnostic.location != nil)
+    }
+
+    /// Apple's documented keys: summary-arg and summary-arg-count (alert), input-push-token (Live Activity start).
+    @Test func knowsApplesDocumentedKeys() throws {
+        let text =
+            #"{"aps": {"alert": {"title": "Anna", "body": "Lunch?", "summary-arg": "Anna", "summary-arg-count": 2}, "input-push-token": 1}}"#
+        let result = Self.validator.validate(jsonBytes: Array(text.utf8))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let payload = try #require(result.payload)
+        #expect(try JSONParser.parse(PayloadWriter.encode(payload)) == (try JSONParser.parse(text)))
+        let typo = Self.diagnostics(#"{"aps": {"alert": {"body": "x", "summary-args": "A"}}}"#)
+        #expect(typo.first?.code == .unknownKey && typo.first?.hint == "did you mean 'summary-arg'?")
+    }
+
+    /// Without a manifest, every check that needs no category definitions still runs.
+    @Test func withoutAManifestTheOtherChecksRun() throws {
+        let validator = PayloadValidator()
+        func codes(_ text: String) -> [Diagnostic.Code] {
+            validator.validate(jsonBytes: Array(text.utf8)).diagnostics.filter { $0.severity == .error }.map(\.code)
+        }
+        let big = String(repeating: "x", count: 5_000)
+        #expect(codes(#"{"aps": {"alert": "\#(big)", "category": "message"}}"#) == [.payloadTooLarge])
+        #expect(codes(#"{"aps": {"alert": "x", "badge": -1}}"#) == [.valueRange])
+        #expect(
+            codes(
+                #"{"aps": {"alert": "x", "category": "message"}, "pushbutton": {"v": 1, "buttons": {"like": [{"action": "pushbutton.calback"}], "go": [{"action": "pushbutton.callback"}], "open": [{"action": "pushbutton.open_url", "args": {"url": "chatter://x"}}]}}}"#
+            ).sorted { $0.rawValue < $1.rawValue } == [.actionArguments, .actionArguments, .unknownBuiltinAction])
+        // What needs the manifest is not guessed at: any category, any button, any traits.
+        #expect(
+            codes(
+                #"{"aps": {"alert": "x", "category": "anything"}, "pushbutton": {"v": 1, "buttons": {"b": [{"action": "pushbutton.deeplink", "args": {"url": "app://x"}}, {"action": "pushbutton.callback", "args": {"url": "https://api.test/x", "include_reply": true}}]}, "dismiss": [{"action": "a"}]}}"#
+            ).isEmpty)
+        #expect(!validator.knowsCategories && Self.validator.knowsCategories)
     }
 
     @Test func unknownCategoriesSuggestTheClosestDeclaredOne() throws {

@@ -1,5 +1,6 @@
 /// Pushbutton's built-in categories: ready-made button sets an app opts into by identifier
-/// (`pushbutton.yes_no`, `pushbutton.like_share`, …), with titles in six languages.
+/// (`pushbutton.yes_no`, `pushbutton.like_share`, …), with titles in every language iOS offers as a system
+/// language (``locales``).
 ///
 /// Buttons that open something (shop, buy, share, book, rate, search, …) run in the foreground;
 /// quick answers (no, decline, like, follow, save, remind, …) run in the background. Background
@@ -63,6 +64,11 @@ public enum BuiltinCategories {
         "search": "magnifyingglass", "rate_now": "star", "delete": "trash", "archive": "archivebox",
         "save": "bookmark", "download": "arrow.down.circle", "reply": "arrowshape.turn.up.left",
     ]
+
+    /// The locales every built-in title is given in (41: `ar`, `ca`, …, `pt-BR`, `pt-PT`, …, `zh-Hant`, `zh-HK`):
+    /// each title's ``LocalizedText/translations`` has an entry for each. Other locales resolve along
+    /// ``LocaleIdentifier/fallbacks`` (`es-AR` → `es-419`, `zh-TW` → `zh-Hant`, `en-NZ` → `en-GB`).
+    public static let locales: [String] = BuiltinTranslations.locales
 
     /// The identifiers of every built-in category, in catalog order.
     public static let identifiers: [String] = catalog.map { SystemIdentifiers.reservedPrefix + $0.name }

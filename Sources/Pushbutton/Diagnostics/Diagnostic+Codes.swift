@@ -78,6 +78,13 @@ extension Diagnostic.Code {
     public static let unknownButton: Self = "unknown-button"
     /// A deep link or URL action on a button that runs in the background, where it would do nothing.
     public static let backgroundOpen: Self = "background-open"
+    /// An action that needs the app on screen (copy, share, rate, settings, permission prompt) on a button that
+    /// runs in the background or on a dismissal, where iOS would not show it.
+    public static let backgroundInterface: Self = "background-ui"
+    /// A tag that `pushbutton.add_tag` / `pushbutton.remove_tag` cannot use.
+    public static let invalidTag: Self = "invalid-tag"
+    /// A `pushbutton.group` that is empty, too big or nested too deep.
+    public static let groupLimits: Self = "group-limits"
     /// A built-in action's arguments are missing or wrong.
     public static let actionArguments: Self = "action-arguments"
     /// A name in the `pushbutton.` namespace that is not a built-in action.

@@ -234,10 +234,26 @@ public struct JSONParser {
     }
 
     private func makeString(_ utf8: ArraySlice<UInt8>, at start: Int) throws(JSONParseError) -> String {
-        if let text = String(validating: utf8, as: UTF8.self) { return text }
+        if Self.isValidUTF8(utf8) { return String(decoding: utf8, as: UTF8.self) }
         throw JSONParseError(
             message: "the string is not valid UTF-8",
             location: SourceLocation(line: line, column: start - lineStart + 1, offset: start))
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (no overlong forms, surrogates or truncated sequences), so that
+    /// `String(decoding:as:)` has nothing to repair. `String(validating:as:)` would do this in one pass, but it
+    /// needs iOS 18 / macOS 15; the standard library's UTF-8 decoder is available everywhere.
+    private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     private mutating func parseEscape(into scratch: inout [UInt8]) throws(JSONParseError) {

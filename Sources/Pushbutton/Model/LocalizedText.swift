@@ -5,16 +5,40 @@ public enum LocalizedText: Sendable, Hashable {
     /// A key for the app's string tables and its translations, by locale identifier (`en`, `fr`, `zh-Hans`).
     case localized(key: String, values: [String: String])
 
-    /// The text for `locale`: an exact match, then the same language (`fr-CA` → `fr`), then
-    /// `fallbackLocale`, then English, then any translation (in locale order), then the key itself.
+    /// The text for `locale`, looked up as iOS falls back from a locale it has no translation for (see
+    /// ``LocaleIdentifier/fallbacks``): the locale itself, its regional parent (`es-MX` → `es-419`,
+    /// `en-AU` → `en-GB`), the language in its script (`zh-HK` → `zh-Hant`), the language (`pt-PT` → `pt`,
+    /// `fr_CA` → `fr`); then the same for `fallbackLocale`, then English, then any translation (in locale
+    /// order), then the key itself. Translations keyed in another spelling (`pt_BR`, `zh-tw`, `no`) are found too.
     public func resolved(for locale: String? = nil, fallbackLocale: String? = nil) -> String {
         switch self {
         case .literal(let text):
             return text
         case .localized(let key, let values):
-            for candidate in Self.lookupOrder(locale: locale, fallbackLocale: fallbackLocale) {
-                if let text = values[candidate] { return text }
+            if let locale, let text = values[locale] { return text }  // the usual case, without parsing
+            var respelled: [String: String]?
+            func lookUp(_ requested: String) -> String? {
+                if let text = values[requested] { return text }
+                guard let identifier = LocaleIdentifier(requested) else { return nil }
+                var found: String?
+                identifier.forEachFallback { candidate in
+                    found = values[candidate]
+                    return found != nil
+                }
+                if let found { return found }
+                // Keys in another spelling (`pt_BR`, `zh-hant`): compare canonical forms, after exact matches.
+                let keys = respelled ?? Self.respelledKeys(values)
+                respelled = keys
+                guard !keys.isEmpty else { return nil }
+                identifier.forEachFallback { candidate in
+                    found = keys[candidate]
+                    return found != nil
+                }
+                return found
             }
+            if let locale, let text = lookUp(locale) { return text }
+            if let fallbackLocale, let text = lookUp(fallbackLocale) { return text }
+            if let text = lookUp("en") { return text }
             return values.keys.sorted().first.flatMap { values[$0] } ?? key
         }
     }
@@ -31,20 +55,14 @@ public enum LocalizedText: Sendable, Hashable {
         return [:]
     }
 
-    private static func lookupOrder(locale: String?, fallbackLocale: String?) -> [String] {
-        var order: [String] = []
-        if let locale {
-            order.append(locale)
-            var parts = locale.split(whereSeparator: { $0 == "-" || $0 == "_" }).map(String.init)
-            while parts.count > 1 {
-                parts.removeLast()
-                order.append(parts.joined(separator: "-"))
-            }
-            if locale.hasPrefix("zh") { order.append(locale.contains("Hant") ? "zh-Hant" : "zh-Hans") }
+    /// The translations whose key is not spelled canonically, under the canonical spelling.
+    private static func respelledKeys(_ values: [String: String]) -> [String: String] {
+        var respelled: [String: String] = [:]
+        for locale in values.keys.filter({ !LocaleIdentifier.isCanonical($0) }).sorted() {
+            guard let identifier = LocaleIdentifier(locale)?.description, identifier != locale else { continue }
+            if respelled[identifier] == nil { respelled[identifier] = values[locale] }
         }
-        if let fallbackLocale { order.append(fallbackLocale) }
-        order.append("en")
-        return order
+        return respelled
     }
 }
 

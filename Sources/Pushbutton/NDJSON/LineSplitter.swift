@@ -12,6 +12,14 @@ public struct LineSplitter: Sendable {
         case text([UInt8])
         /// A line over the limit, which was skipped; `length` is its length without the line break.
         case tooLong(length: Int)
+
+        /// How many bytes the line had, without its line break (for progress over a file's size).
+        public var byteCount: Int {
+            switch self {
+            case .text(let bytes): return bytes.count
+            case .tooLong(let length): return length
+            }
+        }
     }
 
     /// The longest line kept, in bytes.

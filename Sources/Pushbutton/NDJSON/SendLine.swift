@@ -1,4 +1,5 @@
-/// One line of `pushbutton send`'s NDJSON input: `{"token": "…", "payload": {…}}`, the payload optional.
+/// One line of `pushbutton send`'s NDJSON input: `{"token": "…", "payload": {…}, "id": "…"}`, the payload
+/// and the id optional.
 ///
 /// The line is read as bytes and checked by ``JSONParser`` whole: invalid UTF-8 anywhere makes it invalid
 /// (it is never repaired into U+FFFD). The payload is then taken from the line as written, only with the
@@ -9,16 +10,23 @@ public struct SendLine: Sendable, Equatable {
     public var token: String
     /// The payload as compact JSON, or `nil` when the line has none.
     public var payload: [UInt8]?
+    /// The line's own `id`, echoed in its result.
+    public var id: String?
 
-    public init(token: String, payload: [UInt8]?) {
+    public init(token: String, payload: [UInt8]?, id: String? = nil) {
         self.token = token
         self.payload = payload
+        self.id = id
     }
 
-    /// Why a line is not a notification.
+    /// Why a line is not a notification; `token` when the line had one.
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
-        public init(_ message: String) { self.message = message }
+        public var token: String?
+        public init(_ message: String, token: String? = nil) {
+            self.message = message
+            self.token = token
+        }
     }
 
     /// Reads a line's bytes (without the line break).
@@ -32,12 +40,16 @@ public struct SendLine: Sendable, Equatable {
         guard let object = value.objectValue, let token = object["token"]?.stringValue else {
             throw Failure("not a JSON object with a \"token\" string")
         }
-        guard object["payload"] != nil else { return SendLine(token: token, payload: nil) }
+        let id = object["id"]?.stringValue
+        if let value = object["id"], id == nil {
+            throw Failure("\"id\" must be a string, not \(value.typeDescription)", token: token)
+        }
+        guard object["payload"] != nil else { return SendLine(token: token, payload: nil, id: id) }
         var scanner = MemberScanner(bytes: bytes)
         guard let range = scanner.lastValue(named: "payload") else {
             throw Failure("the \"payload\" member could not be located")  // unreachable for a parsed object
         }
-        return SendLine(token: token, payload: MemberScanner.compacted(bytes[range]))
+        return SendLine(token: token, payload: MemberScanner.compacted(bytes[range]), id: id)
     }
 }
 

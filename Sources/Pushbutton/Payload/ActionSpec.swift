@@ -1,7 +1,7 @@
 /// One action a tap runs: a name and JSON arguments.
 ///
-/// Names in Pushbutton's `pushbutton.` namespace are built-in (see the constants); any other name is an
-/// app-defined action, looked up in the app's action registry.
+/// Names in Pushbutton's `pushbutton.` namespace are built-in (see the constants and ``BuiltinAction``); any
+/// other name is an app-defined action, looked up in the app's action registry.
 public struct ActionSpec: Sendable, Hashable {
     /// Opens an in-app deep link. Arguments: `url` (string). Foreground only.
     public static let deepLink = "pushbutton.deeplink"
@@ -12,9 +12,30 @@ public struct ActionSpec: Sendable, Hashable {
     /// Calls the app's backend in the background. Arguments: `url` (https), optional `method`
     /// (`POST` by default), optional `body` (any JSON), optional `include_reply` (send the typed text).
     public static let callback = "pushbutton.callback"
+    /// Puts text on the general pasteboard. Arguments: `text` (string). Foreground only: iOS refuses
+    /// pasteboard writes from an app in the background.
+    public static let copy = "pushbutton.copy"
+    /// Asks the system to show its App Store rating prompt (which it may decline to). No arguments. Foreground only.
+    public static let rateApp = "pushbutton.rate_app"
+    /// Opens the app's page in the Settings app. Arguments: optional `page`, `app` (default) or `notifications`.
+    /// Foreground only.
+    public static let openSettings = "pushbutton.open_settings"
+    /// Asks the user for notification permission. Arguments: optional `options`, an array of
+    /// ``BuiltinAction/permissionOptions`` (default `alert`, `badge`, `sound`). Foreground only.
+    public static let requestPermission = "pushbutton.request_permission"
+    /// Shows the share sheet. Arguments: `text` and/or `url` (http or https). Foreground only.
+    public static let share = "pushbutton.share"
+    /// Adds tags to the device: the receiver's tag store, which forwards them to the gateway when the app configures one.
+    /// Arguments: `tag` (string) or `tags` (array of strings), see ``BuiltinAction/tagProblem(_:)``.
+    public static let addTag = "pushbutton.add_tag"
+    /// Removes tags from the device. Arguments as ``addTag``.
+    public static let removeTag = "pushbutton.remove_tag"
+    /// Runs several actions in order. Arguments: `actions`, an array of `{"action": …, "args": {…}}`, at most
+    /// ``BuiltinAction/maximumGroupSize`` of them, nested at most ``BuiltinAction/maximumGroupDepth`` deep.
+    public static let group = "pushbutton.group"
 
     /// Every built-in action name.
-    public static let builtinNames = [deepLink, openURL, dismiss, callback]
+    public static let builtinNames = BuiltinAction.all.map(\.name)
 
     public var name: String
     public var arguments: [String: JSONValue]
@@ -25,11 +46,34 @@ public struct ActionSpec: Sendable, Hashable {
     }
 
     /// Pushbutton's built-in actions.
-    public enum Builtin: Sendable, Hashable {
-        case deepLink
-        case openURL
-        case dismiss
-        case callback
+    public enum Builtin: String, Sendable, Hashable, CaseIterable {
+        case deepLink = "pushbutton.deeplink"
+        case openURL = "pushbutton.open_url"
+        case dismiss = "pushbutton.dismiss"
+        case callback = "pushbutton.callback"
+        case copy = "pushbutton.copy"
+        case rateApp = "pushbutton.rate_app"
+        case openSettings = "pushbutton.open_settings"
+        case requestPermission = "pushbutton.request_permission"
+        case share = "pushbutton.share"
+        case addTag = "pushbutton.add_tag"
+        case removeTag = "pushbutton.remove_tag"
+        case group = "pushbutton.group"
+
+        /// Whether the action needs the app on screen: it opens something or shows system UI. On a background
+        /// button or a dismissal it would silently do nothing (or, for the pasteboard, be refused by iOS).
+        public var needsForeground: Bool {
+            switch self {
+            case .deepLink, .openURL, .copy, .rateApp, .openSettings, .requestPermission, .share: return true
+            case .dismiss, .callback, .addTag, .removeTag, .group: return false
+            }
+        }
+
+        /// The action's description: arguments, situations, what it does.
+        public var info: BuiltinAction {
+            // `BuiltinAction.all` lists every case (a test checks it); the fallback only keeps this total.
+            BuiltinAction.all.first { $0.builtin == self } ?? BuiltinAction(self, "")
+        }
     }
 
     /// Which built-in action the name is (spelled exactly), if any. Compared as bytes: validation asks for
@@ -37,12 +81,26 @@ public struct ActionSpec: Sendable, Hashable {
     public var builtin: Builtin? {
         var name = name
         return name.withUTF8 { bytes in
-            guard bytes.count >= 18, bytes.count <= 19, Self.matches(bytes, "pushbutton.", at: 0) else { return nil }
-            if Self.matches(bytes, "callback", at: 11) { return .callback }
-            if Self.matches(bytes, "deeplink", at: 11) { return .deepLink }
-            if Self.matches(bytes, "open_url", at: 11) { return .openURL }
-            if Self.matches(bytes, "dismiss", at: 11) { return .dismiss }
-            return nil
+            guard bytes.count >= 15, bytes.count <= 29, Self.matches(bytes, "pushbutton.", at: 0) else { return nil }
+            // The length picks the few candidates; one comparison of the rest decides.
+            switch bytes.count {
+            case 15: return Self.matches(bytes, "copy", at: 11) ? .copy : nil
+            case 16:
+                if Self.matches(bytes, "share", at: 11) { return .share }
+                return Self.matches(bytes, "group", at: 11) ? .group : nil
+            case 18:
+                if Self.matches(bytes, "dismiss", at: 11) { return .dismiss }
+                return Self.matches(bytes, "add_tag", at: 11) ? .addTag : nil
+            case 19:
+                if Self.matches(bytes, "callback", at: 11) { return .callback }
+                if Self.matches(bytes, "deeplink", at: 11) { return .deepLink }
+                if Self.matches(bytes, "open_url", at: 11) { return .openURL }
+                return Self.matches(bytes, "rate_app", at: 11) ? .rateApp : nil
+            case 21: return Self.matches(bytes, "remove_tag", at: 11) ? .removeTag : nil
+            case 24: return Self.matches(bytes, "open_settings", at: 11) ? .openSettings : nil
+            case 29: return Self.matches(bytes, "request_permission", at: 11) ? .requestPermission : nil
+            default: return nil
+            }
         }
     }
 
@@ -61,9 +119,45 @@ public struct ActionSpec: Sendable, Hashable {
     /// Whether the name is one of Pushbutton's built-in actions.
     public var isBuiltin: Bool { builtin != nil }
 
-    /// Whether this action needs the app in the foreground (it opens something).
+    /// Whether this action needs the app in the foreground (it opens something or shows system UI). A group
+    /// needs it when any action it holds does.
     public var needsForeground: Bool {
-        let kind = builtin
-        return kind == .deepLink || kind == .openURL
+        guard let kind = builtin else { return false }
+        if kind == .group {
+            return (try? groupMembers())?.contains { $0.needsForeground } ?? false
+        }
+        return kind.needsForeground
+    }
+
+    /// The actions of a `pushbutton.group`, read from its `actions` argument. Throws a message saying what is
+    /// wrong when the argument is missing or malformed (the validator reports the same with paths and hints).
+    public func groupMembers() throws(GroupError) -> [ActionSpec] {
+        guard let value = arguments["actions"] else { throw GroupError("no 'actions' argument") }
+        guard let elements = value.arrayValue else {
+            throw GroupError("'actions' is \(value.typeDescription), not an array of actions")
+        }
+        return try elements.enumerated().map { (index, element) throws(GroupError) -> ActionSpec in
+            guard let object = element.objectValue, let name = object["action"]?.stringValue else {
+                throw GroupError("actions[\(index)] is not an action ({\"action\": …, \"args\": {…}})")
+            }
+            guard let arguments = object["args"] else { return ActionSpec(name) }
+            guard let dictionary = arguments.objectValue else {
+                throw GroupError("actions[\(index)].args is \(arguments.typeDescription), not an object")
+            }
+            return ActionSpec(name, arguments: dictionary)
+        }
+    }
+
+    /// Why a group's `actions` cannot be read.
+    public struct GroupError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var message: String
+        public init(_ message: String) { self.message = message }
+        public var description: String { message }
+    }
+
+    /// The tags of a `pushbutton.add_tag` or `pushbutton.remove_tag`: its `tag`, or the strings of its `tags`.
+    public var tags: [String] {
+        if let tag = arguments["tag"]?.stringValue { return [tag] }
+        return arguments["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

@@ -17,10 +17,13 @@ extension Payload {
         actions!.dismiss.append(action)
     }
 
-    /// Gives the payload its own buttons and names their derived category in `aps.category`.
+    /// Gives the payload its own buttons, names their derived category in `aps.category` and sets
+    /// `mutable-content`: on a device the buttons appear only if a Notification Service Extension registers
+    /// their category before display, and the extension runs only for mutable content.
     public mutating func setDynamicButtons(_ buttons: [DynamicButton]) {
         if actions == nil { actions = PayloadActions() }
         actions!.dynamicButtons = buttons
         aps.category = buttons.isEmpty ? nil : DynamicCategories.identifier(for: buttons)
+        if !buttons.isEmpty { aps.mutableContent = true }
     }
 }

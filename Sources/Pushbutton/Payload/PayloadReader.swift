@@ -6,11 +6,11 @@ struct PayloadReader {
     static let apsKeys = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "timestamp", "event",
-        "content-state", "stale-date", "dismissal-date", "attributes-type", "attributes",
+        "content-state", "stale-date", "dismissal-date", "attributes-type", "attributes", "input-push-token",
     ]
     static let alertKeys = [
         "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
-        "subtitle-loc-args", "loc-key", "loc-args",
+        "subtitle-loc-args", "loc-key", "loc-args", "summary-arg", "summary-arg-count",
     ]
 
     mutating func readPayload(_ value: JSONValue) -> Payload? {
@@ -114,6 +114,10 @@ struct PayloadReader {
         aps.liveActivity.dismissalDate = take("dismissal-date", "an integer (epoch seconds)", \.integerValue)
         aps.liveActivity.attributesType = take("attributes-type", "a string", \.stringValue)
         aps.liveActivity.attributes = take("attributes", "an object") { $0.objectValue != nil ? $0 : nil }
+        // Documented keys the model does not type are kept as they are (in `extra`), with their type checked.
+        if let value = members["input-push-token"], Self.flag(value) == nil {
+            mismatch(path.appending("input-push-token"), "the number 1", value)
+        }
         for key in members.keys.sorted() where !Self.apsKeys.contains(key) {
             diagnostics.append(
                 Diagnostic(
@@ -163,6 +167,12 @@ struct PayloadReader {
         alert.subtitleLocArgs = strings("subtitle-loc-args")
         alert.locKey = string("loc-key")
         alert.locArgs = strings("loc-args")
+        if let value = members["summary-arg"], value.stringValue == nil {
+            mismatch(path.appending("summary-arg"), "a string", value)
+        }
+        if let value = members["summary-arg-count"], (value.integerValue ?? -1) < 0 {
+            mismatch(path.appending("summary-arg-count"), "a whole number", value)
+        }
         for key in members.keys.sorted() where !Self.alertKeys.contains(key) {
             diagnostics.append(
                 Diagnostic(

@@ -26,7 +26,7 @@ public struct PayloadTemplate: Sendable {
         /// The segments that make up the URL's text (without quotes).
         var segments: Range<Int>
         var path: JSONPath
-        /// `pushbutton.open_url` needs http(s); `pushbutton.callback` needs http(s) with a host.
+        /// `pushbutton.open_url` and `pushbutton.share` need http(s); `pushbutton.callback` needs http(s) with a host.
         var needsWeb: Bool
         var needsHost: Bool
     }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Checks payloads against the categories a manifest declares, before anything is sent.
 ///
-/// Create one per manifest and reuse it: it keeps the merged category set.
+/// Create one per manifest and reuse it: it keeps the merged category set. Without a manifest
+/// (``init()``), every check that needs no category definitions still runs: the size budget for the push
+/// type, value ranges, built-in action names and their arguments, URL shapes and dynamic buttons.
 public struct PayloadValidator: Sendable {
     /// How the payload will be sent, which changes what is valid.
     public struct Context: Sendable, Hashable {
@@ -18,6 +20,8 @@ public struct PayloadValidator: Sendable {
 
     /// The categories a device registered from the manifest.
     public let categories: CategorySet
+    /// Whether the categories are the app's (from a manifest), so a category not among them is an error.
+    public let knowsCategories: Bool
     /// What validation needs of each category, looked up once per payload without copying the category.
     private let index: [String: CategoryIndex]
 
@@ -26,14 +30,26 @@ public struct PayloadValidator: Sendable {
     }
 
     public init(categories: CategorySet) {
+        self.init(categories: categories, knowsCategories: true)
+    }
+
+    /// A validator without a manifest: it cannot tell which categories and buttons the app registered, so
+    /// it skips those checks and runs every other one.
+    public init() {
+        self.init(categories: CategorySet(), knowsCategories: false)
+    }
+
+    private init(categories: CategorySet, knowsCategories: Bool) {
         self.categories = categories
+        self.knowsCategories = knowsCategories
         index = Dictionary(uniqueKeysWithValues: categories.map { ($0.identifier, CategoryIndex($0)) })
     }
 
     /// Every problem with `payload`, with JSON paths. `encodedSize` saves writing the payload again
     /// when the caller already has its bytes.
     public func validate(_ payload: Payload, context: Context = Context(), encodedSize: Int? = nil) -> [Diagnostic] {
-        var check = PayloadCheck(context: context, categories: categories, index: index)
+        var check = PayloadCheck(
+            context: context, categories: categories, knowsCategories: knowsCategories, index: index)
         check.run(payload, encodedSize: encodedSize)
         return check.diagnostics.count > 1 ? check.diagnostics.sortedForDisplay() : check.diagnostics
     }
@@ -60,15 +76,20 @@ public struct PayloadValidator: Sendable {
 private struct PayloadCheck {
     let context: PayloadValidator.Context
     let categories: CategorySet
+    let knowsCategories: Bool
     let index: [String: CategoryIndex]
     var diagnostics: [Diagnostic] = []
 
     private static let aps = JSONPath.root.appending("aps")
     private static let actionsPath = JSONPath.root.appending(Payload.actionsKey)
 
-    init(context: PayloadValidator.Context, categories: CategorySet, index: [String: CategoryIndex]) {
+    init(
+        context: PayloadValidator.Context, categories: CategorySet, knowsCategories: Bool,
+        index: [String: CategoryIndex]
+    ) {
         self.context = context
         self.categories = categories
+        self.knowsCategories = knowsCategories
         self.index = index
     }
 
@@ -237,6 +258,7 @@ private struct PayloadCheck {
             return nil
         }
         if let category = index[identifier] { return category }
+        guard knowsCategories else { return nil }
         let suggestion = Suggestion.didYouMean(identifier, among: categories.identifiers)
         report(
             .error, .unknownCategory, categoryPath,
@@ -277,6 +299,13 @@ private struct PayloadCheck {
                 report(.error, .emptyTitle, buttonPath.appending("title"), "the dynamic button's title is empty")
             }
         }
+        if !payload.aps.mutableContent {
+            report(
+                .warning, .dynamicButtons, Self.aps.appending("mutable-content"),
+                "dynamic buttons without \"mutable-content\": 1: on a device they appear only if a Notification "
+                    + "Service Extension registers their category before display, and it runs only for mutable content",
+                hint: "add \"mutable-content\": 1 (--mutable-content), and register the buttons in the extension")
+        }
         let category = DynamicCategories.category(for: buttons)
         if payload.aps.category != category.identifier {
             report(
@@ -290,6 +319,16 @@ private struct PayloadCheck {
 
     private mutating func checkActions(_ payload: Payload, in category: CategoryIndex?) {
         guard let actions = payload.actions else { return checkActionArguments(payload, in: category) }
+        if category == nil && !knowsCategories {
+            // Without a manifest the buttons' traits are unknown: check what the specs say by themselves.
+            for (button, specs) in actions.buttons {
+                for (index, spec) in specs.enumerated() {
+                    check(
+                        spec, at: Self.actionsPath.appending("buttons").appending(button).appending(index),
+                        button: (button, .unknown))
+                }
+            }
+        }
         if let category {
             // Dictionary order: the diagnostics are sorted once at the end, so nothing is sorted per payload.
             for (button, specs) in actions.buttons {
@@ -332,10 +371,10 @@ private struct PayloadCheck {
     }
 
     /// One action spec, run by `action`'s tap (nil for the body tap or a dismissal). The path is built
-    /// only when something is reported.
+    /// only when something is reported. `depth` counts the groups the spec sits in, itself included.
     private mutating func check(
         _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, button: (name: String, traits: ButtonTraits)?,
-        background: Bool? = nil
+        background: Bool? = nil, depth: Int = 1
     ) {
         let background = background ?? button?.traits.runsInBackground ?? false
         // One classification of the name serves every rule below.
@@ -348,29 +387,323 @@ private struct PayloadCheck {
                     ?? "built-in actions are \(ActionSpec.builtinNames.joined(separator: ", "))")
             return
         }
-        if (builtin == .deepLink || builtin == .openURL) && background {
-            let what =
-                button.map { "button '\($0.name)' runs in the background" } ?? "a dismissal runs in the background"
-            report(
-                .error, .backgroundOpen, path().appending("action"),
-                "\(spec.name) opens something, but \(what): on the device it would silently do nothing",
-                hint: button != nil
-                    ? "give the button the \"foreground\" option in the manifest, or use pushbutton.callback"
-                    : "use pushbutton.callback")
+        guard let builtin else { return }
+        if builtin.needsForeground && background {
+            checkForeground(spec, builtin, at: path(), button: button)
         }
         switch builtin {
         case .deepLink:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: false)
         case .openURL:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: true)
         case .callback:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkCallback(spec, at: path().appending("args"), button: button)
-        case .dismiss where !spec.arguments.isEmpty:
+        case .dismiss:
+            if !spec.arguments.isEmpty {
+                report(
+                    .warning, .actionArguments, path().appending("args"),
+                    "pushbutton.dismiss takes no arguments; they are ignored")
+            }
+        case .copy:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+            _ = requiredString("text", of: spec, at: path().appending("args"))
+        case .rateApp:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+        case .openSettings:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+            checkSettingsPage(spec, at: path().appending("args").appending("page"))
+        case .requestPermission:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+            checkPermissionOptions(spec, at: path().appending("args").appending("options"))
+        case .share:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+            checkShare(spec, at: path().appending("args"))
+        case .addTag, .removeTag:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+            checkTags(spec, at: path().appending("args"))
+        case .group:
+            checkKnownArguments(spec, builtin, at: path().appending("args"))
+            checkGroup(
+                spec, at: path().appending("args").appending("actions"), button: button, background: background,
+                depth: depth)
+        }
+    }
+
+    /// A foreground-only action where the app stays in the background.
+    private mutating func checkForeground(
+        _ spec: ActionSpec, _ builtin: ActionSpec.Builtin, at path: JSONPath,
+        button: (name: String, traits: ButtonTraits)?
+    ) {
+        let what = button.map { "button '\($0.name)' runs in the background" } ?? "a dismissal runs in the background"
+        let fix = "give the button the \"foreground\" option in the manifest"
+        switch builtin {
+        case .deepLink, .openURL:
             report(
-                .warning, .actionArguments, path().appending("args"),
-                "pushbutton.dismiss takes no arguments; they are ignored")
+                .error, .backgroundOpen, path.appending("action"),
+                "\(spec.name) opens something, but \(what): on the device it would silently do nothing",
+                hint: button != nil ? fix + ", or use pushbutton.callback" : "use pushbutton.callback")
         default:
-            break
+            let doing: String
+            switch builtin {
+            case .copy: doing = "writes to the pasteboard, which iOS refuses to an app in the background"
+            case .share: doing = "shows the share sheet"
+            case .rateApp: doing = "shows the rating prompt"
+            case .openSettings: doing = "opens the Settings app"
+            default: doing = "shows the permission prompt"
+            }
+            report(
+                .error, .backgroundInterface, path.appending("action"),
+                "\(spec.name) \(doing), but \(what): on the device it would silently do nothing",
+                hint: button != nil ? fix : "run it from a foreground button or the body tap")
+        }
+    }
+
+    /// Arguments the action does not take: ignored on the device, so usually a typo.
+    private mutating func checkKnownArguments(_ spec: ActionSpec, _ builtin: ActionSpec.Builtin, at path: JSONPath) {
+        guard !spec.arguments.isEmpty else { return }
+        let known = builtin.info.argumentNames
+        for key in spec.arguments.keys where !known.contains(key) {
+            report(
+                .warning, .actionArguments, path.appending(key),
+                "\(spec.name) has no argument '\(key)'; it is ignored",
+                hint: Suggestion.didYouMean(key, among: known)
+                    ?? (known.isEmpty
+                        ? "\(spec.name) takes no arguments" : "its arguments are \(known.joined(separator: ", "))"))
+        }
+    }
+
+    /// A string argument that must be there and not be empty; `nil` (and reported) otherwise.
+    private mutating func requiredString(_ key: String, of spec: ActionSpec, at path: JSONPath) -> String? {
+        guard let value = spec.arguments[key] else {
+            report(
+                .error, .actionArguments, path.appending(key), "\(spec.name) needs a '\(key)' string argument",
+                hint: "add \"\(key)\": \"…\"")
+            return nil
+        }
+        return string(value, key, of: spec, at: path)
+    }
+
+    /// The value as a non-empty string; `nil` (and reported) otherwise.
+    private mutating func string(_ value: JSONValue, _ key: String, of spec: ActionSpec, at path: JSONPath) -> String? {
+        guard let text = value.stringValue else {
+            report(
+                .error, .actionArguments, path.appending(key),
+                "'\(key)' of \(spec.name) must be a string, not \(value.typeDescription)")
+            return nil
+        }
+        if text.isEmpty {
+            report(.error, .actionArguments, path.appending(key), "'\(key)' of \(spec.name) is empty")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func checkSettingsPage(_ spec: ActionSpec, at path: JSONPath) {
+        guard let value = spec.arguments["page"] else { return }
+        let pages = BuiltinAction.settingsPages
+        guard let page = value.stringValue else {
+            report(
+                .error, .actionArguments, path, "'page' must be a string, not \(value.typeDescription)",
+                hint: "use \(pages.joined(separator: " or "))")
+            return
+        }
+        if !pages.contains(page) {
+            report(
+                .error, .actionArguments, path, "'\(page)' is not a settings page",
+                hint: Suggestion.didYouMean(page, among: pages) ?? "use \(pages.joined(separator: " or "))")
+        }
+    }
+
+    private mutating func checkPermissionOptions(_ spec: ActionSpec, at path: JSONPath) {
+        guard let value = spec.arguments["options"] else { return }
+        let known = BuiltinAction.permissionOptions
+        guard let elements = value.arrayValue else {
+            report(
+                .error, .actionArguments, path, "'options' must be an array of strings, not \(value.typeDescription)",
+                hint: "write \"options\": [\"alert\", \"badge\", \"sound\"]")
+            return
+        }
+        if elements.isEmpty {
+            report(
+                .error, .actionArguments, path, "'options' is empty: the prompt would ask for nothing",
+                hint: "leave 'options' out for alert, badge and sound")
+        }
+        var seen = Set<String>()
+        for (index, element) in elements.enumerated() {
+            guard let name = element.stringValue else {
+                report(
+                    .error, .actionArguments, path.appending(index),
+                    "a permission option is a string, not \(element.typeDescription)")
+                continue
+            }
+            guard known.contains(name) else {
+                report(
+                    .error, .actionArguments, path.appending(index), "'\(name)' is not a permission option",
+                    hint: Suggestion.didYouMean(name, among: known) ?? "use \(known.joined(separator: ", "))")
+                continue
+            }
+            if !seen.insert(name).inserted {
+                report(.warning, .actionArguments, path.appending(index), "'\(name)' is listed twice")
+            }
+            if name == "critical_alert" {
+                report(
+                    .note, .actionArguments, path.appending(index),
+                    "critical alerts need Apple's critical-alerts entitlement; without it the option is ignored")
+            } else if name == "provisional" {
+                report(
+                    .note, .actionArguments, path.appending(index),
+                    "provisional permission is granted quietly, without a prompt: the user sees nothing on this tap")
+            }
+        }
+    }
+
+    private mutating func checkShare(_ spec: ActionSpec, at path: JSONPath) {
+        let text = spec.arguments["text"]
+        let url = spec.arguments["url"]
+        guard text != nil || url != nil else {
+            report(
+                .error, .actionArguments, path, "pushbutton.share needs something to share: 'text', 'url' or both",
+                hint: "add \"url\": \"https://…\" or \"text\": \"…\"")
+            return
+        }
+        if let text { _ = string(text, "text", of: spec, at: path) }
+        if let url, let link = string(url, "url", of: spec, at: path) {
+            let scheme = URLText(link).scheme
+            if scheme == nil {
+                report(
+                    .error, .actionArguments, path.appending("url"),
+                    "'\(link)' is not a URL (it has no scheme such as https:)")
+            } else if scheme == .other {
+                report(
+                    .error, .actionArguments, path.appending("url"),
+                    "pushbutton.share shares web links; '\(link)' is not http or https, so who receives it cannot open it",
+                    hint: "share the https (universal) link of the content")
+            }
+        }
+    }
+
+    private mutating func checkTags(_ spec: ActionSpec, at path: JSONPath) {
+        let single = spec.arguments["tag"]
+        let several = spec.arguments["tags"]
+        switch (single, several) {
+        case (nil, nil):
+            report(
+                .error, .actionArguments, path, "\(spec.name) needs 'tag' (a string) or 'tags' (an array of strings)",
+                hint: "add \"tag\": \"sports\"")
+        case (.some, .some):
+            report(
+                .error, .actionArguments, path, "\(spec.name) takes 'tag' or 'tags', not both",
+                hint: "put every tag in 'tags'")
+        case (let single?, nil):
+            guard let tag = string(single, "tag", of: spec, at: path) else { return }
+            checkTag(tag, at: path.appending("tag"))
+        case (nil, let several?):
+            guard let elements = several.arrayValue else {
+                report(
+                    .error, .actionArguments, path.appending("tags"),
+                    "'tags' must be an array of strings, not \(several.typeDescription)",
+                    hint: "write \"tags\": [\"sports\", \"news\"], or use 'tag' for one")
+                return
+            }
+            if elements.isEmpty {
+                report(.error, .actionArguments, path.appending("tags"), "'tags' is empty: nothing would change")
+            }
+            var seen = Set<String>()
+            for (index, element) in elements.enumerated() {
+                guard let tag = element.stringValue else {
+                    report(
+                        .error, .invalidTag, path.appending("tags").appending(index),
+                        "a tag is a string, not \(element.typeDescription)")
+                    continue
+                }
+                checkTag(tag, at: path.appending("tags").appending(index))
+                if !seen.insert(tag).inserted {
+                    report(.warning, .invalidTag, path.appending("tags").appending(index), "'\(tag)' is listed twice")
+                }
+            }
+        }
+    }
+
+    private mutating func checkTag(_ tag: String, at path: JSONPath) {
+        guard let problem = BuiltinAction.tagProblem(tag) else { return }
+        report(
+            .error, .invalidTag, path, problem,
+            hint:
+                "use a name such as sports, news.local or plan:premium (at most \(BuiltinAction.maximumTagLength) characters)"
+        )
+    }
+
+    /// A group's actions, each checked as if the button ran it directly (same situation, same button).
+    private mutating func checkGroup(
+        _ spec: ActionSpec, at path: JSONPath, button: (name: String, traits: ButtonTraits)?, background: Bool,
+        depth: Int
+    ) {
+        guard let value = spec.arguments["actions"] else {
+            report(
+                .error, .actionArguments, path, "pushbutton.group needs an 'actions' argument: the actions it runs",
+                hint: "add \"actions\": [{\"action\": \"pushbutton.copy\", \"args\": {\"text\": \"…\"}}, …]")
+            return
+        }
+        guard let elements = value.arrayValue else {
+            report(
+                .error, .actionArguments, path, "'actions' must be an array of actions, not \(value.typeDescription)")
+            return
+        }
+        if depth > BuiltinAction.maximumGroupDepth {
+            report(
+                .error, .groupLimits, path,
+                "groups are nested \(depth) deep; at most \(BuiltinAction.maximumGroupDepth) are allowed",
+                hint: "list these actions in the enclosing group instead: they run in the same order")
+            return
+        }
+        if elements.isEmpty {
+            report(
+                .error, .groupLimits, path, "the group is empty: it runs nothing",
+                hint: "add actions, or remove the group")
+        } else if elements.count == 1 {
+            report(
+                .note, .groupLimits, path, "a group of one action runs just that action",
+                hint: "use the action itself")
+        }
+        if elements.count > BuiltinAction.maximumGroupSize {
+            report(
+                .error, .groupLimits, path,
+                "the group holds \(elements.count) actions; at most \(BuiltinAction.maximumGroupSize) are allowed",
+                hint: "keep the actions the tap needs, or move work to one pushbutton.callback")
+        }
+        for (index, element) in elements.enumerated() {
+            let memberPath = path.appending(index)
+            guard let object = element.objectValue else {
+                report(
+                    .error, .typeMismatch, memberPath,
+                    "a group's action is {\"action\": …, \"args\": {…}}, not \(element.typeDescription)")
+                continue
+            }
+            for key in object.keys where key != "action" && key != "args" {
+                report(
+                    .warning, .unknownKey, memberPath.appending(key), "an action has no member '\(key)'; it is ignored",
+                    hint: Suggestion.didYouMean(key, among: ["action", "args"]))
+            }
+            guard let name = object["action"]?.stringValue, !name.isEmpty else {
+                report(
+                    .error, .missingField, memberPath.appending("action"), "the group's action has no 'action' name",
+                    hint: "add \"action\": \"pushbutton.copy\" (or an app-defined name)")
+                continue
+            }
+            var member = ActionSpec(name)
+            if let arguments = object["args"] {
+                guard let dictionary = arguments.objectValue else {
+                    report(
+                        .error, .typeMismatch, memberPath.appending("args"),
+                        "'args' must be an object, not \(arguments.typeDescription)")
+                    continue
+                }
+                member.arguments = dictionary
+            }
+            check(member, at: memberPath, button: button, background: background, depth: depth + 1)
         }
     }
 
@@ -440,6 +773,9 @@ private struct PayloadCheck {
 private struct ButtonTraits {
     var runsInBackground: Bool
     var hasTextInput: Bool
+
+    /// A button no manifest describes: nothing is reported that depends on how it runs or on a text field.
+    static let unknown = ButtonTraits(runsInBackground: false, hasTextInput: true)
 }
 
 /// What validation needs to know of one category, built once per validator.

@@ -89,7 +89,8 @@ struct TemplateCompiler {
         if isURL, !Self.hasFixedAuthority(parts) {
             urlChecks.append(
                 PayloadTemplate.URLCheck(
-                    segments: start..<segments.count, path: path, needsWeb: builtin == .openURL || builtin == .callback,
+                    segments: start..<segments.count, path: path,
+                    needsWeb: builtin == .openURL || builtin == .callback || builtin == .share,
                     needsHost: builtin == .callback))
         }
         literal.writeRaw(UInt8(ascii: "\""))
@@ -116,14 +117,21 @@ struct TemplateCompiler {
         let keys = path.components.compactMap { if case .key(let key) = $0 { key } else { nil } }
         if keys == ["aps", "category"] || keys == ["aps", "interruption-level"] { return true }
         guard keys.first == Payload.actionsKey else { return false }
-        return keys.last == "action" && !keys.contains("args") || keys.contains("define")
-            || keys == [Payload.actionsKey, "v"]
+        return path.components.last == .key("action") && isSpec(Array(path.components.dropLast()))
+            || keys.contains("define") || keys == [Payload.actionsKey, "v"]
     }
 
-    /// Whether `path` is an action spec: `pushbutton.buttons.X[i]`, `pushbutton.body[i]`, `pushbutton.dismiss[i]`.
-    private static func isSpec(_ path: JSONPath) -> Bool {
-        let components = path.components
+    /// Whether `path` is an action spec: `pushbutton.buttons.X[i]`, `pushbutton.body[i]`, `pushbutton.dismiss[i]`,
+    /// or an action of a `pushbutton.group` in one (`….args.actions[j]`, at any depth).
+    private static func isSpec(_ path: JSONPath) -> Bool { isSpec(path.components) }
+
+    private static func isSpec(_ components: [JSONPath.Component]) -> Bool {
         guard components.first == .key(Payload.actionsKey), case .index = components.last else { return false }
+        if components.count > 3, components[components.count - 2] == .key("actions"),
+            components[components.count - 3] == .key("args")
+        {
+            return isSpec(Array(components.dropLast(3)))
+        }
         return components.count == 4 && components[1] == .key("buttons")
             || components.count == 3 && (components[1] == .key("body") || components[1] == .key("dismiss"))
     }

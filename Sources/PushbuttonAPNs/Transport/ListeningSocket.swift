@@ -7,7 +7,17 @@ package enum ListeningSocket {
         guard let port16 = UInt16(exactly: port) else {
             throw APNsError(.transport, "cannot listen on port \(port): a port is from 0 to 65535")
         }
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        #if os(Linux)
+            let listener = socket(
+                AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        #else
+            // SOCK_NONBLOCK and SOCK_CLOEXEC are Linux-only: Darwin sets the same flags with fcntl.
+            let listener = socket(AF_INET, SOCK_STREAM, 0)
+            if listener >= 0 {
+                _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(listener, F_SETFD, FD_CLOEXEC)
+            }
+        #endif
         guard listener >= 0 else {
             throw APNsError(.transport, "cannot create a socket: \(String(cString: strerror(errno)))")
         }

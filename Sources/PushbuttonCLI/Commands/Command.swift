@@ -18,7 +18,14 @@ extension Command {
     /// The `--help` text.
     public var help: String {
         var positionals = arguments.positionalNames.joined(separator: " ")
-        if arguments.maximumPositionals == nil { positionals += "..." }
+        if arguments.maximumPositionals == nil {
+            // "[PAYLOAD]" becomes "[PAYLOAD...]": the ellipsis goes inside an optional name's brackets.
+            if positionals.hasSuffix("]") {
+                positionals.insert(contentsOf: "...", at: positionals.index(before: positionals.endIndex))
+            } else {
+                positionals += "..."
+            }
+        }
         var text = "USAGE: pushbutton \(name)"
         if !arguments.options.isEmpty || !arguments.flags.isEmpty { text += " [options]" }
         if !positionals.isEmpty { text += " \(positionals)" }
@@ -50,4 +57,6 @@ public enum ExitStatus {
     public static let failure: Int32 = 1
     /// The command line itself was wrong.
     public static let usage: Int32 = 2
+    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it) after finishing what was under way.
+    public static let interrupted: Int32 = 130
 }

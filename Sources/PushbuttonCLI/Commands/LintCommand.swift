@@ -18,15 +18,17 @@ struct LintCommand: Command {
         flags: [
             .init("--json", help: "Print the diagnostics as a JSON array."),
             .init("--strict", help: "Treat warnings as errors."),
-            .init("--quiet", short: "-q", help: "Print errors only."),
-        ], positionals: ["MANIFEST", "[PAYLOAD"], minimum: 1, maximum: .some(nil))
+            .init("--quiet", short: "-q", help: "Print only what fails the run: errors (and warnings with --strict)."),
+        ], positionals: ["MANIFEST", "[PAYLOAD]"], minimum: 1, maximum: .some(nil))
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard arguments.positionals.filter({ $0 == "-" }).count <= 1 else {
             throw UsageError("standard input ('-') can be read only once")
         }
         let path = arguments.positionals[0]
-        let parsed = Manifest.parse(try console.read(path))
+        let bytes = try console.read(path)
+        try ManifestLoading.refusePayload(bytes, file: Console.displayName(path))
+        let parsed = Manifest.parse(bytes)
         var reports = [(Console.displayName(path), parsed.diagnostics)]
         let payloadPaths = arguments.positionals.dropFirst()
         if !payloadPaths.isEmpty {
@@ -52,17 +54,18 @@ struct LintCommand: Command {
         var failing = false
         var json: [JSONValue] = []
         for (file, all) in reports {
-            let diagnostics = arguments.has("--quiet") ? all.filter { $0.severity == .error } : all
-            failing =
-                failing
-                || diagnostics.contains {
-                    $0.severity == .error || (arguments.has("--strict") && $0.severity == .warning)
-                }
+            // The exit status and the summary count every diagnostic; -q only hides the ones that do not fail
+            // the run (with --strict, warnings fail it, so they stay).
+            let fails = { (diagnostic: Diagnostic) in
+                diagnostic.severity == .error || (arguments.has("--strict") && diagnostic.severity == .warning)
+            }
+            failing = failing || all.contains(where: fails)
+            let shown = arguments.has("--quiet") ? all.filter(fails) : all
             if arguments.has("--json") {
-                json += diagnostics.map { DiagnosticPrinter.json($0, file: file) }
+                json += shown.map { DiagnosticPrinter.json($0, file: file) }
             } else {
-                for diagnostic in diagnostics { console.print(DiagnosticPrinter.human(diagnostic, file: file)) }
-                console.print("\(file): \(DiagnosticPrinter.summary(diagnostics))")
+                for diagnostic in shown { console.print(DiagnosticPrinter.human(diagnostic, file: file)) }
+                console.print("\(file): \(DiagnosticPrinter.summary(all))")
             }
         }
         if arguments.has("--json") { console.write(JSONWriter.pretty(.array(json))) }

@@ -8,7 +8,8 @@ struct OutboxCommand: Command {
     let summary = "Show, drain or list the dead letters of a tap outbox database."
     let discussion = """
         status  pending, in flight, delivered and dead-lettered entries, and the oldest pending age.
-        drain   delivers due entries (with --until-empty, waits for retries until nothing is waiting).
+        drain   delivers due entries (with --until-empty, waits for retries until nothing is waiting);
+                on a terminal, a progress line shows delivered and failed attempts, percentage and time left.
                 --endpoint URL sends every entry to that origin instead of its own, keeping path and query.
         dead    lists dead-lettered entries with their last error (--purge removes them).
         Only one process delivers at a time; a second drain exits with status 1.
@@ -96,9 +97,28 @@ struct OutboxCommand: Command {
     ) async throws {
         let untilEmpty = arguments.has("--until-empty")
         let limit = timeLimit ?? .seconds(untilEmpty ? 300 : 0)
-        let report = try await outbox.drain(
-            sender: URLSessionSender(timeout: timeout), untilEmpty: untilEmpty, endpoint: arguments.value("--endpoint"),
-            timeLimit: untilEmpty ? limit : nil)
+        // On a terminal, a progress line like send's; it also ticks while the drain waits for a retry.
+        let before = try await outbox.status()
+        let progress = DrainProgress(total: before.pending + before.inFlight)
+        let ticker = Task {
+            while progress.enabled && !Task.isCancelled {
+                try? await Task.sleep(for: ProgressLine.interval)
+                progress.redraw()
+            }
+        }
+        let report: DrainReport
+        do {
+            report = try await outbox.drain(
+                sender: DrainProgress.Sender(base: URLSessionSender(timeout: timeout), progress: progress),
+                untilEmpty: untilEmpty, endpoint: arguments.value("--endpoint"),
+                timeLimit: untilEmpty ? limit : nil)
+        } catch {
+            ticker.cancel()
+            progress.finish()
+            throw error
+        }
+        ticker.cancel()
+        progress.finish()
         console.print(
             "attempted \(report.attempted), delivered \(report.delivered), retried \(report.retried), "
                 + "dead-lettered \(report.deadLettered), recovered \(report.recovered), remaining \(report.remaining)")

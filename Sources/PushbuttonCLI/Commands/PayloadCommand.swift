@@ -8,10 +8,17 @@ struct PayloadCommand: Command {
         --button ID=ACTION[:ARGS_JSON] says what tapping button ID does, e.g.
           --button like=pushbutton.callback:'{"url":"https://api.example.com/like"}'
           --button open=pushbutton.deeplink:'{"url":"chatter://message/42"}'
-        Built-in actions: pushbutton.deeplink, pushbutton.open_url, pushbutton.dismiss, pushbutton.callback;
-        any other name is an app-defined action. --arg KEY=VALUE adds to action_args (VALUE is JSON, or
-        else taken as a string). --define ID=TITLE[:OPTION,OPTION] adds a dynamic button.
-        With --manifest the payload is validated first: errors are printed to stderr and exit with 1.
+          --button copy=pushbutton.copy:'{"text":"918273"}'
+          --button follow=pushbutton.add_tag:'{"tag":"team:lions"}'
+        Built-in actions (`pushbutton builtins --actions` lists their arguments): pushbutton.deeplink,
+        pushbutton.open_url, pushbutton.dismiss, pushbutton.callback, pushbutton.copy, pushbutton.rate_app,
+        pushbutton.open_settings, pushbutton.request_permission, pushbutton.share, pushbutton.add_tag,
+        pushbutton.remove_tag, pushbutton.group; any other name is an app-defined action.
+        --arg KEY=VALUE adds to action_args (VALUE is JSON, or else taken as a string).
+        --define ID=TITLE[:OPTION,OPTION] adds a dynamic button.
+        The payload is always checked (size for the push type, value ranges, built-in actions and their
+        arguments, URLs, dynamic buttons); --manifest adds the checks of its categories and buttons.
+        Errors and warnings go to stderr; with an error nothing is printed and the exit status is 1.
         """
     let arguments = ArgumentSpec(
         options: PayloadFlags.options + [
@@ -36,15 +43,17 @@ struct PayloadCommand: Command {
             }
             payload = shortened
         }
-        if let manifestPath = arguments.value("--manifest") {
-            let manifest = try ManifestLoading.load(manifestPath, console: console)
-            let diagnostics = PayloadValidator(manifest: manifest).validate(payload, context: context)
-            for diagnostic in diagnostics where diagnostic.severity >= .warning {
-                console.printError(DiagnosticPrinter.human(diagnostic, file: "payload"))
-            }
-            if diagnostics.containsErrors {
-                throw CommandFailure("the payload does not pass validation against \(manifestPath) (see above)")
-            }
+        let manifestPath = arguments.value("--manifest")
+        let validator = try manifestPath.map {
+            PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
+        }
+        let diagnostics = (validator ?? PayloadValidator()).validate(payload, context: context)
+        for diagnostic in diagnostics where diagnostic.severity >= .warning {
+            console.printError(DiagnosticPrinter.human(diagnostic, file: "payload"))
+        }
+        if diagnostics.containsErrors {
+            throw CommandFailure(
+                "the payload does not pass validation" + (manifestPath.map { " against \($0)" } ?? "") + " (see above)")
         }
         if arguments.has("--pretty") {
             console.write(JSONWriter.pretty(payload.jsonValue))

@@ -33,6 +33,11 @@ enum PayloadFlags {
         options.contains { arguments.options[$0.name] != nil } || flags.contains { arguments.has($0.name) }
     }
 
+    /// The payload flags that were given, for messages.
+    static func givenNames(_ arguments: ParsedArguments) -> [String] {
+        options.map(\.name).filter { arguments.options[$0] != nil } + flags.map(\.name).filter { arguments.has($0) }
+    }
+
     static func build(_ arguments: ParsedArguments) throws(UsageError) -> Payload {
         var payload = Payload()
         var alert = AlertContent()

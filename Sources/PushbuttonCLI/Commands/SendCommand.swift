@@ -40,8 +40,14 @@ struct SendCommand: Command {
         or --h2c). Recipients: --token HEX, --tokens FILE (one per line), or NDJSON lines on standard input,
         {"token": HEX, "payload": {...}} (a line without "payload" uses --payload or the payload flags).
         With --manifest, each payload is validated first; invalid ones are reported, not sent.
-        Bulk sends print one NDJSON result per notification on stdout (with the token, for your pipeline)
-        and a summary on stderr; --shard K/N sends only the tokens whose hash falls in shard K of N.
+        Bulk sends print one NDJSON result per notification on stdout, in completion order, with the token,
+        "line" (its input line; for --token, its position) and, when its NDJSON line had one, "id" (any JSON
+        string, echoed), so each result joins back to its input; the summary goes to stderr. On a terminal a
+        progress line shows the counts so far, and the percentage and time left when the total is known (or
+        estimated from a token file's size). --shard K/N sends only the tokens whose hash falls in shard K of N.
+        Ctrl-C stops reading input, waits for what is in flight (at most --timeout), writes those results and
+        the summary and exits with 130; a second Ctrl-C ends it at once.
+        --payload and payload flags cannot be combined, nor --sandbox and --host.
         Exit status: 0 when every notification was delivered, 1 otherwise, 2 for a wrong command line.
         """
     let arguments = ArgumentSpec(
@@ -78,23 +84,40 @@ struct SendCommand: Command {
         let client = try await setup.makeClient()
         var summary = SendSummary()
         let started = ContinuousClock.now
-        let progress = SendProgress(console: console, total: setup.knownTotal)
+        var progress = SendProgress(input: setup.input, knownTotal: setup.knownTotal)
         var output = BufferedOutput(console: console)
-        await client.send(setup.notifications(capacity: setup.inFlight), maximumInFlight: setup.inFlight) {
-            notification, result in
+        let stop = SendStop()
+        let timeout = setup.timeout
+        let breakLine = progress.line.enabled ? "\n" : ""  // off the progress line, on a terminal
+        stop.install {
+            console.printError(
+                breakLine + "pushbutton: stopping: no more input is read; waiting for the notifications under way "
+                    + "(at most \(timeout.seconds) s; Ctrl-C again to quit at once)")
+        }
+        let notifications = stop.limit(setup.notifications(capacity: setup.inFlight, stop: stop))
+        let invalid = { setup.invalidCount.withLock { $0 } }
+        await client.send(notifications, maximumInFlight: setup.inFlight) { notification, result in
             summary.add(result)
+            let origin = setup.input.take(notification.apnsID)
             if setup.isBulk {
-                output.line(JSONWriter.compact(SendSummary.json(notification, result)))
+                output.line(
+                    JSONWriter.compact(SendSummary.json(notification, result, line: origin?.line, id: origin?.id)))
             } else {
                 output.line(Array("\(notification.deviceToken): \(result)".utf8))
             }
-            progress.update(summary.total, elapsed: ContinuousClock.now - started)
+            progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started)
         }
         output.flush()
         await client.shutdown()
+        progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started, force: true)
         progress.finish()
-        summary.invalid = setup.invalidCount.withLock { $0 }
+        summary.invalid = invalid()
         console.printError(summary.line(elapsed: ContinuousClock.now - started))
+        if stop.isRequested {
+            console.printError(
+                "pushbutton: interrupted: the rest of the input was not sent (each result names its input line)")
+            return ExitStatus.interrupted
+        }
         return summary.total > 0 && summary.delivered == summary.total && summary.invalid == 0
             ? ExitStatus.success : ExitStatus.failure
     }

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonReceiver
+import Synchronization
 
 /// `pushbutton send`'s command line turned into a client and a stream of notifications.
 struct SendSetup: Sendable {
@@ -26,6 +27,8 @@ struct SendSetup: Sendable {
     let console: Console
     /// Lines or tokens that could not be sent (reported as they are found).
     let invalidCount = Locked(0)
+    /// Where each notification came from, and how far the input was read.
+    let input: SendInput
 
     var isBulk: Bool { tokenFile != nil || (tokens.map { $0.count > 1 } ?? true) }
     var knownTotal: Int? { tokenFile == nil ? tokens?.count : nil }
@@ -66,6 +69,11 @@ struct SendSetup: Sendable {
             PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
         }
         if PayloadFlags.given(arguments) {
+            guard arguments.value("--payload") == nil else {
+                throw UsageError(
+                    "--payload and payload flags (\(PayloadFlags.givenNames(arguments).joined(separator: ", "))) "
+                        + "cannot be combined: put everything in the file, or build it from flags only")
+            }
             payload = PayloadWriter.encode(try PayloadFlags.build(arguments))
         } else if let path = arguments.value("--payload") {
             payload = try console.read(path)
@@ -86,8 +94,11 @@ struct SendSetup: Sendable {
             }
             self.tokens = tokens
         }
-        if let payload, let validator {
-            let problems = validator.validate(
+        input = SendInput(
+            size: tokenFile.map { SendInput.fileSize($0) } ?? (self.tokens == nil ? SendInput.fileSize(nil) : nil))
+        // The checks that need no manifest run on the command line's payload even without --manifest.
+        if let payload {
+            let problems = (validator ?? PayloadValidator()).validate(
                 jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
             ).diagnostics
             for problem in problems where problem.severity >= .warning {
@@ -101,6 +112,10 @@ struct SendSetup: Sendable {
 
     private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
         if let host = arguments.value("--host") {
+            guard !arguments.has("--sandbox") else {
+                throw UsageError(
+                    "--sandbox (Apple's development APNs) and --host (a stand-in) cannot be combined; give one")
+            }
             let port = try arguments.integer("--port", in: ArgumentRange.port) ?? 443
             return APNsEnvironment(
                 host: host, port: port, caFile: arguments.value("--ca"), cleartext: arguments.has("--h2c"))
@@ -147,26 +162,39 @@ struct SendSetup: Sendable {
 
     /// The notifications to send: the tokens given (and those of the token file, read lazily), or NDJSON
     /// lines from standard input. A thread reads the input into a bounded channel, so memory stays flat.
-    func notifications(capacity: Int) -> BoundedChannel<APNsNotification> {
+    /// Each notification's input line (for --token, its position) is remembered in ``input``; once `stop` is
+    /// requested, nothing more is read into the channel.
+    func notifications(capacity: Int, stop: SendStop? = nil) -> BoundedChannel<APNsNotification> {
         let channel = BoundedChannel<APNsNotification>(capacity: capacity)
+        let input = input
         let thread = Thread {
             var number = 0
             do throws(CommandFailure) {
                 if let payload, tokens != nil {
-                    for token in tokens ?? [] { emitToken(token, payload: payload, channel) }
+                    for token in tokens ?? [] where stop?.isRequested != true {
+                        number += 1
+                        emitToken(token, line: number, payload: payload, channel)
+                    }
                     if let tokenFile {
+                        number = 0
                         try LineReader.forEachLine(path: tokenFile) { line in
                             number += 1
+                            input.bytesRead.add(line.byteCount + 1, ordering: .relaxed)
+                            guard stop?.isRequested != true else { return }
                             guard case .text(let bytes) = line else {
                                 return invalid(line: number, token: nil, Self.describe(line))
                             }
                             let token = Self.trimmed(String(decoding: bytes, as: UTF8.self))
-                            if !token.isEmpty && !token.hasPrefix("#") { emitToken(token, payload: payload, channel) }
+                            if !token.isEmpty && !token.hasPrefix("#") {
+                                emitToken(token, line: number, payload: payload, channel)
+                            }
                         }
                     }
                 } else {
                     try LineReader.forEachLine(path: nil) { line in
                         number += 1
+                        input.bytesRead.add(line.byteCount + 1, ordering: .relaxed)
+                        guard stop?.isRequested != true else { return }
                         read(line, number: number, channel)
                     }
                 }
@@ -174,6 +202,7 @@ struct SendSetup: Sendable {
                 console.printError("pushbutton: error: \(error.message) (after line \(number))")
                 invalidCount.withLock { $0 += 1 }
             }
+            input.finished.store(true, ordering: .releasing)
             channel.finish()
         }
         thread.start()
@@ -190,22 +219,28 @@ struct SendSetup: Sendable {
         return String(line[start...end])
     }
 
-    private func emitToken(_ token: String, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>) {
+    private func emitToken(
+        _ token: String, line: Int, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>
+    ) {
         if let shard, Self.shardIndex(of: token, count: shard.count) != shard.index { return }
-        emit(line: nil, token: token, payload: payload, channel)
+        emit(line: line, token: token, payload: payload, validate: false, channel)
     }
 
     private func read(_ line: LineSplitter.Line, number: Int, _ channel: BoundedChannel<APNsNotification>) {
         guard case .text(let bytes) = line else { return invalid(line: number, token: nil, Self.describe(line)) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         let parsed: SendLine
-        do { parsed = try SendLine.parse(bytes) } catch { return invalid(line: number, token: nil, error.message) }
+        do { parsed = try SendLine.parse(bytes) } catch {
+            return invalid(line: number, token: error.token, error.message)
+        }
         let token = parsed.token
         if let shard, Self.shardIndex(of: token, count: shard.count) != shard.index { return }
+        let id = parsed.id
         guard let bytes = parsed.payload ?? payload else {
-            return invalid(line: number, token: token, "no \"payload\" on the line and no --payload or payload flags")
+            return invalid(
+                line: number, token: token, id: id, "no \"payload\" on the line and no --payload or payload flags")
         }
-        emit(line: number, token: token, payload: bytes, channel)
+        emit(line: number, id: id, token: token, payload: bytes, validate: true, channel)
     }
 
     private static func describe(_ line: LineSplitter.Line) -> String {
@@ -213,26 +248,34 @@ struct SendSetup: Sendable {
         return "the line is \(length) bytes long; lines are limited to \(LineSplitter().maximumLength) bytes"
     }
 
-    private func emit(line: Int?, token: String, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>) {
-        if let validator, line != nil {
+    private func emit(
+        line: Int, id: String? = nil, token: String, payload: [UInt8], validate: Bool,
+        _ channel: BoundedChannel<APNsNotification>
+    ) {
+        if let validator, validate {
             let problems = validator.validate(
                 jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
             ).diagnostics
             if let first = problems.first(where: { $0.severity == .error }) {
-                return invalid(line: line, token: token, "\(first.path): \(first.message) [\(first.code)]")
+                return invalid(line: line, token: token, id: id, "\(first.path): \(first.message) [\(first.code)]")
             }
         }
         do {
-            channel.send(try notification(token: token, payload: payload))
+            let notification = try notification(token: token, payload: payload)
+            input.read.add(1, ordering: .relaxed)
+            input.remember(notification.apnsID, SendInput.Origin(line: line, id: id))
+            channel.send(notification)
         } catch {
-            invalid(line: line, token: token, error.message)
+            invalid(line: line, token: token, id: id, error.message)
         }
     }
 
-    private func invalid(line: Int?, token: String?, _ message: String) {
+    private func invalid(line: Int?, token: String?, id: String? = nil, _ message: String) {
+        input.read.add(1, ordering: .relaxed)
         invalidCount.withLock { $0 += 1 }
         var object: [String: JSONValue] = ["status": "invalid", "error": .string(message)]
         if let line { object["line"] = .integer(Int64(line)) }
+        if let id { object["id"] = .string(id) }
         if let token { object["token"] = .string(token) }
         console.print(String(decoding: JSONWriter.compact(.object(object)), as: UTF8.self))
     }

@@ -19,6 +19,23 @@ struct SendSummary {
         }
     }
 
+    /// The counts so far, for the progress line: `1,200 delivered, 3 rejected, 0 failed`.
+    var counts: String {
+        "\(Self.grouped(delivered)) delivered, \(Self.grouped(rejected.values.reduce(0, +))) rejected, "
+            + "\(Self.grouped(failed)) failed" + (invalid > 0 ? ", \(Self.grouped(invalid)) invalid" : "")
+    }
+
+    /// `300,000`: thousands separated, whatever the locale.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
+
     func line(elapsed: Duration) -> String {
         let seconds = max(elapsed / .seconds(1), 0.001)
         let reasons = rejected.keys.sorted().map { "\($0): \(rejected[$0]!)" }.joined(separator: ", ")
@@ -29,12 +46,17 @@ struct SendSummary {
     }
 
     /// One NDJSON result line. The token is included in full: this is the caller's data, for its pipeline
-    /// (removing dead tokens); logs and messages elsewhere redact it.
-    static func json(_ notification: APNsNotification, _ result: APNsResult) -> JSONValue {
+    /// (removing dead tokens); logs and messages elsewhere redact it. `line` is the notification's input line
+    /// and `id` the `id` its NDJSON line carried, so results (written in completion order) join back to it.
+    static func json(
+        _ notification: APNsNotification, _ result: APNsResult, line: Int? = nil, id: String? = nil
+    ) -> JSONValue {
         var object: [String: JSONValue] = [
             "token": .string(notification.deviceToken.hex),
             "apns_id": .string(UUIDText.lowercase(notification.apnsID)),
         ]
+        if let line { object["line"] = .integer(Int64(line)) }
+        if let id { object["id"] = .string(id) }
         switch result {
         case .delivered(_, let unique):
             object["status"] = "delivered"
@@ -50,30 +72,5 @@ struct SendSummary {
             object["error"] = .string(cause)
         }
         return .object(object)
-    }
-}
-
-/// A progress line on standard error, only when it is a terminal.
-struct SendProgress {
-    let console: Console
-    let total: Int?
-    let enabled = isatty(STDERR_FILENO) == 1
-
-    func update(_ done: Int, elapsed: Duration) {
-        guard enabled, done % 100 == 0 || done == total else { return }
-        let seconds = max(elapsed / .seconds(1), 0.001)
-        let rate = Double(done) / seconds
-        var line = String(format: "\r%d sent, %.0f/s", done, rate)
-        if let total, total > 0 {
-            let filled = done * 30 / total
-            line =
-                "\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: 30 - filled) + "] "
-                + String(format: "%d/%d, %.0f/s, ETA %.0f s", done, total, rate, Double(total - done) / max(rate, 1))
-        }
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish() {
-        if enabled { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

@@ -36,6 +36,8 @@ struct SimulateCommand: Command {
             throw UsageError("--app-state must be foreground, background or killed, not '\(appState)'")
         }
         let manifest = try ManifestLoading.load(manifestPath, console: console)
+        let locale = arguments.value("--locale") ?? "en"
+        if let warning = LocaleAvailability(manifest).warning(for: locale) { console.printError(warning) }
         let payloadPath = arguments.positionals[0]
         let parsed = PayloadValidator(manifest: manifest).validate(jsonBytes: try console.read(payloadPath))
         guard let payload = parsed.payload else {
@@ -55,7 +57,7 @@ struct SimulateCommand: Command {
             throw CommandFailure("cannot open the outbox: \(error)")
         }
         let device = SimulatedDevice(
-            locale: arguments.value("--locale") ?? "en", manifest: manifest, payload: payload, outbox: outbox)
+            locale: locale, manifest: manifest, payload: payload, outbox: outbox)
         try await device.setUp(story: &story)
         let shown = try await device.deliver(story: &story)
         story.say("App state: \(appState)" + Self.appStateNote(appState, tap: tap, shown: shown))

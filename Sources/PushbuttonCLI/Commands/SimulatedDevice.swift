@@ -12,10 +12,35 @@ struct SimulatedDevice {
     let router: ResponseRouter
     let recorder = Recorder()
 
-    /// Records what the stand-in handlers received, for the story.
-    final class Recorder: BackendDelivery, URLOpener {
+    /// Records what the stand-in handlers and system services received, for the story, and keeps the
+    /// device's tags.
+    final class Recorder: BackendDelivery, URLOpener, SystemServices, TagStore {
         let lines = Locked([String]())
         let reports = Locked([RoutingReport]())
+        let deviceTags = Locked(Set<String>())
+
+        func copy(_ text: String) async throws { say("copied “\(text)” to the pasteboard") }
+        func requestReview() async throws { say("asked the system for the App Store rating prompt") }
+        func openSettings(_ page: SettingsPage) async throws {
+            say(page == .app ? "opened the app's page in Settings" : "opened the app's notification settings")
+        }
+        func share(_ content: ShareContent) async throws {
+            say(
+                "showed the share sheet with "
+                    + [content.text.map { "“\($0)”" }, content.url].compactMap { $0 }
+                    .joined(separator: " and "))
+        }
+        func tags() async throws -> Set<String> { deviceTags.withLock { $0 } }
+        func apply(_ change: TagChange) async throws {
+            let now = deviceTags.withLock { tags -> [String] in
+                tags = change.applied(to: tags)
+                return tags.sorted()
+            }
+            say("device tags now: " + (now.isEmpty ? "none" : now.joined(separator: ", ")))
+        }
+
+        private func say(_ line: String) { lines.withLock { $0.append(line) } }
+
         func deliver(_ request: BackendRequest) async throws {
             let body = request.body.map { " body " + String(decoding: JSONWriter.compact($0), as: UTF8.self) } ?? ""
             lines.withLock {
@@ -37,7 +62,8 @@ struct SimulatedDevice {
         let recorder = recorder
         let backend: any BackendDelivery
         if let outbox { backend = Committing(outbox: outbox, recorder: recorder) } else { backend = recorder }
-        router = ResponseRouter(center: center, backend: backend, urlOpener: recorder)
+        router = ResponseRouter(
+            center: center, backend: backend, urlOpener: recorder, system: recorder, tagStore: recorder)
     }
 
     /// Commits to the outbox, then tells the story.
@@ -176,6 +202,8 @@ struct SimulatedDevice {
         case .responseHandler(let index): name = "response handler \(index)"
         }
         switch step.outcome {
+        case .succeeded where step.kind == .builtin(ActionSpec.requestPermission):
+            return "\(name): notifications allowed (iOS asks once; later requests get the answer already given)"
         case .succeeded: return nil
         case .failed(let reason): return "\(name) failed: \(reason)"
         case .refused(let reason): return "\(name) refused: \(reason)"

@@ -4,8 +4,12 @@ import PushbuttonOutbox
 /// The tap summary as text, for `pushbutton stats` and the demo.
 enum TapSummaryText {
     static func lines(_ summary: TapSummary) -> [String] {
+        // Deliveries are logged only where the app records them (Outbox.recordDelivered); without any, a
+        // "0 deliveries" total would read as a contradiction, so the line says what is missing instead.
         var lines = [
-            "\(count(summary.totalResponses, "response")) to \(count(summary.totalDelivered, "recorded delivery", "recorded deliveries"))"
+            summary.totalDelivered > 0
+                ? "\(count(summary.totalResponses, "response")) to \(count(summary.totalDelivered, "recorded delivery", "recorded deliveries"))"
+                : "\(count(summary.totalResponses, "response")) (no deliveries recorded, so no rates per delivery)"
         ]
         for category in summary.categories {
             lines.append(
@@ -16,7 +20,8 @@ enum TapSummaryText {
                 line += String(format: "%6d  %5.1f%% of responses", action.count, action.shareOfResponses * 100)
                 if let rate = action.rate { line += String(format: "  %5.1f%% of deliveries", rate * 100) }
                 if let latency = action.medianLatency {
-                    line += String(format: "  median %.1f s after delivery", latency)
+                    // Measured on the device, from the notification's arrival to the tap.
+                    line += String(format: "  median %.1f s from arrival to tap", latency)
                 }
                 lines.append(line)
             }

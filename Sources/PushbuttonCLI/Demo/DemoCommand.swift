@@ -7,30 +7,34 @@ struct DemoCommand: Command {
     let summary = "Run the whole path on this machine: define, send through a local APNs, tap, deliver."
     let discussion = """
         Starts the mock APNs in-process (TLS with a throwaway CA), creates a throwaway provider key,
-        registers a simulated device, sends five interactive notifications through the real sender,
+        registers a simulated device, sends six interactive notifications (one to a device
+        that uninstalled the app) through the real sender,
         delivers them to the device, taps their buttons, and delivers a background tap through the
         SQLite outbox to a local backend that fails once. Each step says what happened and how long it
         took; the exit status is 0 only if every step did what it should.
         --keep DIR keeps the manifest, payloads, keys, certificates and database for the other commands.
+        Each run starts from fresh state: when DIR holds an earlier run's files, those files (and only
+        those) are replaced; a DIR that is not empty and not an earlier demo's is refused.
         """
     let arguments = ArgumentSpec(
         options: [
-            .init("--keep", value: "DIR", help: "Keep the generated files in DIR (created if needed)."),
+            .init(
+                "--keep", value: "DIR",
+                help: "Keep the generated files in DIR (created if needed; an earlier run's are replaced)."),
             .init("--locale", value: "LOCALE", help: "The simulated device's language: en (default) or fr."),
         ])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let kept = arguments.value("--keep")
-        let directory = kept ?? NSTemporaryDirectory() + "pushbutton-demo-" + String(UUID().uuidString.prefix(8))
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure("cannot create '\(directory)': \(error.localizedDescription)")
-        }
+        let locale = arguments.value("--locale") ?? "en"
+        let directory = try DemoDirectory.prepare(
+            kept ?? NSTemporaryDirectory() + "pushbutton-demo-" + String(UUID().uuidString.prefix(8))
+        ).path
         defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        if let warning = LocaleAvailability(DemoContent.manifest).warning(for: locale) { console.printError(warning) }
         let story = DemoStory(console: console)
         let started = ContinuousClock.now
-        let run = DemoRun(directory: directory, locale: arguments.value("--locale") ?? "en", story: story)
+        let run = DemoRun(directory: directory, locale: locale, story: story)
         do {
             try await run.perform()
         } catch {

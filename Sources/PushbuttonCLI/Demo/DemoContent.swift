@@ -1,7 +1,7 @@
 import Foundation
 import Pushbutton
 
-/// What the demo sends: the Chatter app's buttons, defined in Swift, and five notifications that use them.
+/// What the demo sends: the Chatter app's buttons, defined in Swift, and six notifications that use them (one to a device that uninstalled the app).
 enum DemoContent {
     static let topic = "com.example.chatter"
     static let keyID = "DEMOKEY001"

@@ -4,7 +4,7 @@ enum HTMLPreviewRenderer {
     static func render(_ preview: NotificationPreview, locale: String) -> String {
         var html = """
             <!DOCTYPE html>
-            <html lang="\(escape(locale))">
+            <html lang="\(escape(locale))"\(preview.isRightToLeft ? " dir=\"rtl\"" : "")>
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=390">
@@ -126,7 +126,7 @@ enum HTMLPreviewRenderer {
         .glyph{fill:currentColor}
         .symbol{font-size:11px;border:1px solid currentColor;border-radius:6px;padding:1px 5px}
         .text-field{flex-basis:100%;display:flex;margin-top:9px;border:1px solid rgba(60,60,67,.3);\
-        border-radius:18px;padding:6px 6px 6px 12px;background:#fff;font-size:15px}
+        border-radius:18px;padding:6px;padding-inline-start:12px;background:#fff;font-size:15px}
         .placeholder{flex:1;color:#8e8e93}
         .send{background:#007aff;color:#fff;border-radius:14px;padding:2px 10px;font-weight:600}
         .note{margin-top:10px;padding:10px 12px;border-radius:12px;background:rgba(255,204,0,.9);font-size:13px}

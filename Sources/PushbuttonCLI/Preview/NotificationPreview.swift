@@ -33,12 +33,17 @@ struct NotificationPreview {
     var previewsHidden: Bool
     /// Why no buttons show, or what iOS leaves out; nil when everything shows.
     var note: String?
+    /// The device's language, when it is a language identifier; it decides the text direction.
+    var language: LocaleIdentifier?
+    /// Whether the device lays the notification out right to left (Arabic, Hebrew, …), as iOS mirrors its UI.
+    var isRightToLeft: Bool { language?.isRightToLeft == true }
 
     /// iOS shows at most ten actions of a category.
     static let maximumButtons = 10
 
     init(payload: Payload, categories: CategorySet, locale: String, appName: String, previewsHidden: Bool) {
         self.appName = appName
+        self.language = LocaleIdentifier(locale)
         self.previewsHidden = previewsHidden
         let alert = payload.aps.alert
         var title: String?

@@ -40,14 +40,23 @@ enum SVGPreviewRenderer {
             y += lines.count * 17 + 14
         }
         let height = y + 16
+        var content = elements.joined(separator: "\n")
+        if preview.isRightToLeft {
+            // iOS mirrors the layout: draw it mirrored, then flip each text back in place so it reads right to
+            // left from the mirrored start (its right edge where the left-to-right text's left edge was).
+            content =
+                "<style>text{direction:rtl;text-anchor:end;transform-box:fill-box;transform-origin:center;"
+                + "transform:scaleX(-1)}</style>\n<g transform=\"matrix(-1 0 0 1 \(width) 0)\">\n\(content)\n</g>"
+        }
+        let language = preview.language.map { " xml:lang=\"\($0)\"" } ?? ""
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
-            viewBox="0 0 \(width) \(height)" font-family="\(font)">
+            viewBox="0 0 \(width) \(height)" font-family="\(font)"\(language)>
             <defs><linearGradient id="wallpaper" x1="0" y1="0" x2="0.6" y2="1">\
             <stop offset="0" stop-color="#1d3557"/><stop offset="0.55" stop-color="#457b9d"/>\
             <stop offset="1" stop-color="#a8dadc"/></linearGradient></defs>
             <rect width="\(width)" height="\(height)" fill="url(#wallpaper)"/>
-            \(elements.joined(separator: "\n"))
+            \(content)
             </svg>
 
             """
@@ -134,18 +143,44 @@ enum SVGPreviewRenderer {
             + HTMLPreviewRenderer.escape(content) + "</text>"
     }
 
-    /// Words into lines of at most `limit` characters (a longer word gets a line of its own).
+    /// Words into lines of at most `limit` columns (a CJK character takes two). A word wider than a line is
+    /// broken between characters, as Chinese and Japanese, written without spaces, break anywhere.
     static func wrap(_ text: String, limit: Int) -> [String] {
         var lines: [String] = []
         var current = ""
+        var width = 0
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-            if !current.isEmpty && current.count + 1 + word.count > limit {
+            let wordWidth = word.reduce(0) { $0 + columns($1) }
+            if !current.isEmpty && width + 1 + wordWidth > limit {
                 lines.append(current)
-                current = ""
+                (current, width) = ("", 0)
             }
-            current += (current.isEmpty ? "" : " ") + word
+            if wordWidth > limit {
+                for character in word {
+                    if !current.isEmpty && width + columns(character) > limit {
+                        lines.append(current)
+                        (current, width) = ("", 0)
+                    }
+                    current.append(character)
+                    width += columns(character)
+                }
+                continue
+            }
+            if !current.isEmpty { (current, width) = (current + " ", width + 1) }
+            (current, width) = (current + word, width + wordWidth)
         }
         if !current.isEmpty || lines.isEmpty { lines.append(current) }
         return lines
+    }
+
+    /// Columns a character takes: two for East Asian wide ones (CJK, kana, Hangul, full-width forms), else one.
+    private static func columns(_ character: Character) -> Int {
+        let wide = character.unicodeScalars.contains { scalar in
+            [
+                0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                0xFFE0...0xFFE6, 0x20000...0x3FFFD,
+            ].contains { $0.contains(scalar.value) }
+        }
+        return wide ? 2 : 1
     }
 }

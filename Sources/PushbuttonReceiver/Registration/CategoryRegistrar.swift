@@ -6,13 +6,20 @@ import Pushbutton
 /// registered, merges by identifier (see ``CategorySet``) and writes the union. Dynamic categories
 /// (from payloads' own buttons) are added on demand; beyond ``DynamicCategories/maximumRegistered``
 /// the least recently used dynamic category is evicted, never a category from another source.
+///
+/// Registrations on the same center are serialized (across registrars, see ``RegistrationQueue``), so
+/// concurrent ones never drop each other's categories. A category registered by an earlier launch reads
+/// back in the system's form (see ``UserNotificationCenter/registeredForm(of:)``) and is recognised as the
+/// same, not reported as a collision; a different definition under the same identifier still is.
 public actor CategoryRegistrar {
     private let center: any UserNotificationCenter
+    private let queue: RegistrationQueue
     /// Dynamic category identifiers, least recently used first.
     private var dynamicOrder: [String] = []
 
     public init(center: any UserNotificationCenter) {
         self.center = center
+        queue = RegistrationQueue.queue(for: center)
     }
 
     /// Registers a manifest's categories (its built-ins, its own, its converted legacy ones).
@@ -24,8 +31,18 @@ public actor CategoryRegistrar {
     /// Registers `categories`, keeping every category already registered under another identifier.
     @discardableResult
     public func register(_ categories: CategorySet) async -> RegistrationReport {
+        await queue.run { await self.registerNow(categories) }
+    }
+
+    private func registerNow(_ categories: CategorySet) async -> RegistrationReport {
         let existing = await center.notificationCategories()
-        var merged = CategorySet(existing, from: .registered)
+        // Ours from an earlier launch, read back exactly as registering ours would leave them, are not another
+        // source's definitions.
+        let others = existing.filter { registered in
+            guard let ours = categories[registered.identifier] else { return true }
+            return center.registeredForm(of: ours) != registered
+        }
+        var merged = CategorySet(others, from: .registered)
         let diagnostics = merged.merge(categories)
         await center.setNotificationCategories(merged.categories)
         let ours = Set(categories.identifiers)
@@ -39,7 +56,10 @@ public actor CategoryRegistrar {
     @discardableResult
     public func prepare(for payload: Payload) async -> RegistrationReport? {
         guard let buttons = payload.actions?.dynamicButtons, !buttons.isEmpty else { return nil }
-        let category = DynamicCategories.category(for: buttons)
+        return await queue.run { await self.prepareNow(DynamicCategories.category(for: buttons)) }
+    }
+
+    private func prepareNow(_ category: Pushbutton.Category) async -> RegistrationReport {
         let existing = await center.notificationCategories()
         // Dynamic categories registered before this registrar existed (an earlier launch) count as oldest.
         for identifier in existing.map(\.identifier) where DynamicCategories.isDynamic(identifier) {

@@ -8,6 +8,11 @@ import Pushbutton
 /// `action_args` as arguments; and, alongside, every general response handler the app installed. The body
 /// tap and dismissal are never treated as custom actions. Unknown identifiers are reported, never a crash.
 ///
+/// Built-in actions run through what the app installs: the URL opener (links), the backend delivery
+/// (callbacks), the system services (pasteboard, rating prompt, Settings, share sheet), the notification
+/// center (the permission prompt) and the tag store. An action that needs the screen is refused, with the
+/// reason, on a background button or a dismissal; a `pushbutton.group` becomes its actions, in order.
+///
 /// The completion handler is called once every handler has finished, or when the deadline for the
 /// situation passes (handlers still running are then cancelled and reported as cut off). A handler that
 /// throws or hangs cannot prevent it; ``CompletionHandlerOnce`` makes a second call impossible.
@@ -20,13 +25,21 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
     private let center: any UserNotificationCenter
     private let backend: (any BackendDelivery)?
     private let urlOpener: (any URLOpener)?
+    private let system: (any SystemServices)?
+    /// Where `pushbutton.add_tag` and `pushbutton.remove_tag` keep tags.
+    public let tagStore: any TagStore
     private let clock: AnyDurationClock
     private let responseHandlers = Locked([ResponseHandler]())
     private let observers = Locked([@Sendable (RoutingReport) -> Void]())
 
+    /// - Parameters:
+    ///   - system: the pasteboard, rating prompt, Settings app and share sheet, for the built-in actions that use
+    ///     them (without it they are refused and reported).
+    ///   - tagStore: where the tag actions keep tags (default: ``DefaultTagStore``, local to the device).
     public init<C: Clock>(
         center: any UserNotificationCenter, registry: ActionRegistry = ActionRegistry(),
         backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil,
+        system: (any SystemServices)? = nil, tagStore: (any TagStore)? = nil,
         options: RouterOptions = RouterOptions(),
         clock: C
     ) where C.Duration == Duration, C: Sendable {
@@ -34,6 +47,8 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         self.registry = registry
         self.backend = backend
         self.urlOpener = urlOpener
+        self.system = system
+        self.tagStore = tagStore ?? DefaultTagStore.make()
         self.options = options
         self.clock = AnyDurationClock(clock)
     }
@@ -41,11 +56,12 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
     public convenience init(
         center: any UserNotificationCenter, registry: ActionRegistry = ActionRegistry(),
         backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil,
+        system: (any SystemServices)? = nil, tagStore: (any TagStore)? = nil,
         options: RouterOptions = RouterOptions()
     ) {
         self.init(
-            center: center, registry: registry, backend: backend, urlOpener: urlOpener, options: options,
-            clock: ContinuousClock())
+            center: center, registry: registry, backend: backend, urlOpener: urlOpener, system: system,
+            tagStore: tagStore, options: options, clock: ContinuousClock())
     }
 
     /// Installs a general handler, run for every response alongside the actions.
@@ -59,9 +75,11 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         observers.withLock { $0.append(observer) }
     }
 
-    /// The delegate entry point: routes in a task and calls `completionHandler` exactly once.
-    public func handle(_ response: NotificationResponse, completionHandler: @escaping @Sendable () -> Void) {
-        Task { await route(response, completionHandler: completionHandler) }
+    /// The delegate entry point: routes in a task and calls `completionHandler` exactly once. It takes the
+    /// system's handler as it comes (not `@Sendable`), so a Swift 6 app delegate can pass it straight on.
+    public func handle(_ response: NotificationResponse, completionHandler: @escaping () -> Void) {
+        let system = SystemCompletionHandler(completionHandler)
+        Task { await route(response, completionHandler: { system() }) }
     }
 
     /// Routes a response, calls `completionHandler` exactly once, and returns what happened.
@@ -154,6 +172,32 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
     struct PlannedStep: Sendable {
         var kind: RoutingReport.Step.Kind
         var spec: ActionSpec
+        /// Why the step cannot run, decided while planning (a group that cannot be read or nests too deep).
+        var refusal: String?
+    }
+
+    /// The steps for `specs`: each action, with every `pushbutton.group` replaced by its actions, in order, so
+    /// the report shows each one's outcome. A group that cannot be read, or nests deeper than
+    /// `BuiltinAction.maximumGroupDepth`, stays one step that is refused.
+    static func steps(for specs: [ActionSpec], depth: Int = 1) -> [PlannedStep] {
+        specs.flatMap { spec -> [PlannedStep] in
+            guard let builtin = spec.builtin else { return [PlannedStep(kind: .payloadAction(spec.name), spec: spec)] }
+            guard builtin == .group else { return [PlannedStep(kind: .builtin(spec.name), spec: spec)] }
+            let refusal: String
+            do throws(ActionSpec.GroupError) {
+                let members = try spec.groupMembers()
+                if depth > BuiltinAction.maximumGroupDepth {
+                    refusal = "groups nest at most \(BuiltinAction.maximumGroupDepth) deep"
+                } else if members.count > BuiltinAction.maximumGroupSize {
+                    refusal = "a group holds at most \(BuiltinAction.maximumGroupSize) actions, not \(members.count)"
+                } else {
+                    return steps(for: members, depth: depth + 1)
+                }
+            } catch {
+                refusal = error.message
+            }
+            return [PlannedStep(kind: .builtin(spec.name), spec: spec, refusal: refusal)]
+        }
     }
 
     private func registeredCategory(_ identifier: String) async -> Pushbutton.Category? {
@@ -195,7 +239,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             specs = payload?.actions?.buttons[response.actionIdentifier] ?? []
         }
         if !specs.isEmpty {
-            return specs.map { PlannedStep(kind: $0.isBuiltin ? .builtin($0.name) : .payloadAction($0.name), spec: $0) }
+            return Self.steps(for: specs)
         }
         guard situation == .foregroundButton || situation == .backgroundButton else { return [] }
         let identifier = response.actionIdentifier
@@ -215,9 +259,22 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
     private func run(
         _ step: PlannedStep, index: Int, response: NotificationResponse, situation: Situation
     ) async -> RoutingReport.Step.Outcome {
+        if let refusal = step.refusal { return .refused(refusal) }
+        if let builtin = step.spec.builtin, builtin.needsForeground, !situation.isForeground {
+            return .refused("\(step.spec.name) needs the app in the foreground, but this is a \(situation)")
+        }
         switch step.spec.builtin {
         case .deepLink?, .openURL?:
             return await open(step.spec, situation: situation)
+        case .copy?, .rateApp?, .openSettings?, .share?:
+            return await useSystem(step.spec)
+        case .requestPermission?:
+            return await requestPermission(step.spec)
+        case .addTag?, .removeTag?:
+            return await changeTags(step.spec, index: index, response: response)
+        case .group?:
+            // Expanded while planning; a group that reaches here could not be.
+            return .refused("the group could not be read")
         case .dismiss?:
             await center.removeDeliveredNotifications(withIdentifiers: [response.notification.identifier])
             return .succeeded
@@ -244,6 +301,90 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         guard let url = spec.arguments["url"]?.stringValue, !url.isEmpty else { return .refused("no 'url' argument") }
         guard let urlOpener else { return .refused("no URL opener is installed") }
         return await urlOpener.open(url) ? .succeeded : .failed("could not open \(url)")
+    }
+
+    private func useSystem(_ spec: ActionSpec) async -> RoutingReport.Step.Outcome {
+        guard let system else { return .refused("no system services are installed (the router's `system`)") }
+        do {
+            switch spec.builtin {
+            case .copy?:
+                guard let text = spec.arguments["text"]?.stringValue, !text.isEmpty else {
+                    return .refused("no 'text' argument")
+                }
+                try await system.copy(text)
+            case .rateApp?:
+                try await system.requestReview()
+            case .openSettings?:
+                let name = spec.arguments["page"]?.stringValue ?? SettingsPage.app.rawValue
+                guard let page = SettingsPage(rawValue: name) else {
+                    return .refused("'\(name)' is not a settings page")
+                }
+                try await system.openSettings(page)
+            default:
+                let content = ShareContent(
+                    text: spec.arguments["text"]?.stringValue, url: spec.arguments["url"]?.stringValue)
+                guard content.text?.isEmpty == false || content.url?.isEmpty == false else {
+                    return .refused("nothing to share: no 'text' or 'url' argument")
+                }
+                try await system.share(content)
+            }
+            return .succeeded
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
+    /// The permission options an action names (Apple's `UNAuthorizationOptions`); alert, badge and sound by default.
+    static func authorizationOptions(_ spec: ActionSpec) -> Result<AuthorizationOptions, SystemServiceError> {
+        guard let value = spec.arguments["options"] else { return .success([.alert, .badge, .sound]) }
+        let table: [String: AuthorizationOptions] = [
+            "alert": .alert, "badge": .badge, "sound": .sound, "provisional": .provisional,
+            "critical_alert": .criticalAlert, "car_play": .carPlay,
+            "provides_app_notification_settings": .providesAppNotificationSettings,
+        ]
+        var options: AuthorizationOptions = []
+        for element in value.arrayValue ?? [value] {
+            guard let name = element.stringValue, let option = table[name] else {
+                return .failure(
+                    SystemServiceError(
+                        "'\(String(decoding: JSONWriter.compact(element), as: UTF8.self))' is not a permission option"))
+            }
+            options.insert(option)
+        }
+        return options.isEmpty ? .failure(SystemServiceError("'options' is empty")) : .success(options)
+    }
+
+    private func requestPermission(_ spec: ActionSpec) async -> RoutingReport.Step.Outcome {
+        let options: AuthorizationOptions
+        switch Self.authorizationOptions(spec) {
+        case .success(let value): options = value
+        case .failure(let error): return .refused(error.message)
+        }
+        do {
+            return try await center.requestAuthorization(options: options)
+                ? .succeeded : .failed("the user did not allow notifications")
+        } catch {
+            return .failed(String(describing: error))
+        }
+    }
+
+    private func changeTags(_ spec: ActionSpec, index: Int, response: NotificationResponse) async
+        -> RoutingReport.Step.Outcome
+    {
+        let tags = spec.tags
+        guard !tags.isEmpty else { return .refused("no 'tag' or 'tags' argument") }
+        if let problem = tags.lazy.compactMap(BuiltinAction.tagProblem).first { return .refused(problem) }
+        let adds = spec.builtin == .addTag
+        let change = TagChange(
+            added: adds ? tags : [], removed: adds ? [] : tags,
+            idempotencyKey: "\(response.notification.identifier):\(response.actionIdentifier):\(index)",
+            notificationIdentifier: response.notification.identifier, actionIdentifier: response.actionIdentifier)
+        do {
+            try await tagStore.apply(change)
+            return .succeeded
+        } catch {
+            return .failed(String(describing: error))
+        }
     }
 
     private func callBack(_ spec: ActionSpec, index: Int, response: NotificationResponse) async

@@ -5,7 +5,8 @@ import Pushbutton
 ///
 /// - `setNotificationCategories` replaces the whole set, so merging bugs show up.
 /// - A notification whose category is not registered shows no buttons (and no error).
-/// - Nothing is shown until authorization is requested and granted.
+/// - Nothing is shown until authorization is requested and granted. The user is asked once; later requests get
+///   the answer already given, except a request for full permission after provisional permission.
 /// - The user can tap the body, tap a button, type a reply, or dismiss (reported only with `customDismissAction`).
 /// - The app must call the completion handler within the system's window; the simulator records when it did,
 ///   how many times, or that it never did.
@@ -31,6 +32,14 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
 
     /// Whether the user granted permission (`nil` until asked).
     public private(set) var isAuthorized: Bool?
+    /// The options of every permission request, in order.
+    public private(set) var authorizationRequests: [AuthorizationOptions] = []
+    /// How many times the permission prompt was on screen. As on iOS, a request asks the user only once; later
+    /// ones get the answer already given. A provisional request asks nobody and is granted quietly; a request
+    /// for full permission after it shows the prompt.
+    public private(set) var permissionPromptCount = 0
+    /// Whether the permission is provisional (quiet delivery, granted without asking).
+    public private(set) var isProvisional = false
     /// How many times `setNotificationCategories` was called.
     public private(set) var setCategoriesCallCount = 0
     /// The URLs and identifiers of notifications removed by the app.
@@ -55,6 +64,15 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
     // MARK: UserNotificationCenter
 
     public func requestAuthorization(options: AuthorizationOptions) async throws -> Bool {
+        authorizationRequests.append(options)
+        if let isAuthorized, !(isProvisional && !options.contains(.provisional)) { return isAuthorized }
+        if options.contains(.provisional) {
+            isAuthorized = true
+            isProvisional = true
+            return true
+        }
+        permissionPromptCount += 1
+        isProvisional = false
         isAuthorized = answer == .grant
         return answer == .grant
     }

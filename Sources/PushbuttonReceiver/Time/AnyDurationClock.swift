@@ -1,10 +1,10 @@
 /// A clock reduced to what the router needs (sleep, and time elapsed since a start), so any
 /// `Clock` with `Duration` can be injected: `ContinuousClock` in apps, ``ManualClock`` in tests.
-struct AnyDurationClock: Sendable {
+package struct AnyDurationClock: Sendable {
     private let sleepFor: @Sendable (Duration) async throws -> Void
     private let startStopwatch: @Sendable () -> @Sendable () -> Duration
 
-    init<C: Clock>(_ clock: C) where C.Duration == Duration, C: Sendable {
+    package init<C: Clock>(_ clock: C) where C.Duration == Duration, C: Sendable {
         sleepFor = { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
         startStopwatch = {
             let start = clock.now
@@ -12,8 +12,8 @@ struct AnyDurationClock: Sendable {
         }
     }
 
-    func sleep(for duration: Duration) async throws { try await sleepFor(duration) }
+    package func sleep(for duration: Duration) async throws { try await sleepFor(duration) }
 
     /// Starts measuring; call the result to read the time elapsed since.
-    func stopwatch() -> @Sendable () -> Duration { startStopwatch() }
+    package func stopwatch() -> @Sendable () -> Duration { startStopwatch() }
 }

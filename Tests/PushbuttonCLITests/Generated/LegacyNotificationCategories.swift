@@ -23,7 +23,7 @@ public enum LegacyNotificationCategories {
         actions: [
             Action("Like", title: .literal("Like"), options: []),
             Action("Delete", title: .literal("Delete"), options: [.foreground, .destructive]),
-            Action("Comment", title: .literal("Comment"), options: [], textInput: TextInput(buttonTitle: .localized(key: "pushbutton.send", values: ["de": "Senden", "en": "Send", "es": "Enviar", "fr": "Envoyer", "ja": "送信", "zh-Hans": "发送"]), placeholder: .literal(""))),
+            Action("Comment", title: .literal("Comment"), options: [], textInput: TextInput(buttonTitle: .localized(key: "pushbutton.send", values: ["ar": "إرسال", "ca": "Enviar", "cs": "Odeslat", "da": "Send", "de": "Senden", "el": "Αποστολή", "en": "Send", "en-AU": "Send", "en-GB": "Send", "en-IN": "Send", "es": "Enviar", "es-419": "Enviar", "es-MX": "Enviar", "fi": "Lähetä", "fr": "Envoyer", "fr-CA": "Envoyer", "he": "שליחה", "hi": "भेजें", "hr": "Pošalji", "hu": "Küldés", "id": "Kirim", "it": "Invia", "ja": "送信", "ko": "보내기", "ms": "Hantar", "nb": "Send", "nl": "Stuur", "pl": "Wyślij", "pt-BR": "Enviar", "pt-PT": "Enviar", "ro": "Trimite", "ru": "Отправить", "sk": "Odoslať", "sv": "Skicka", "th": "ส่ง", "tr": "Gönder", "uk": "Надіслати", "vi": "Gửi", "zh-HK": "傳送", "zh-Hans": "发送", "zh-Hant": "傳送"]), placeholder: .literal(""))),
         ],
         options: []
     )

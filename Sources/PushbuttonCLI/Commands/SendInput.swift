@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// What `send` knows of its input while it reads it: where each notification came from (so its result
+/// line can name the input line and echo the line's `id`), how much was read, and how big the input is
+/// (so progress can estimate a total before the end of a token file is reached).
+final class SendInput: Sendable {
+    /// The input line of a notification under way, and the `id` its NDJSON line carried.
+    struct Origin: Sendable {
+        var line: Int
+        var id: String?
+    }
+
+    private let origins = Mutex<[UUID: Origin]>([:])
+    /// Notifications (and invalid lines) read so far.
+    let read = Atomic<Int>(0)
+    let bytesRead = Atomic<Int>(0)
+    /// Whether the whole input was read.
+    let finished = Atomic<Bool>(false)
+    /// The input's size in bytes when it is a regular file (a token file, or standard input redirected).
+    let size: Int?
+
+    init(size: Int?) {
+        self.size = size
+    }
+
+    /// The size of the file at `path`, or of standard input (`nil`) when it is a regular file.
+    static func fileSize(_ path: String?) -> Int? {
+        var info = stat()
+        let found = path.map { stat($0, &info) == 0 } ?? (fstat(STDIN_FILENO, &info) == 0)
+        guard found, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    func remember(_ id: UUID, _ origin: Origin) {
+        origins.withLock { $0[id] = origin }
+    }
+
+    /// The origin of a finished notification, forgotten as it is returned (memory stays bounded by what is
+    /// under way).
+    func take(_ id: UUID) -> Origin? {
+        origins.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// The number of notifications the input holds: exact once it was read to the end, else estimated from
+    /// the bytes read so far and the file's size, else unknown.
+    var estimatedTotal: (count: Int, exact: Bool)? {
+        let read = read.load(ordering: .relaxed)
+        if finished.load(ordering: .acquiring) { return (read, true) }
+        let bytes = bytesRead.load(ordering: .relaxed)
+        guard let size, bytes > 0, read > 0 else { return nil }
+        return (max(read, Int((Double(read) * Double(size) / Double(bytes)).rounded())), false)
+    }
+}

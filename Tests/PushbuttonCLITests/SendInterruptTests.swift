@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Ctrl-C during a bulk `send`: input stops being read, what is under way finishes, and every result that
+/// came back is written, with the summary.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct SendInterruptTests {
+    static func token(_ number: Int) -> String { String(format: "%064x", number) }
+
+    @Test func ctrlCWritesTheResultOfEveryDeliveredNotification() async throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Every answer takes a second, so the second batch is under way when Ctrl-C comes.
+        let mock = try LocalServer(mockAPNs: [
+            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=1000,seed=3", "--duration", "60",
+        ])
+        defer { mock.stop() }
+        let port = mock.port
+        let path = directory.path
+        // The whole exchange waits for a process and sleeps between batches: off the concurrency threads.
+        let status = try await CLI.detached { try Self.sendAndInterrupt(port: port, directory: path) }
+        mock.stop()
+        let outFile = directory.appendingPathComponent("out")
+        let errFile = directory.appendingPathComponent("err")
+        let stdout = try String(contentsOf: outFile, encoding: .utf8)
+        let stderr = try String(contentsOf: errFile, encoding: .utf8)
+        #expect(status == 130, "\(stderr)")
+        let results = try stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let accepted = mock.remainingOutput().split(separator: "\n").filter { $0.contains(#""status":200"#) }
+        // Every notification the mock accepted has its result line, joined to its input by line and id.
+        #expect(results.count == accepted.count)
+        #expect(results.allSatisfy { $0["status"] as? String == "delivered" })
+        let lines = Set(results.compactMap { $0["line"] as? Int })
+        #expect(lines.count == results.count && lines.allSatisfy { (1...40).contains($0) })
+        #expect(results.allSatisfy { ($0["id"] as? String) == "n\($0["line"] as? Int ?? 0)" })
+        // The second batch was under way when Ctrl-C came, and its results were kept.
+        #expect(results.count > 20, "\(stderr)")
+        #expect(stderr.contains("stopping: no more input is read"))
+        #expect(stderr.contains("sent \(results.count): delivered \(results.count), rejected 0, failed 0 in "))
+        #expect(stderr.contains("pushbutton: interrupted: the rest of the input was not sent"))
+    }
+
+    /// Sends two batches of NDJSON (the second while the first's answers are coming), Ctrl-C while the
+    /// second is under way, then a third batch that must never be sent; the exit status.
+    static func sendAndInterrupt(port: Int, directory: String) throws -> Int32 {
+        let send = Process()
+        send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
+        send.arguments = [
+            "send", "--key", directory + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id",
+            "MOCKTEAM01", "--topic", "com.example.chatter", "--host", "127.0.0.1", "--port", String(port), "--ca",
+            directory + "/ca.pem", "--body", "Hi",
+        ]
+        let input = Pipe()
+        let outFile = URL(fileURLWithPath: directory + "/out")
+        let errFile = URL(fileURLWithPath: directory + "/err")
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        send.standardInput = input
+        send.standardOutput = try FileHandle(forWritingTo: outFile)
+        send.standardError = try FileHandle(forWritingTo: errFile)
+        try send.run()
+        func write(_ numbers: ClosedRange<Int>) {
+            let lines = numbers.map { #"{"token":"\#(Self.token($0))","id":"n\#($0)"}"# + "\n" }.joined()
+            input.fileHandleForWriting.write(Data(lines.utf8))
+        }
+        write(1...20)
+        Thread.sleep(forTimeInterval: 1.5)
+        write(21...40)
+        Thread.sleep(forTimeInterval: 0.4)
+        send.interrupt()
+        Thread.sleep(forTimeInterval: 0.1)
+        write(41...50)  // after Ctrl-C: never sent
+        send.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        return send.terminationStatus
+    }
+}
