@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,17 @@ import Testing
 /// The hardening suite's files, flags and output: whatever a hostile user gives `pushbutton`, it ends with
 /// a definite status and at most one line on stderr, never a trap (status 132/133/134 or a backtrace).
 @Suite(.timeLimit(.minutes(3))) struct HostileInputTests {
-    static let key = CLI.packageRoot.appendingPathComponent("AuthKey_MOCKKEY001.p8").path
+    /// A throwaway provider key (the mocks here do not check tokens, or accept any key with --no-token-check).
+    static let key: String = {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pushbutton-hostile-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("AuthKey_MOCKKEY001.p8").path
+        if !FileManager.default.fileExists(atPath: path) {
+            try? Data((try? P256PrivateKey.generate().pemRepresentation)?.utf8 ?? "".utf8).write(
+                to: URL(fileURLWithPath: path))
+        }
+        return path
+    }()
     static let sendBase = [
         "send", "--key", key, "--key-id", "MOCKKEY001", "--team-id", "MOCKTEAM01", "--topic", "com.example",
     ]
@@ -177,7 +188,7 @@ import Testing
         defer { mock.stop() }
         let script = """
             set -e
-            dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+            dir=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
             mkfifo "$dir/tokens" "$dir/payload"
             printf '%s\\n%s\\n' \(MockToken.make(1)) \(MockToken.make(2)) >"$dir/tokens" &
             printf '{"aps":{"alert":"from a fifo"}}' >"$dir/payload" &
