@@ -188,7 +188,7 @@ import Testing
         defer { mock.stop() }
         let script = """
             set -e
-            dir=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$dir"' EXIT
+            dir=$(mktemp -d); trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$dir"' EXIT
             mkfifo "$dir/tokens" "$dir/payload"
             printf '%s\\n%s\\n' \(MockToken.make(1)) \(MockToken.make(2)) >"$dir/tokens" &
             printf '{"aps":{"alert":"from a fifo"}}' >"$dir/payload" &
