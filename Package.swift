@@ -78,10 +78,15 @@ let package = Package(
 
         // h2o (libh2o-evloop-dev): the gateway's HTTP/1.1 and HTTP/2 server, cleartext or TLS on OpenSSL.
         .systemLibrary(name: "CH2O", providers: [.apt(["libh2o-evloop-dev"])]),
-        // The gateway's durable state (devices, the notification queue, outcomes, campaigns) in SQLite.
+        // libpq (libpq-dev): the gateway's PostgreSQL store.
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The gateway's durable state (devices, the notification queue, outcomes, campaigns) in SQLite or
+        // PostgreSQL.
         .target(
             name: "PushbuttonStore",
-            dependencies: ["Pushbutton", .target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            dependencies: [
+                "Pushbutton", "CPostgreSQL", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
         .target(
