@@ -92,7 +92,7 @@ let package = Package(
         .target(
             name: "PushbuttonGateway",
             dependencies: [
-                "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O", "COpenSSL",
             ],
             swiftSettings: strictSettings),
 

@@ -37,19 +37,23 @@ public protocol GatewayStore: Sendable {
     func enqueue(_ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date)
         throws(StoreError) -> EnqueueResult
 
-    /// Adds recipients to an open campaign (one page of its streamed list); returns how many were added, or
-    /// `nil` when the campaign is unknown or not open.
-    func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int?
+    /// Adds recipients to an open campaign (one page of its streamed list) in one transaction: `produce` is
+    /// called once and hands each recipient to `emit` as it renders it, so a page is never held whole in
+    /// memory. Returns how many were added, or `nil` (nothing called) when the campaign is unknown or not open.
+    /// When `produce` throws, nothing of the page is stored.
+    func append(
+        campaign id: String, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int?
 
     /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`.
     /// Several processes may lease at once; none gets a recipient another holds.
     func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]
 
-    /// Records a leased recipient's final outcome; `false` (and nothing changes) when the lease was lost to
-    /// another worker, so each recipient ends with exactly one outcome.
+    /// Records leased recipients' final outcomes in one transaction. For each, `false` (and nothing changes)
+    /// when its lease was lost to another worker, so each recipient ends with exactly one outcome.
     @discardableResult
-    func complete(_ delivery: LeasedDelivery, outcome: DeliveryOutcome, attempts: Int, now: Date)
-        throws(StoreError) -> Bool
+    func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool]
 
     /// Gives leased recipients back (a worker shutting down): queued and due again, with the same `apns-id`.
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError)
@@ -65,4 +69,21 @@ public protocol GatewayStore: Sendable {
 
     /// A cheap round trip, for `/readyz`.
     func ping() throws(StoreError)
+}
+
+extension GatewayStore {
+    /// Adds the recipients of an array to an open campaign.
+    public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {
+        try append(campaign: id, now: now) { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
+            for delivery in deliveries { try emit(delivery) }
+        }
+    }
+
+    /// Records one leased recipient's final outcome; `false` when its lease was lost.
+    @discardableResult
+    public func complete(_ delivery: LeasedDelivery, outcome: DeliveryOutcome, attempts: Int, now: Date)
+        throws(StoreError) -> Bool
+    {
+        try complete([CompletedDelivery(delivery, outcome: outcome, attempts: attempts)], now: now).first ?? false
+    }
 }

@@ -159,3 +159,18 @@ struct GatewayStoreTests {
         #expect(next.deliveries.map(\.apnsID) == ["d-2", "d-3", "d-4"])
     }
 }
+
+extension GatewayStoreTests {
+    @Test(arguments: StoreBackend.allCases)
+    func recipientsWhoseDeviceIsInactiveAreSkippedAtIntake(_ backend: StoreBackend) throws {
+        let store = try backend.makeStore()
+        let dead = String(format: "%064x", 1)
+        try store.register(DeviceRegistration(app: "chat", token: dead, registeredAt: Self.t0), now: Self.t0)
+        try store.markInactive(app: "chat", token: dead, since: Self.t0 + 1)
+        _ = try store.enqueue(spec("n1"), deliveries: deliveries(2), idempotency: nil, now: Self.t0 + 2)
+        let record = try #require(try store.notification(id: "n1", limit: 10, after: 0))
+        #expect(record.counts == [.skipped: 1, .queued: 1])
+        #expect(record.deliveries.first { $0.token == dead }?.reason == "DeviceInactive")
+        #expect(try store.lease(limit: 10, duration: 30, now: Self.t0 + 2).map(\.token) == [String(format: "%064x", 2)])
+    }
+}

@@ -149,24 +149,38 @@ public final class SQLGatewayStore: GatewayStore {
 
     // MARK: The queue
 
+    /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
+    /// transaction, so no worker ever sees them queued.
+    private func skipInactive(notification id: String, from first: Int64, now: Date, _ connection: any SQLConnection)
+        throws(StoreError)
+    {
+        try connection.query(
+            """
+            UPDATE deliveries SET state = 'skipped', reason = 'DeviceInactive', finished_at = ?
+            WHERE notification_id = ? AND id >= ? AND state = 'queued' AND EXISTS (
+                SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token AND d.active = 0)
+            """, [Self.time(now), .text(id), .integer(first)])
+    }
+
+    /// Inserts one recipient; returns its row id.
+    @discardableResult
     private func insert(
-        _ deliveries: [NewDelivery], of spec: NotificationSpec, now: Date, into connection: any SQLConnection
-    ) throws(StoreError) {
-        for delivery in deliveries {
-            let state = delivery.skippedBecause == nil ? "queued" : "skipped"
-            try connection.query(
-                """
-                INSERT INTO deliveries (notification_id, app, token, apns_id, payload, topic, push_type, priority,
-                    expiration, collapse_id, state, due_at, reason, finished_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
-                    .blob(delivery.payload), .text(spec.topic), .text(spec.pushType), spec.priority.sql,
-                    spec.expiration.sql, spec.collapseID.sql, .text(state), Self.time(now),
-                    delivery.skippedBecause.sql, delivery.skippedBecause == nil ? .null : Self.time(now),
-                ])
-        }
+        _ delivery: NewDelivery, of spec: NotificationSpec, now: Date, into connection: any SQLConnection
+    ) throws(StoreError) -> Int64 {
+        let state = delivery.skippedBecause == nil ? "queued" : "skipped"
+        let rows = try connection.query(
+            """
+            INSERT INTO deliveries (notification_id, app, token, apns_id, payload, topic, push_type, priority,
+                expiration, collapse_id, state, due_at, reason, finished_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """,
+            [
+                .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
+                .blob(delivery.payload), .text(spec.topic), .text(spec.pushType), spec.priority.sql,
+                spec.expiration.sql, spec.collapseID.sql, .text(state), Self.time(now),
+                delivery.skippedBecause.sql, delivery.skippedBecause == nil ? .null : Self.time(now),
+            ])
+        return rows.first?[0].integer ?? 0
     }
 
     public func enqueue(
@@ -205,7 +219,12 @@ public final class SQLGatewayStore: GatewayStore {
                         .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
                         Self.time(spec.createdAt), .blob(spec.request),
                     ])
-                try insert(deliveries, of: spec, now: now, into: connection)
+                var first: Int64?
+                for delivery in deliveries {
+                    let id = try insert(delivery, of: spec, now: now, into: connection)
+                    if first == nil { first = id }
+                }
+                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
                 return .created(id: spec.id)
             }
         }
@@ -224,7 +243,10 @@ public final class SQLGatewayStore: GatewayStore {
         return (spec, row[3].text ?? "open")
     }
 
-    public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {
+    public func append(
+        campaign id: String, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int? {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> Int? in
                 guard
@@ -235,8 +257,15 @@ public final class SQLGatewayStore: GatewayStore {
                 else { return nil }
                 let (spec, state) = Self.spec(row)
                 guard state == "open" else { return nil }
-                try insert(deliveries, of: spec, now: now, into: connection)
-                return deliveries.count
+                var count = 0
+                var first: Int64?
+                try produce { (delivery: NewDelivery) throws(StoreError) in
+                    let id = try insert(delivery, of: spec, now: now, into: connection)
+                    if first == nil { first = id }
+                    count += 1
+                }
+                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                return count
             }
         }
     }
@@ -263,34 +292,41 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
-    public func complete(_ delivery: LeasedDelivery, outcome: DeliveryOutcome, attempts: Int, now: Date)
-        throws(StoreError) -> Bool
-    {
-        var status: SQLValue = .integer(200)
-        var reason: SQLValue = .null
-        var unregistered: SQLValue = .null
-        switch outcome {
-        case .delivered: break
-        case .rejected(let code, let text, let at):
-            status = .integer(Int64(code))
-            reason = .text(text)
-            unregistered = at.map(Self.time) ?? .null
-        case .failed(_, let cause):
-            status = .null
-            reason = .text(cause)
-        }
+    public func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool] {
+        guard !results.isEmpty else { return [] }
         return try with { connection throws(StoreError) in
-            try connection.run(
-                """
-                UPDATE deliveries SET state = ?, status = ?, reason = ?, attempts = ?, finished_at = ?,
-                    unregistered_at = ?, lease_until = NULL
-                WHERE id = ? AND state = 'leased' AND lease_token = ?
-                """,
-                [
-                    .text(outcome.state.rawValue), status, reason, .integer(Int64(attempts)), Self.time(now),
-                    unregistered, .integer(delivery.id), .text(delivery.leaseToken),
-                ]
-            ).changes == 1
+            try connection.transaction { () throws(StoreError) -> [Bool] in
+                var recorded: [Bool] = []
+                recorded.reserveCapacity(results.count)
+                for result in results {
+                    var status: SQLValue = .integer(200)
+                    var reason: SQLValue = .null
+                    var unregistered: SQLValue = .null
+                    switch result.outcome {
+                    case .delivered: break
+                    case .rejected(let code, let text, let at):
+                        status = .integer(Int64(code))
+                        reason = .text(text)
+                        unregistered = at.map(Self.time) ?? .null
+                    case .failed(_, let cause):
+                        status = .null
+                        reason = .text(cause)
+                    }
+                    let changed = try connection.run(
+                        """
+                        UPDATE deliveries SET state = ?, status = ?, reason = ?, attempts = ?, finished_at = ?,
+                            unregistered_at = ?, lease_until = NULL
+                        WHERE id = ? AND state = 'leased' AND lease_token = ?
+                        """,
+                        [
+                            .text(result.outcome.state.rawValue), status, reason, .integer(Int64(result.attempts)),
+                            Self.time(now), unregistered, .integer(result.delivery.id),
+                            .text(result.delivery.leaseToken),
+                        ])
+                    recorded.append(changed.changes == 1)
+                }
+                return recorded
+            }
         }
     }
 
