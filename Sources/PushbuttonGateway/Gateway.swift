@@ -98,7 +98,8 @@ public final class Gateway: Sendable {
         guard let manifest = parsed.manifest, parsed.isUsable else {
             let first = parsed.diagnostics.first { $0.severity == .error }.map { ": \($0)" } ?? ""
             throw StartError(
-                message: "app '\(app.id)': the manifest \(app.manifestPath) has errors\(first) (pushbutton lint shows all)")
+                message:
+                    "app '\(app.id)': the manifest \(app.manifestPath) has errors\(first) (pushbutton lint shows all)")
         }
         var certificate: (certificate: String, key: String)?
         var tokens: TokenProvider?

@@ -5,7 +5,9 @@ import PushbuttonStore
 /// The JSON the API answers with, from store records. Times are epoch milliseconds; tokens are shown whole
 /// (the caller owns them and authenticated with the app's secret key).
 enum Rendering {
-    static func milliseconds(_ date: Date) -> JSONValue { .integer(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+    static func milliseconds(_ date: Date) -> JSONValue {
+        .integer(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+    }
 
     static func counts(_ record: NotificationRecord) -> JSONValue {
         var counts: [String: JSONValue] = [:]

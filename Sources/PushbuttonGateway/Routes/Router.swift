@@ -50,7 +50,8 @@ struct Router: Sendable {
     private func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         guard let header = request.header("authorization") else { throw .unauthorized() }
         let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", let credential = keys.credential(for: String(parts[1]))
+        guard parts.count == 2, parts[0].lowercased() == "bearer",
+            let credential = keys.credential(for: String(parts[1]))
         else {
             throw GatewayError(401, "unauthorized", "the API key is not valid for this gateway")
         }
@@ -144,10 +145,12 @@ struct Router: Sendable {
     static func knownPaths(_ segments: [String]) -> [String] {
         switch segments.count {
         case 5 where segments[0] == "v1" && segments[1] == "apps" && segments[3] == "devices": ["PUT", "DELETE"]
-        case 4 where segments[0] == "v1" && segments[1] == "apps" && ["notifications", "campaigns"].contains(segments[3]):
+        case 4
+        where segments[0] == "v1" && segments[1] == "apps" && ["notifications", "campaigns"].contains(segments[3]):
             ["POST"]
         case 3 where segments[0] == "v1" && ["notifications", "campaigns"].contains(segments[1]): ["GET"]
-        case 4 where segments[0] == "v1" && segments[1] == "campaigns" && ["recipients", "cancel"].contains(segments[3]):
+        case 4
+        where segments[0] == "v1" && segments[1] == "campaigns" && ["recipients", "cancel"].contains(segments[3]):
             ["POST"]
         default: []
         }

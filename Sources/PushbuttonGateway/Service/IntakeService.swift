@@ -119,7 +119,8 @@ final class IntakeService: Sendable {
                 actions.extra["notification_id"] = .string(notificationID)
                 if let campaignID { actions.extra["campaign_id"] = .string(campaignID) }
                 withIDs.actions = actions
-                template = try PayloadTemplate(withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))
+                template = try PayloadTemplate(
+                    withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))
             } catch {
                 diagnostics += error.diagnostics
             }
@@ -145,7 +146,8 @@ final class IntakeService: Sendable {
                     Diagnostic(
                         .error, "template-data", at: path,
                         error.description,
-                        hint: "give a value for each placeholder ({{name}}) of the payload, and keep it under APNs' size limit",
+                        hint:
+                            "give a value for each placeholder ({{name}}) of the payload, and keep it under APNs' size limit",
                         location: line.map { SourceLocation(line: $0, column: 1, offset: 0) })
                 ], what: "the template data")
         }
@@ -314,7 +316,8 @@ final class IntakeService: Sendable {
             .invalid(
                 [
                     Diagnostic(
-                        .error, path == .root ? .typeMismatch : "invalid-recipient", at: path, "line \(line): \(message)",
+                        .error, path == .root ? .typeMismatch : "invalid-recipient", at: path,
+                        "line \(line): \(message)",
                         hint: hint, location: SourceLocation(line: line, column: 1, offset: 0))
                 ], what: "the recipient list")
         }
@@ -327,7 +330,9 @@ final class IntakeService: Sendable {
         }
         var data = defaults
         if let given = object["data"] {
-            guard let members = given.objectValue else { throw refuse(.root.appending("data"), "'data' must be an object") }
+            guard let members = given.objectValue else {
+                throw refuse(.root.appending("data"), "'data' must be an object")
+            }
             data.merge(members) { $1 }
         }
         if let token = object["token"] {

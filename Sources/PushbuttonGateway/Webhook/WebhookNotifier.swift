@@ -19,7 +19,9 @@ final class WebhookNotifier: Sendable {
     }
 
     /// One event; the event id (type and `apns-id`) is its idempotency key.
-    func post(type: String, app: String, token: String, notificationID: String, apnsID: String, details: [String: JSONValue])
+    func post(
+        type: String, app: String, token: String, notificationID: String, apnsID: String, details: [String: JSONValue]
+    )
         async
     {
         var body: [String: JSONValue] = [
@@ -40,7 +42,8 @@ final class WebhookNotifier: Sendable {
 
     /// Posts queued events until cancelled.
     func run() async {
-        let sender = SigningSender(secret: Array(configuration.secret.utf8), inner: URLSessionSender(timeout: .seconds(10)))
+        let sender = SigningSender(
+            secret: Array(configuration.secret.utf8), inner: URLSessionSender(timeout: .seconds(10)))
         do {
             try await outbox.run(sender: sender, pollInterval: .milliseconds(500))
         } catch {

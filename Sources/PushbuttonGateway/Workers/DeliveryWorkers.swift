@@ -77,7 +77,8 @@ final class DeliveryWorkers: Sendable {
             var byID: [UUID: LeasedDelivery] = [:]
             var notifications: [APNsNotification] = []
             for delivery in deliveries {
-                guard let apnsID = UUID(uuidString: delivery.apnsID), let token = try? DeviceToken(delivery.token) else {
+                guard let apnsID = UUID(uuidString: delivery.apnsID), let token = try? DeviceToken(delivery.token)
+                else {
                     completed.append(
                         CompletedDelivery(
                             delivery, outcome: .failed(attempts: 0, cause: "the stored token or apns-id is malformed"),
@@ -109,7 +110,8 @@ final class DeliveryWorkers: Sendable {
                 case .failed(_, let attempts, let cause):
                     metrics.sent(appID, latency: latency, outcome: "failed", reason: nil)
                     completed.append(
-                        CompletedDelivery(delivery, outcome: .failed(attempts: attempts, cause: cause), attempts: attempts))
+                        CompletedDelivery(
+                            delivery, outcome: .failed(attempts: attempts, cause: cause), attempts: attempts))
                 }
             }
         }
