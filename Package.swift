@@ -92,7 +92,8 @@ let package = Package(
         .target(
             name: "PushbuttonGateway",
             dependencies: [
-                "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O", "COpenSSL",
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
+                "COpenSSL",
             ],
             swiftSettings: strictSettings),
 
@@ -141,7 +142,7 @@ let package = Package(
             name: "PushbuttonGatewayTests",
             dependencies: [
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
-                "Pushbutton",
+                "Pushbutton", "pushbutton",
             ],
             swiftSettings: strictSettings),
         .testTarget(
