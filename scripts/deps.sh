@@ -20,6 +20,12 @@ needs=(
   "pkg-config:libnghttp2 libnghttp2-dev"
   "file:/usr/lib/python3/dist-packages/aioapns python3-aioapns"
   "cmd:chromium-headless-shell chromium-headless-shell"
+  "pkg-config:libh2o-evloop libh2o-evloop-dev"
+  "pkg-config:libpq libpq-dev"
+  "file:/usr/lib/postgresql/15/bin/initdb postgresql"
+  "cmd:psql postgresql-client"
+  "cmd:curl curl"
+  "cmd:wrk wrk"
 )
 
 missing=()
