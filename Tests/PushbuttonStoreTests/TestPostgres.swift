@@ -13,5 +13,6 @@ enum TestPostgres {
             fatalError("cannot start PostgreSQL for the store tests: \(error)")
         }
     }()
+    /// Written once, inside `shared`'s one-time initializer; read by the exit handler.
     nonisolated(unsafe) static var started: PostgresTestCluster?
 }

@@ -10,6 +10,7 @@ public final class PostgresTestCluster: Sendable {
     public let directory: String
     let binaries: String
     private let counter = NSLock()
+    /// Only read and written under `counter`.
     nonisolated(unsafe) private var databases = 0
 
     public struct Failure: Error, CustomStringConvertible, Sendable {
