@@ -272,4 +272,20 @@ struct GatewayEndToEndTests {
         #expect(try await fixture.request("POST", "/v1/campaigns/\(id)/recipients", json: page).status == 409)
         #expect(try fixture.gateway.store.queueDepth() == 0)
     }
+
+    @Test func theWebhookIsRetriedUntilAcknowledgedWithTheSameKey() async throws {
+        let fixture = try await GatewayFixture(failingWebhooks: 2)
+        defer { Task { await fixture.stop() } }
+        let dead = F.token(7)
+        fixture.mock.registry.unregister(token: dead)
+        let sent = try await fixture.request(
+            "POST", "/v1/apps/chat/notifications",
+            json: #"{"to": {"tokens": ["\#(dead)"]}, "category": "message", "body": "Hi"}"#)
+        _ = try await fixture.settled(try #require(sent.json?.objectValue?["id"]?.stringValue))
+        #expect(await fixture.webhook.wait(for: 1))
+        #expect(fixture.webhook.attempts == 3)
+        let event = try #require(fixture.webhook.events.first)
+        #expect(event.idempotencyKey?.hasPrefix("device.unregistered:") == true)
+        #expect(WebhookSignature.verify(event.signature ?? "", secret: F.webhookSecret, body: event.body))
+    }
 }

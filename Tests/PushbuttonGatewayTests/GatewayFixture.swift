@@ -64,7 +64,7 @@ struct GatewayFixture {
             """
     }
 
-    init(store: (any GatewayStore)? = nil, workers: Int = 2) async throws {
+    init(store: (any GatewayStore)? = nil, workers: Int = 2, failingWebhooks: Int = 0) async throws {
         directory = NSTemporaryDirectory() + "pushbutton-gateway-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let key = try P256PrivateKey.generate()
@@ -74,7 +74,7 @@ struct GatewayFixture {
             MockAPNsConfiguration(
                 security: .selfSigned(directory: directory + "/tls"),
                 keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key)]))
-        webhook = try WebhookReceiver()
+        webhook = try WebhookReceiver(failing: failingWebhooks)
         let text = Self.configurationText(
             mockPort: mock.port, caFile: mock.caFile, webhookPort: webhook.server.port, store: "sqlite:gateway.db",
             workers: workers)
@@ -132,19 +132,29 @@ final class WebhookReceiver: Sendable {
     typealias Event = (body: [UInt8], signature: String?, idempotencyKey: String?)
     final class Events: Sendable {
         let list = Mutex<[Event]>([])
+        let refused = Mutex(0)
     }
     let server: HTTPServer
     private let received = Events()
 
-    init() throws {
+    /// Answers the first `failing` requests with 503 (not recorded), then records and answers 200.
+    init(failing: Int = 0) throws {
         let received = self.received
         server = try HTTPServer(HTTPServerOptions(port: 0)) { request in
+            let refuse = received.refused.withLock { count in
+                count += 1
+                return count <= failing
+            }
+            if refuse { return .text(503, "try later") }
             received.list.withLock {
                 $0.append((request.body, request.header("x-pushbutton-signature"), request.header("idempotency-key")))
             }
             return .text(200, "ok")
         }
     }
+
+    /// Requests answered so far, refused ones included.
+    var attempts: Int { received.refused.withLock { $0 } }
 
     var events: [Event] { received.list.withLock { $0 } }
 
