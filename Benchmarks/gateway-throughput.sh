@@ -141,6 +141,8 @@ campaign() { # label store
     curl -s --max-time 600 -o /dev/null -H "Authorization: Bearer $secret" --data-binary @"$page" \
       "$serve_url/v1/campaigns/$id/recipients"
   done
+  local posted
+  posted=$(echo "$(date +%s.%N) - $started" | bc -l)
   local finished=0
   while [ "$finished" -lt "$count" ]; do
     sleep 0.2
@@ -152,7 +154,8 @@ campaign() { # label store
   rate=$(echo "$count / $elapsed" | bc -l)
   peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status")
   stop_serve
-  printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB\n' "$1" "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak"
+  printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB (pages in at %.0f/s)\n' "$1" "$rate" \
+    "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$(echo "$count / $posted" | bc -l)"
 }
 
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000; 4 workers; 2 connections)\n' "$count"

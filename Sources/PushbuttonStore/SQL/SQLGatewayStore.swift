@@ -162,25 +162,41 @@ public final class SQLGatewayStore: GatewayStore {
             """, [Self.time(now), .text(id), .integer(first)])
     }
 
-    /// Inserts one recipient; returns its row id.
+    /// Rows per multi-row INSERT or UPDATE: one round trip to PostgreSQL (and one statement for SQLite) per
+    /// this many recipients, well under either database's limit on bound values.
+    static let rowsPerStatement = 200
+
+    /// Inserts recipients with multi-row INSERTs; returns the smallest new row id.
     @discardableResult
     private func insert(
-        _ delivery: NewDelivery, of spec: NotificationSpec, now: Date, into connection: any SQLConnection
-    ) throws(StoreError) -> Int64 {
-        let state = delivery.skippedBecause == nil ? "queued" : "skipped"
-        let rows = try connection.query(
-            """
-            INSERT INTO deliveries (notification_id, app, token, apns_id, payload, topic, push_type, priority,
-                expiration, collapse_id, state, due_at, reason, finished_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-            """,
-            [
-                .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
-                .blob(delivery.payload), .text(spec.topic), .text(spec.pushType), spec.priority.sql,
-                spec.expiration.sql, spec.collapseID.sql, .text(state), Self.time(now),
-                delivery.skippedBecause.sql, delivery.skippedBecause == nil ? .null : Self.time(now),
-            ])
-        return rows.first?[0].integer ?? 0
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, now: Date, into connection: any SQLConnection
+    ) throws(StoreError) -> Int64? {
+        var first: Int64?
+        var start = deliveries.startIndex
+        while start < deliveries.endIndex {
+            let end = min(start + Self.rowsPerStatement, deliveries.endIndex)
+            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            var values: [SQLValue] = []
+            values.reserveCapacity((end - start) * 14)
+            for delivery in deliveries[start..<end] {
+                let state = delivery.skippedBecause == nil ? "queued" : "skipped"
+                values += [
+                    .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
+                    .blob(delivery.payload), .text(spec.topic), .text(spec.pushType), spec.priority.sql,
+                    spec.expiration.sql, spec.collapseID.sql, .text(state), Self.time(now),
+                    delivery.skippedBecause.sql, delivery.skippedBecause == nil ? .null : Self.time(now),
+                ]
+            }
+            let rows = try connection.query(
+                """
+                INSERT INTO deliveries (notification_id, app, token, apns_id, payload, topic, push_type, priority,
+                    expiration, collapse_id, state, due_at, reason, finished_at)
+                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", ")) RETURNING id
+                """, values)
+            if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
+            start = end
+        }
+        return first
     }
 
     public func enqueue(
@@ -219,11 +235,7 @@ public final class SQLGatewayStore: GatewayStore {
                         .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
                         Self.time(spec.createdAt), .blob(spec.request),
                     ])
-                var first: Int64?
-                for delivery in deliveries {
-                    let id = try insert(delivery, of: spec, now: now, into: connection)
-                    if first == nil { first = id }
-                }
+                let first = try insert(deliveries[...], of: spec, now: now, into: connection)
                 if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
                 return .created(id: spec.id)
             }
@@ -259,11 +271,20 @@ public final class SQLGatewayStore: GatewayStore {
                 guard state == "open" else { return nil }
                 var count = 0
                 var first: Int64?
-                try produce { (delivery: NewDelivery) throws(StoreError) in
-                    let id = try insert(delivery, of: spec, now: now, into: connection)
-                    if first == nil { first = id }
-                    count += 1
+                var buffer: [NewDelivery] = []
+                buffer.reserveCapacity(Self.rowsPerStatement)
+                func flush() throws(StoreError) {
+                    if let lowest = try insert(buffer[...], of: spec, now: now, into: connection) {
+                        first = min(first ?? lowest, lowest)
+                    }
+                    buffer.removeAll(keepingCapacity: true)
                 }
+                try produce { (delivery: NewDelivery) throws(StoreError) in
+                    buffer.append(delivery)
+                    count += 1
+                    if buffer.count == Self.rowsPerStatement { try flush() }
+                }
+                try flush()
                 if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
                 return count
             }
@@ -296,36 +317,50 @@ public final class SQLGatewayStore: GatewayStore {
         guard !results.isEmpty else { return [] }
         return try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> [Bool] in
-                var recorded: [Bool] = []
-                recorded.reserveCapacity(results.count)
-                for result in results {
-                    var status: SQLValue = .integer(200)
-                    var reason: SQLValue = .null
-                    var unregistered: SQLValue = .null
-                    switch result.outcome {
-                    case .delivered: break
-                    case .rejected(let code, let text, let at):
-                        status = .integer(Int64(code))
-                        reason = .text(text)
-                        unregistered = at.map(Self.time) ?? .null
-                    case .failed(_, let cause):
-                        status = .null
-                        reason = .text(cause)
-                    }
-                    let changed = try connection.run(
-                        """
-                        UPDATE deliveries SET state = ?, status = ?, reason = ?, attempts = ?, finished_at = ?,
-                            unregistered_at = ?, lease_until = NULL
-                        WHERE id = ? AND state = 'leased' AND lease_token = ?
-                        """,
-                        [
+                var recorded = Set<Int64>()
+                var start = 0
+                // One UPDATE … FROM (VALUES …) per chunk; the casts type the values for PostgreSQL.
+                let row = """
+                    (CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT),
+                     CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION))
+                    """
+                while start < results.count {
+                    let end = min(start + Self.rowsPerStatement, results.count)
+                    var values: [SQLValue] = []
+                    values.reserveCapacity((end - start) * 7)
+                    for result in results[start..<end] {
+                        var status: SQLValue = .integer(200)
+                        var reason: SQLValue = .null
+                        var unregistered: SQLValue = .null
+                        switch result.outcome {
+                        case .delivered: break
+                        case .rejected(let code, let text, let at):
+                            status = .integer(Int64(code))
+                            reason = .text(text)
+                            unregistered = at.map(Self.time) ?? .null
+                        case .failed(_, let cause):
+                            status = .null
+                            reason = .text(cause)
+                        }
+                        values += [
+                            .integer(result.delivery.id), .text(result.delivery.leaseToken),
                             .text(result.outcome.state.rawValue), status, reason, .integer(Int64(result.attempts)),
-                            Self.time(now), unregistered, .integer(result.delivery.id),
-                            .text(result.delivery.leaseToken),
-                        ])
-                    recorded.append(changed.changes == 1)
+                            unregistered,
+                        ]
+                    }
+                    let rows = try connection.query(
+                        """
+                        UPDATE deliveries SET state = v.column3, status = v.column4, reason = v.column5,
+                            attempts = v.column6, unregistered_at = v.column7, finished_at = ?, lease_until = NULL
+                        FROM (VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))) AS v
+                        WHERE deliveries.id = v.column1 AND deliveries.state = 'leased'
+                            AND deliveries.lease_token = v.column2
+                        RETURNING deliveries.id
+                        """, [Self.time(now)] + values)
+                    for row in rows { if let id = row[0].integer { recorded.insert(id) } }
+                    start = end
                 }
-                return recorded
+                return results.map { recorded.contains($0.delivery.id) }
             }
         }
     }
