@@ -261,19 +261,19 @@ final class IntakeService: Sendable {
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: now(),
             request: Array(header))
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
-        let users = try checkRecipients(lines, skipFirst: true, app: app.id, compiled: compiled, defaults: draft.data)
+        let page = try checkRecipients(lines, skipFirst: true, app: app.id, compiled: compiled, defaults: draft.data)
+        // The first page goes in with the campaign and its idempotency key, in one transaction.
+        let deliveries = page.deliveries
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, body)) }
         let result = try storing { () throws(StoreError) in
-            try store.enqueue(spec, deliveries: [], idempotency: key, now: now())
+            try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
         }
         switch result {
         case .replayed(let first, let same):
             guard same else { throw Self.idempotencyConflict() }
             return try campaign(id: first, app: app.id, status: 202, replayed: true)
         case .created:
-            let added = try storeRecipients(
-                lines, skipFirst: true, campaign: id, compiled: compiled, defaults: draft.data, users: users)
-            metrics.accepted(app.id, added)
+            metrics.accepted(app.id, deliveries.count)
             return try campaign(id: id, app: app.id, status: 202, replayed: false)
         }
     }
@@ -295,9 +295,8 @@ final class IntakeService: Sendable {
         }
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: id, locate: document.locating)
         let lines = NDJSONLines(body)
-        let users = try checkRecipients(lines, skipFirst: false, app: app.id, compiled: compiled, defaults: draft.data)
-        let added = try storeRecipients(
-            lines, skipFirst: false, campaign: id, compiled: compiled, defaults: draft.data, users: users)
+        let page = try checkRecipients(lines, skipFirst: false, app: app.id, compiled: compiled, defaults: draft.data)
+        let added = try storeRecipients(page, campaign: id)
         metrics.accepted(app.id, added)
         return try campaign(id: id, app: app.id, status: 202, replayed: false)
     }
@@ -347,18 +346,45 @@ final class IntakeService: Sendable {
         throw refuse(.root, "a recipient needs a 'token' or a 'user'")
     }
 
-    /// Checks every recipient line (and that its data renders); returns the users named, resolved to tokens.
+    /// A page's recipients, read, checked and rendered (bounded by the request body's size limit), with the
+    /// users it names resolved to their active devices' tokens.
+    struct Page {
+        var recipients: [(token: String?, user: String?, payload: [UInt8])] = []
+        var users: [String: [String]] = [:]
+
+        /// Each recipient (a user's every active device), with a new `apns-id`.
+        func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
+            for recipient in recipients {
+                for token in recipient.token.map({ [$0] }) ?? users[recipient.user ?? ""] ?? [] {
+                    try body(
+                        NewDelivery(
+                            token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                            payload: recipient.payload))
+                }
+            }
+        }
+
+        var deliveries: [NewDelivery] {
+            var all: [NewDelivery] = []
+            all.reserveCapacity(recipients.count)
+            forEachDelivery { all.append($0) }
+            return all
+        }
+    }
+
+    /// Reads every recipient line and renders its payload; a bad line refuses the whole page.
     private func checkRecipients(
         _ lines: NDJSONLines, skipFirst: Bool, app: String, compiled: Compiled, defaults: [String: JSONValue]
-    ) throws(GatewayError) -> [String: [String]] {
+    ) throws(GatewayError) -> Page {
+        var page = Page()
         var users: Set<String> = []
-        var count = 0
-        for (text, line) in lines where !text.isEmpty && !(skipFirst && line == lines.firstLineNumber) {
+        let first = skipFirst ? lines.firstLineNumber : 0
+        for (text, line) in lines where !text.isEmpty && line != first {
             let recipient = try readRecipient(text, line: line, defaults: defaults)
-            _ = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)
+            let payload = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)
             if let user = recipient.user { users.insert(user) }
-            count += 1
-            guard count <= maximumRecipients else {
+            page.recipients.append((recipient.token, recipient.user, payload))
+            guard page.recipients.count <= maximumRecipients else {
                 throw .invalid(
                     [
                         Diagnostic(
@@ -369,45 +395,22 @@ final class IntakeService: Sendable {
                     ], what: "the recipient list")
             }
         }
-        var resolved: [String: [String]] = [:]
         for user in users {
-            resolved[user] = try storing { () throws(StoreError) in
+            page.users[user] = try storing { () throws(StoreError) in
                 try store.tokens(app: app, audience: .user(user), limit: 1000)
             }
         }
-        return resolved
+        return page
     }
 
-    private func storeRecipients(
-        _ lines: NDJSONLines, skipFirst: Bool, campaign id: String, compiled: Compiled, defaults: [String: JSONValue],
-        users: [String: [String]]
-    ) throws(GatewayError) -> Int {
-        var failure: GatewayError?
+    /// Streams a checked page into the campaign in one transaction.
+    private func storeRecipients(_ page: Page, campaign id: String) throws(GatewayError) -> Int {
         let added = try storing { () throws(StoreError) -> Int? in
             try store.append(campaign: id, now: now()) {
                 (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
-                for (text, line) in lines where !text.isEmpty && !(skipFirst && line == lines.firstLineNumber) {
-                    do {
-                        let recipient = try readRecipient(text, line: line, defaults: defaults)
-                        let payload = try render(compiled, data: recipient.data, at: .root, line: line)
-                        for token in recipient.token.map({ [$0] }) ?? users[recipient.user ?? ""] ?? [] {
-                            try emit(
-                                NewDelivery(
-                                    token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                                    payload: payload))
-                        }
-                    } catch let error as GatewayError {
-                        failure = error
-                        throw StoreError("a recipient line changed while storing", context: "line \(line)")
-                    } catch let error as StoreError {
-                        throw error
-                    } catch {
-                        throw StoreError("\(error)", context: "line \(line)")
-                    }
-                }
+                try page.forEachDelivery(emit)
             }
         }
-        if let failure { throw failure }
         guard let added else { throw .notFound("campaign \(id) is not open") }
         return added
     }
