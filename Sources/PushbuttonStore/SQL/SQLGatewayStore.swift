@@ -5,12 +5,16 @@ import Pushbutton
 /// (``postgres(url:connections:)``, many processes sharing one queue).
 public final class SQLGatewayStore: GatewayStore {
     let pool: ConnectionPool
+    /// Connections for statements that only read. With SQLite these are their own (WAL lets them read while
+    /// the one writer writes), so a progress query over a large campaign never holds up the workers.
+    let readers: ConnectionPool
     let dialect: SQLDialect
     /// Where it is, without credentials.
     public let location: String
 
-    init(pool: ConnectionPool, dialect: SQLDialect, location: String) {
+    init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
         self.pool = pool
+        self.readers = readers ?? pool
         self.dialect = dialect
         self.location = location
     }
@@ -19,11 +23,18 @@ public final class SQLGatewayStore: GatewayStore {
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
         let connection = try SQLiteConnection(path: path)
         try StoreMigrations.migrate(connection, dialect: .sqlite, now: now)
-        return SQLGatewayStore(pool: ConnectionPool([connection]), dialect: .sqlite, location: "sqlite:\(path)")
+        let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
+        return SQLGatewayStore(
+            pool: ConnectionPool([connection]), readers: ConnectionPool(readers), dialect: .sqlite,
+            location: "sqlite:\(path)")
     }
 
     private func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
         try pool.with(body)
+    }
+
+    private func read<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try readers.with(body)
     }
 
     private static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
@@ -100,7 +111,7 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     public func device(app: String, token: String) throws(StoreError) -> DeviceRecord? {
-        try with { connection throws(StoreError) in
+        try read { connection throws(StoreError) in
             try connection.query(
                 "SELECT \(Self.deviceColumns) FROM devices WHERE app = ? AND token = ?", [.text(app), .text(token)]
             ).first.map(Self.device)
@@ -108,7 +119,7 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     public func tokens(app: String, audience: Audience, limit: Int) throws(StoreError) -> [String] {
-        try with { connection throws(StoreError) in
+        try read { connection throws(StoreError) in
             switch audience {
             case .tokens(let tokens): return Array(tokens.prefix(limit))
             case .user(let user):
@@ -128,7 +139,7 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     public func isInactive(app: String, token: String) throws(StoreError) -> Bool {
-        try with { connection throws(StoreError) in
+        try read { connection throws(StoreError) in
             !(try connection.query(
                 "SELECT 1 FROM devices WHERE app = ? AND token = ? AND active = 0", [.text(app), .text(token)]
             ).isEmpty)
@@ -381,7 +392,7 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     public func notification(id: String, limit: Int, after: Int64) throws(StoreError) -> NotificationRecord? {
-        try with { connection throws(StoreError) in
+        try read { connection throws(StoreError) in
             try record(id: id, limit: limit, after: after, connection)
         }
     }
@@ -436,7 +447,7 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     public func queueDepth() throws(StoreError) -> Int {
-        try with { connection throws(StoreError) in
+        try read { connection throws(StoreError) in
             Int(
                 try connection.query("SELECT COUNT(*) FROM deliveries WHERE state IN ('queued', 'leased')").first?[0]
                     .integer ?? 0)
@@ -444,6 +455,6 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     public func ping() throws(StoreError) {
-        try with { connection throws(StoreError) in _ = try connection.query("SELECT 1") }
+        try read { connection throws(StoreError) in _ = try connection.query("SELECT 1") }
     }
 }
