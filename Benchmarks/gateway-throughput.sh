@@ -135,7 +135,12 @@ direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 | aw
 campaign() { # label store
   config "$2" "${GATEWAY_WORKERS:-4}"
   start_serve
-  local started id pages
+  local started id pages perf_pid=
+  # GATEWAY_PERF=FILE: a CPU profile of the server during the (first) campaign, for `perf report -i FILE`.
+  if [ -n "${GATEWAY_PERF:-}" ] && [ ! -e "$GATEWAY_PERF" ]; then
+    perf record -F 499 -g -p "$serve_pid" -o "$GATEWAY_PERF" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
   started=$(date +%s.%N)
   id=$(curl -s --max-time 600 -H "Authorization: Bearer $secret" --data-binary @"$work/page-00000.ndjson" \
     "$serve_url/v1/apps/chat/campaigns" | python3 -c "import json,sys; print(json.load(sys.stdin)['id'])")
@@ -154,6 +159,7 @@ campaign() { # label store
   done
   local elapsed rate peak
   elapsed=$(echo "$(date +%s.%N) - $started" | bc -l)
+  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
   rate=$(echo "$count / $elapsed" | bc -l)
   peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status")
   local ticks cpu

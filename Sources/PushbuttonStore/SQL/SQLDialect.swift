@@ -5,13 +5,15 @@ enum SQLDialect: Sendable {
     case sqlite
     case postgres
 
-    /// Fills a migration's `{ID}` (an auto-numbered key), `{BLOB}` and `{REAL}` types.
+    /// Fills a migration's `{ID}` (an auto-numbered key), `{KEY}` (an integer key given by the row), `{BLOB}`
+    /// and `{REAL}` types.
     func render(_ sql: String) -> String {
-        let (id, blob, real) =
+        let (id, key, blob, real) =
             self == .sqlite
-            ? ("INTEGER PRIMARY KEY", "BLOB", "REAL") : ("BIGSERIAL PRIMARY KEY", "BYTEA", "DOUBLE PRECISION")
-        return sql.replacingOccurrences(of: "{ID}", with: id).replacingOccurrences(of: "{BLOB}", with: blob)
-            .replacingOccurrences(of: "{REAL}", with: real)
+            ? ("INTEGER PRIMARY KEY", "INTEGER PRIMARY KEY", "BLOB", "REAL")
+            : ("BIGSERIAL PRIMARY KEY", "BIGINT PRIMARY KEY", "BYTEA", "DOUBLE PRECISION")
+        return sql.replacingOccurrences(of: "{ID}", with: id).replacingOccurrences(of: "{KEY}", with: key)
+            .replacingOccurrences(of: "{BLOB}", with: blob).replacingOccurrences(of: "{REAL}", with: real)
     }
 
     /// Leases due recipients: queued and due, or leased with an expired lease. PostgreSQL skips rows another
@@ -19,8 +21,8 @@ enum SQLDialect: Sendable {
     /// Values: lease token, lease end, now, now, limit.
     var leaseStatement: String {
         let returning = """
-            RETURNING id, notification_id, app, token, apns_id, payload, topic, push_type, priority, expiration,
-                collapse_id, leases
+            RETURNING id, notification_id, app, token, apns_id, topic, push_type, priority, expiration, collapse_id,
+                leases
             """
         switch self {
         case .sqlite:

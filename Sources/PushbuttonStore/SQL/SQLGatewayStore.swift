@@ -21,7 +21,7 @@ public final class SQLGatewayStore: GatewayStore {
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
-        let connection = try SQLiteConnection(path: path)
+        let connection = try SQLiteConnection(path: path, cacheKiB: 16384)
         try StoreMigrations.migrate(connection, dialect: .sqlite, now: now)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
@@ -186,25 +186,39 @@ public final class SQLGatewayStore: GatewayStore {
         var start = deliveries.startIndex
         while start < deliveries.endIndex {
             let end = min(start + Self.rowsPerStatement, deliveries.endIndex)
-            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             var values: [SQLValue] = []
-            values.reserveCapacity((end - start) * 14)
+            values.reserveCapacity((end - start) * 13)
             for delivery in deliveries[start..<end] {
                 let state = delivery.skippedBecause == nil ? "queued" : "skipped"
                 values += [
                     .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
-                    .blob(delivery.payload), .text(spec.topic), .text(spec.pushType), spec.priority.sql,
-                    spec.expiration.sql, spec.collapseID.sql, .text(state), Self.time(now),
-                    delivery.skippedBecause.sql, delivery.skippedBecause == nil ? .null : Self.time(now),
+                    .text(spec.topic), .text(spec.pushType), spec.priority.sql, spec.expiration.sql,
+                    spec.collapseID.sql, .text(state), Self.time(now), delivery.skippedBecause.sql,
+                    delivery.skippedBecause == nil ? .null : Self.time(now),
                 ]
             }
             let rows = try connection.query(
                 """
-                INSERT INTO deliveries (notification_id, app, token, apns_id, payload, topic, push_type, priority,
+                INSERT INTO deliveries (notification_id, app, token, apns_id, topic, push_type, priority,
                     expiration, collapse_id, state, due_at, reason, finished_at)
-                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", ")) RETURNING id
+                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", ")) RETURNING id, apns_id
                 """, values)
-            if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
+            // RETURNING's order is not promised: rows are matched to their payloads by apns-id.
+            var ids: [String: Int64] = [:]
+            for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
+            if let lowest = ids.values.min() { first = min(first ?? lowest, lowest) }
+            var payloads: [SQLValue] = []
+            payloads.reserveCapacity((end - start) * 2)
+            for delivery in deliveries[start..<end] {
+                guard let id = ids[delivery.apnsID] else {
+                    throw StoreError("an inserted recipient did not come back", context: "INSERT INTO deliveries")
+                }
+                payloads += [.integer(id), .blob(delivery.payload)]
+            }
+            try connection.query(
+                "INSERT INTO payloads (delivery_id, payload) VALUES "
+                    + Array(repeating: "(?, ?)", count: end - start).joined(separator: ", "), payloads)
             start = end
         }
         return first
@@ -304,23 +318,38 @@ public final class SQLGatewayStore: GatewayStore {
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
-        let rows = try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> [[SQLValue]] in
-                try connection.query(
+        let (rows, payloads) = try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]]) in
+                let rows = try connection.query(
                     dialect.leaseStatement,
                     [
                         .text(token), .real(now.timeIntervalSince1970 + duration), Self.time(now), Self.time(now),
                         .integer(Int64(limit)),
                     ])
+                var payloads: [Int64: [UInt8]] = [:]
+                payloads.reserveCapacity(rows.count)
+                var start = 0
+                while start < rows.count {
+                    let end = min(start + Self.rowsPerStatement, rows.count)
+                    let ids = rows[start..<end].map { $0[0] }
+                    for row in try connection.query(
+                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
+                            + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
+                    {
+                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+                    }
+                    start = end
+                }
+                return (rows, payloads)
             }
         }
         return rows.map { row in
-            LeasedDelivery(
-                id: row[0].integer ?? 0, notificationID: row[1].text ?? "", app: row[2].text ?? "",
-                token: row[3].text ?? "", apnsID: row[4].text ?? "", payload: row[5].blob ?? [],
-                topic: row[6].text ?? "", pushType: row[7].text ?? "alert", priority: row[8].integer.map(Int.init),
-                expiration: row[9].integer, collapseID: row[10].text, leases: Int(row[11].integer ?? 1),
-                leaseToken: token)
+            let id = row[0].integer ?? 0
+            return LeasedDelivery(
+                id: id, notificationID: row[1].text ?? "", app: row[2].text ?? "", token: row[3].text ?? "",
+                apnsID: row[4].text ?? "", payload: payloads[id] ?? [], topic: row[5].text ?? "",
+                pushType: row[6].text ?? "alert", priority: row[7].integer.map(Int.init), expiration: row[8].integer,
+                collapseID: row[9].text, leases: Int(row[10].integer ?? 1), leaseToken: token)
         }
     }
 

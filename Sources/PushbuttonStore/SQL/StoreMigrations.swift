@@ -54,7 +54,6 @@ enum StoreMigrations {
                 app TEXT NOT NULL,
                 token TEXT NOT NULL,
                 apns_id TEXT NOT NULL,
-                payload {BLOB} NOT NULL,
                 topic TEXT NOT NULL,
                 push_type TEXT NOT NULL,
                 priority INTEGER,
@@ -73,6 +72,11 @@ enum StoreMigrations {
                 unregistered_at {REAL}
             );
             CREATE INDEX deliveries_notification ON deliveries (notification_id, id);
+            -- Payloads apart: a lease and an outcome rewrite the small delivery row, not the payload with it.
+            CREATE TABLE payloads (
+                delivery_id {KEY},
+                payload {BLOB} NOT NULL
+            );
             CREATE INDEX deliveries_queued ON deliveries (due_at) WHERE state = 'queued';
             CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE state = 'leased';
             CREATE TABLE idempotency_keys (
