@@ -133,7 +133,7 @@ direct_rate=$(echo "$count / $direct" | bc -l)
 direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 | awk -v n="$count" '{ print ($1 + $2) * 1000000 / n }')
 
 campaign() { # label store
-  config "$2" "${GATEWAY_WORKERS:-4}"
+  config "$2" "${GATEWAY_WORKERS:-8}"
   start_serve
   local started id pages perf_pid=
   # GATEWAY_PERF=FILE: a CPU profile of the server during the (first) campaign, for `perf report -i FILE`.
@@ -170,7 +170,7 @@ campaign() { # label store
     "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
 }
 
-printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000; 4 workers; 2 connections)\n' "$count"
+printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000; %s workers x %s; 2 connections)\n' "$count" "${GATEWAY_WORKERS:-8}" "${GATEWAY_BATCH:-1000}"
 printf '   %-58s %12s   %s\n' "sender" "recipients/s" "ratio"
 printf '   %-58s %12.0f   1.00, %.1f µs CPU each\n' "pushbutton send --tokens (the same list, 2 connections)" "$direct_rate" \
   "$direct_cpu"
