@@ -140,7 +140,7 @@ extension GatewayConfiguration {
             }
             let outbox =
                 reader.string("outbox", diagnostics: &diagnostics).map { resolve($0, base) }
-                ?? resolve("pushbutton-webhook-\(getpid()).outbox", defaultStoreDirectory)
+                ?? resolve("pushbutton-webhook.outbox", defaultStoreDirectory)
             if let url, let secret { webhook = WebhookConfiguration(url: url, secret: secret, outboxPath: outbox) }
         }
         var apps: [AppConfiguration] = []

@@ -71,7 +71,8 @@ public struct AppConfiguration: Sendable {
 public struct WebhookConfiguration: Sendable {
     public var url: String
     public var secret: String
-    /// The outbox's SQLite file (one per process).
+    /// The outbox's SQLite file: processes on one machine may share it (one delivers at a time); by default
+    /// `pushbutton-webhook.outbox` next to the SQLite store, or next to the configuration.
     public var outboxPath: String
 
     public init(url: String, secret: String, outboxPath: String) {
