@@ -51,19 +51,20 @@ int main(void) {
 C
 cc -O2 -I Sources/CH2O -o "$work/h2o-ok" "$work/h2o-ok.c" -lh2o-evloop -lssl -lcrypto
 cc -O2 -o "$work/mhd-ok" "$work/mhd-ok.c" -lmicrohttpd
-start() {
-  "$work/$1" >"$work/$1.port" &
+start() { # (not in a $(…) subshell, so the cleanup knows the pid)
+  "$work/$1" >"$work/$1.port" 2>"$work/$1.err" &
   pids+=($!)
   for _ in $(seq 50); do [ -s "$work/$1.port" ] && break; sleep 0.05; done
-  cat "$work/$1.port"
 }
-h2o_port=$(start h2o-ok)
-mhd_port=$(start mhd-ok)
+start h2o-ok
+start mhd-ok
+h2o_port=$(cat "$work/h2o-ok.port")
+mhd_port=$(cat "$work/mhd-ok.port")
 wrk_rate() { wrk -t 2 -c 32 -d "${seconds}s" "$1" | grep -oE 'Requests/sec: *[0-9.]+' | grep -oE '[0-9.]+$' | cut -d. -f1; }
 h2o1=$(wrk_rate "http://127.0.0.1:$h2o_port/")
 mhd1=$(wrk_rate "http://127.0.0.1:$mhd_port/")
 h2o2=$(h2load -n 200000 -c 8 -m 32 "http://127.0.0.1:$h2o_port/" 2>&1 | grep -oE '[0-9.]+ req/s' | head -1 | cut -d. -f1)
-mhd2=$(h2load -n 1000 -c 1 -m 1 "http://127.0.0.1:$mhd_port/" 2>&1 | grep -oE '[0-9]+ succeeded' | grep -oE '^[0-9]+')
+mhd2=$(timeout 10 h2load -n 1000 -c 1 -m 1 "http://127.0.0.1:$mhd_port/" 2>&1 | grep -oE '[0-9]+ succeeded' | grep -oE '^[0-9]+' || true)
 printf '\nHTTP server libraries, "ok" from C, one event-loop thread each (%s s per wrk run)\n' "$seconds"
 printf '   %-44s %14s %22s\n' "library" "HTTP/1.1 req/s" "HTTP/2 (h2c) req/s"
 printf '   %-44s %14s %22s\n' "h2o 2.2 (libh2o-evloop), through the shim" "$h2o1" "$h2o2"
