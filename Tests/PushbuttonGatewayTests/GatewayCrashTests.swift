@@ -20,9 +20,15 @@ struct GatewayCrashTests {
     static let kills = 3
 
     @Test func threeProcessesOnPostgreSQLSurviveSIGKILL() async throws {
-        let cluster = try PostgresTestCluster()
-        defer { cluster.stop() }
-        try await run(store: try cluster.freshDatabase(), processes: 3)
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        do {
+            try await run(store: url, processes: 3)
+        } catch {
+            _ = try? await Blocking.run { cluster.stop() }
+            throw error
+        }
+        _ = try await Blocking.run { cluster.stop() }
     }
 
     @Test func oneProcessOnSQLiteSurvivesSIGKILL() async throws {
@@ -49,14 +55,20 @@ struct GatewayCrashTests {
         ).replacingOccurrences(of: #""port": \#(mock.port)}"#, with: #""port": \#(mock.port), "h2c": true}"#)
             .replacingOccurrences(of: #""leaseSeconds": 30"#, with: #""leaseSeconds": 2"#)
         try config.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
-        let store: any GatewayStore =
+        let store: any GatewayStore = try await Blocking.run {
             try url.map { try SQLGatewayStore.postgres(url: $0, connections: 2) }
-            ?? SQLGatewayStore.sqlite(path: "\(directory)/gateway.db")
-
-        var servers = try (0..<count).map { _ in
-            try ServeProcess(config: directory + "/gateway.json", logDirectory: directory)
+                ?? SQLGatewayStore.sqlite(path: "\(directory)/gateway.db")
         }
-        defer { for server in servers { server.terminate() } }
+        let configPath = directory + "/gateway.json"
+        let servers = ServerSet()
+        for _ in 0..<count {
+            let server = try await Blocking.run { try ServeProcess(config: configPath, logDirectory: directory) }
+            servers.append(server)
+        }
+        defer { servers.terminateAll() }
+        let progress = { @Sendable () async throws -> NotificationRecord? in
+            try await Blocking.run { try store.notification(id: servers.campaign, limit: 0, after: 0) }
+        }
         let base = "http://127.0.0.1:\(servers[0].port)"
         // The campaign goes in in pages of 1000 recipients, through the first process.
         let header = #"{"category": "message", "title": "Sale", "body": "For {{name}}"}"#
@@ -64,6 +76,7 @@ struct GatewayCrashTests {
         let (status, created) = try await post(base + "/v1/apps/chat/campaigns", header + "\n" + first)
         #expect(status == 202, "\(created)")
         let id = try #require(created.objectValue?["id"]?.stringValue)
+        servers.campaign = id
         var added = min(1000, Self.recipients)
         while added < Self.recipients {
             let page = (added..<min(added + 1000, Self.recipients)).map(Self.line).joined(separator: "\n")
@@ -78,7 +91,7 @@ struct GatewayCrashTests {
         var random = SplitMix64(seed: 15)
         let thresholds = (0..<Self.kills).map { Self.recipients * (15 + 25 * $0) / 100 }
         while kills < Self.kills {
-            let record = try #require(try store.notification(id: id, limit: 0, after: 0))
+            let record = try #require(try await progress())
             let finished = record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
             if finished >= Self.recipients { break }
             guard finished >= thresholds[kills] else {
@@ -86,33 +99,39 @@ struct GatewayCrashTests {
                 continue
             }
             let victim = Int(random.next() % UInt64(count))
-            servers[victim].kill9()
+            let dead = servers[victim]
+            try await Blocking.run { dead.kill9() }
             // What the dead process held is still leased (for 2 s): read right after the kill.
-            let held = try #require(try store.notification(id: id, limit: 0, after: 0))
+            let held = try #require(try await progress())
             leasedAtKills += held.counts[.leased] ?? 0
             kills += 1
-            servers[victim] = try ServeProcess(
-                config: directory + "/gateway.json", port: victim == 0 ? servers[0].port : 0, logDirectory: directory)
+            let port = victim == 0 ? dead.port : 0
+            servers[victim] = try await Blocking.run {
+                try ServeProcess(config: configPath, port: port, logDirectory: directory)
+            }
         }
 
         let deadline = ContinuousClock.now + .seconds(Int64(60 + Self.recipients / 500))
-        var record = try #require(try store.notification(id: id, limit: 0, after: 0))
+        var record = try #require(try await progress())
         while (record.counts[.queued] ?? 0) + (record.counts[.leased] ?? 0) > 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            record = try #require(try store.notification(id: id, limit: 0, after: 0))
+            record = try #require(try await progress())
         }
         // Every recipient ended with exactly one final outcome: delivered (all tokens are valid).
         #expect(record.total == Self.recipients)
         #expect(record.counts == [.delivered: Self.recipients], "\(record.counts)")
-        var apnsIDs: Set<String> = []
-        var after: Int64 = 0
-        while let page = try store.notification(id: id, limit: 5000, after: after), let last = page.deliveries.last {
-            for delivery in page.deliveries {
-                #expect(delivery.state == .delivered)
-                apnsIDs.insert(delivery.apnsID)
+        let deliveries = try await Blocking.run { () throws -> [DeliveryRecord] in
+            var all: [DeliveryRecord] = []
+            var after: Int64 = 0
+            while let page = try store.notification(id: id, limit: 5000, after: after), let last = page.deliveries.last
+            {
+                all += page.deliveries
+                after = last.id
             }
-            after = last.id
+            return all
         }
+        #expect(deliveries.allSatisfy { $0.state == .delivered })
+        let apnsIDs = Set(deliveries.map(\.apnsID))
         #expect(apnsIDs.count == Self.recipients)
         // The mock saw each apns-id accepted at least once; repeats are bounded by what was leased at the kills.
         let accepted = mock.notifications.map { $0.apnsID.lowercased() }
@@ -139,5 +158,25 @@ struct GatewayCrashTests {
         request.timeoutInterval = 60
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONParser.parse(Array(data))) ?? .null)
+    }
+}
+
+/// The serve processes of a crash test, replaced as they are killed; terminated at the end.
+///
+/// `@unchecked Sendable`: the test's one task mutates it, between awaits; the Dispatch closures that read it
+/// (`progress`) run while that task waits for them.
+final class ServerSet: @unchecked Sendable {
+    private var servers: [ServeProcess] = []
+    var campaign = ""
+
+    func append(_ server: ServeProcess) { servers.append(server) }
+
+    subscript(index: Int) -> ServeProcess {
+        get { servers[index] }
+        set { servers[index] = newValue }
+    }
+
+    func terminateAll() {
+        for server in servers { server.terminate() }
     }
 }

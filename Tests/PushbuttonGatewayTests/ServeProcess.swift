@@ -5,7 +5,10 @@ import Foundation
 #endif
 
 /// A `pushbutton serve` process started from the built binary; its port is read from its first line.
-final class ServeProcess {
+///
+/// `@unchecked Sendable`: every stored property is set in `init` and never changed; after that only the
+/// process is signalled and waited for, one caller at a time.
+final class ServeProcess: @unchecked Sendable {
     static let binary: URL = {
         let candidates =
             [Bundle.main.executableURL, URL(fileURLWithPath: CommandLine.arguments[0])]
