@@ -6,7 +6,12 @@ enum Curl {
         var description: String
     }
 
-    static func run(_ arguments: [String]) throws -> String {
+    /// Runs curl to its end on a Dispatch thread (waiting for a process must not hold a cooperative thread).
+    static func run(_ arguments: [String]) async throws -> String {
+        try await Blocking.run { try runNow(arguments) }
+    }
+
+    private static func runNow(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["--max-time", "20"] + arguments

@@ -20,8 +20,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func devicesRegisterRefreshAndAreFoundByUserAndTag(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func devicesRegisterRefreshAndAreFoundByUserAndTag(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         let device = DeviceRegistration(
             app: "chat", token: Self.token, environment: "sandbox", locale: "fr-FR", appVersion: "2.1", userID: "u1",
             tags: ["beta", "fr"], registeredAt: Self.t0)
@@ -44,8 +44,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func aDeadTokenIsRevivedOnlyByANewerRegistration(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func aDeadTokenIsRevivedOnlyByANewerRegistration(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         let device = DeviceRegistration(app: "chat", token: Self.token, userID: "u1", registeredAt: Self.t0)
         try store.register(device, now: Self.t0)
         #expect(try store.markInactive(app: "chat", token: Self.token, since: Self.t0 + 100))
@@ -69,8 +69,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func leasesAreExclusiveAndAnExpiredLeaseComesBackWithTheSameAPNsID(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func leasesAreExclusiveAndAnExpiredLeaseComesBackWithTheSameAPNsID(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         #expect(
             try store.enqueue(spec("n1"), deliveries: deliveries(3), idempotency: nil, now: Self.t0)
                 == .created(id: "n1"))
@@ -103,8 +103,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func releasedRecipientsAreDueAgain(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func releasedRecipientsAreDueAgain(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         _ = try store.enqueue(spec("n1"), deliveries: deliveries(2), idempotency: nil, now: Self.t0)
         let leased = try store.lease(limit: 10, duration: 30, now: Self.t0)
         try store.release(leased)
@@ -112,8 +112,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func anIdempotencyKeyReplaysTheFirstRequest(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func anIdempotencyKeyReplaysTheFirstRequest(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         let key = IdempotencyKey(key: "k1", fingerprint: "f1")
         #expect(
             try store.enqueue(spec("n1"), deliveries: deliveries(2), idempotency: key, now: Self.t0)
@@ -130,8 +130,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func campaignsGrowPageByPageAndCancelWhatIsQueued(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func campaignsGrowPageByPageAndCancelWhatIsQueued(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         _ = try store.enqueue(spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
         #expect(try store.append(campaign: "c1", deliveries: deliveries(3, prefix: "a"), now: Self.t0) == 3)
         var skipped = deliveries(1, prefix: "s")
@@ -149,8 +149,8 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
-    func recipientsPageInIDOrder(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func recipientsPageInIDOrder(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         _ = try store.enqueue(spec("n1"), deliveries: deliveries(5), idempotency: nil, now: Self.t0)
         let page = try #require(try store.notification(id: "n1", limit: 2, after: 0))
         #expect(page.deliveries.map(\.apnsID) == ["d-0", "d-1"])
@@ -162,8 +162,8 @@ struct GatewayStoreTests {
 
 extension GatewayStoreTests {
     @Test(arguments: StoreBackend.allCases)
-    func recipientsWhoseDeviceIsInactiveAreSkippedAtIntake(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func recipientsWhoseDeviceIsInactiveAreSkippedAtIntake(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         let dead = String(format: "%064x", 1)
         try store.register(DeviceRegistration(app: "chat", token: dead, registeredAt: Self.t0), now: Self.t0)
         try store.markInactive(app: "chat", token: dead, since: Self.t0 + 1)
@@ -177,8 +177,8 @@ extension GatewayStoreTests {
 
 extension GatewayStoreTests {
     @Test(arguments: StoreBackend.allCases)
-    func batchesLargerThanOneStatementKeepEveryRow(_ backend: StoreBackend) throws {
-        let store = try backend.makeStore()
+    func batchesLargerThanOneStatementKeepEveryRow(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
         _ = try store.enqueue(spec("n1"), deliveries: deliveries(450), idempotency: nil, now: Self.t0)
         _ = try store.enqueue(spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
         #expect(try store.append(campaign: "c1", deliveries: deliveries(401, prefix: "c"), now: Self.t0) == 401)

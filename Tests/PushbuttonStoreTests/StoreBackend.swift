@@ -9,7 +9,14 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertible {
 
     var description: String { rawValue }
 
-    func makeStore() throws -> SQLGatewayStore {
+    /// A fresh store. Starting PostgreSQL (initdb, pg_ctl) and creating a database take seconds under load: it
+    /// happens on a Dispatch thread, never on one of Swift's cooperative threads the other suites need.
+    func makeStore() async throws -> SQLGatewayStore {
+        let backend = self
+        return try await Blocking.run { try backend.openStore() }
+    }
+
+    private func openStore() throws -> SQLGatewayStore {
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
