@@ -44,7 +44,7 @@ bench-gateway: deps
 	@Benchmarks/gateway-throughput.sh
 
 # Three pushbutton serve processes on one PostgreSQL (and one on SQLite) killed with SIGKILL during a
-# 100,000-recipient campaign (make test runs the same test with 6,000).
+# 100,000-recipient campaign (make test runs the same test with 4,000).
 gateway-crash: deps
 	$(SWIFT) build
 	PUSHBUTTON_GATEWAY_CRASH_COUNT=$${CRASH_COUNT:-100000} $(SWIFT) test --disable-xctest --filter GatewayCrashTests

@@ -16,7 +16,7 @@ import Testing
 /// leased at the kills. `make test` runs a few thousand recipients; `make gateway-crash` the issue's 100,000.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct GatewayCrashTests {
-    static let recipients = Int(ProcessInfo.processInfo.environment["PUSHBUTTON_GATEWAY_CRASH_COUNT"] ?? "") ?? 6000
+    static let recipients = Int(ProcessInfo.processInfo.environment["PUSHBUTTON_GATEWAY_CRASH_COUNT"] ?? "") ?? 4000
     static let kills = 3
 
     @Test func threeProcessesOnPostgreSQLSurviveSIGKILL() async throws {
@@ -51,9 +51,10 @@ struct GatewayCrashTests {
         defer { Task { await mock.stop() } }
         let storeText = url ?? "sqlite:\(directory)/gateway.db"
         let config = GatewayFixture.configurationText(
-            mockPort: mock.port, caFile: nil, webhookPort: nil, store: storeText, workers: 2
+            mockPort: mock.port, caFile: nil, webhookPort: nil, store: storeText, workers: 1
         ).replacingOccurrences(of: #""port": \#(mock.port)}"#, with: #""port": \#(mock.port), "h2c": true}"#)
             .replacingOccurrences(of: #""leaseSeconds": 30"#, with: #""leaseSeconds": 2"#)
+            .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 100"#)
         try config.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
         let store: any GatewayStore = try await Blocking.run {
             try url.map { try SQLGatewayStore.postgres(url: $0, connections: 2) }
