@@ -1,13 +1,14 @@
-import Dispatch
+import Foundation
 
-/// Runs blocking work (a process start or wait, a synchronous store call) on a Dispatch thread, so it never
-/// holds one of Swift's few cooperative threads while the other tests' timers and tasks wait for them.
+/// Runs blocking work (a process start or wait, a synchronous store call) on a thread of its own: never on one
+/// of Swift's few cooperative threads, nor on Dispatch's global pool (as wide as the cores on Linux), whose
+/// timers the other suites' APNs clients need.
 enum Blocking {
     static func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
-            }
+            }.start()
         }
     }
 }

@@ -6,8 +6,8 @@ import PushbuttonAPNs
 /// An HTTP/1.1 and HTTP/2 server on h2o (`libh2o-evloop`), with optional TLS.
 ///
 /// h2o parses and frames on one event-loop thread; each request is copied into an ``HTTPRequest`` there and
-/// handled on a concurrent dispatch queue, so a slow store call never stalls the loop; the answer goes back
-/// to the loop through h2o's thread-safe message queue.
+/// handled on one of the server's handler threads (``HTTPServerOptions/handlerThreads``), so a slow store call
+/// never stalls the loop; the answer goes back to the loop through h2o's thread-safe message queue.
 public final class HTTPServer: Sendable {
     /// The port it listens on (the chosen one when asked for port 0).
     public let port: Int
@@ -18,10 +18,13 @@ public final class HTTPServer: Sendable {
     /// What the C callback reaches through its context pointer.
     final class State: Sendable {
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
-        let queue = DispatchQueue(label: "pushbutton.http.handlers", attributes: .concurrent)
+        let threads: HandlerThreads
         /// Set once, before the loop starts; only read afterwards.
         nonisolated(unsafe) var server: UnsafeMutablePointer<pb_http_server_t>?
-        init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) { self.handler = handler }
+        init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, threads: Int) {
+            self.handler = handler
+            self.threads = HandlerThreads(count: threads, name: "pushbutton-http-handler")
+        }
     }
 
     /// A ticket crosses from the loop thread to a handler and back to C, which hands it to the loop again:
@@ -35,7 +38,7 @@ public final class HTTPServer: Sendable {
         throws(HTTPServerError)
     {
         self.options = options
-        let state = State(handler: handler)
+        let state = State(handler: handler, threads: options.handlerThreads)
         var error = [CChar](repeating: 0, count: 512)
         let context = Unmanaged.passRetained(state).toOpaque()
         let server = error.withUnsafeMutableBufferPointer { buffer in
@@ -64,7 +67,8 @@ public final class HTTPServer: Sendable {
         runner.start()
     }
 
-    /// Stops accepting and ends the loop thread. Connections still open are dropped.
+    /// Stops accepting and ends the loop thread. Connections still open are dropped; the loop's memory and its
+    /// idle handler threads stay until the process ends (a server is started once per process, or per test).
     public func stop() async {
         guard let server = state.server else { return }
         pb_http_server_stop(server)
@@ -76,7 +80,7 @@ public final class HTTPServer: Sendable {
         let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
         let copied = HTTPServer.copy(request)
         let pass = Ticket(pointer: ticket)
-        state.queue.async {
+        state.threads.run {
             let response = state.handler(copied)
             HTTPServer.respond(state, pass, response)
         }

@@ -13,6 +13,8 @@ public struct HTTPServerOptions: Sendable, Hashable {
     public var requestTimeout: Duration
     /// How long an idle HTTP/2 connection is kept.
     public var idleTimeout: Duration
+    /// Threads that run handlers (which may block on the store) at the same time.
+    public var handlerThreads: Int
 
     public struct TLSFiles: Sendable, Hashable {
         public var certificate: String
@@ -25,8 +27,9 @@ public struct HTTPServerOptions: Sendable, Hashable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, tls: TLSFiles? = nil, maximumBodyBytes: Int = 1 << 20,
-        requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60)
+        requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60), handlerThreads: Int = 8
     ) {
+        self.handlerThreads = handlerThreads
         self.host = host
         self.port = port
         self.tls = tls
