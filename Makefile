@@ -4,7 +4,7 @@ FUZZ_SECONDS ?= 60
 BIN := .build/debug/pushbutton
 DEMO_DIR := .build/demo
 
-.PHONY: deps build demo test test-tsan bench soak format lint fuzz release clean codegen-examples
+.PHONY: deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash format lint fuzz release clean codegen-examples
 
 deps:
 	@scripts/deps.sh
@@ -17,6 +17,11 @@ build: deps
 # passes every time (CI runs it twice in a row).
 demo: build
 	@$(BIN) demo --keep $(DEMO_DIR)
+
+# The gateway on SQLite in front of the mock APNs: register a device, post a notification with buttons, read its
+# outcome, see a validation error; every request shown as its curl command (files in .build/demo-server).
+demo-server: build
+	@scripts/demo-server.sh .build/demo-server
 
 test: deps
 	$(SWIFT) build
@@ -34,6 +39,17 @@ bench: deps
 	@Benchmarks/payload-throughput.sh
 	@Benchmarks/outbox-throughput.sh
 	@Benchmarks/apns-throughput.sh
+
+# The gateway's API intake (wrk over HTTP/1.1, h2load over HTTP/2) and a campaign's end-to-end rate against
+# pushbutton send of the same list, on SQLite and PostgreSQL, with the server's peak memory.
+bench-gateway: deps
+	@Benchmarks/gateway-throughput.sh
+
+# Three pushbutton serve processes on one PostgreSQL (and one on SQLite) killed with SIGKILL during a
+# 100,000-recipient campaign (make test runs the same test with 4,000).
+gateway-crash: deps
+	$(SWIFT) build
+	PUSHBUTTON_GATEWAY_CRASH_COUNT=$${CRASH_COUNT:-100000} $(SWIFT) test --disable-xctest --filter GatewayCrashTests
 
 # The sender against the mock APNs with every fault enabled, 100,000 notifications (a few minutes).
 soak: deps

@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
         .library(name: "PushbuttonAPNs", targets: ["PushbuttonAPNs"]),
         .library(name: "PushbuttonAPNsMock", targets: ["PushbuttonAPNsMock"]),
+        .library(name: "PushbuttonStore", targets: ["PushbuttonStore"]),
+        .library(name: "PushbuttonGateway", targets: ["PushbuttonGateway"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -74,11 +76,33 @@ let package = Package(
             dependencies: ["Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "COpenSSL", "CNGHTTP2"],
             swiftSettings: strictSettings),
 
+        // h2o (libh2o-evloop-dev): the gateway's HTTP/1.1 and HTTP/2 server, cleartext or TLS on OpenSSL.
+        .systemLibrary(name: "CH2O", providers: [.apt(["libh2o-evloop-dev"])]),
+        // libpq (libpq-dev): the gateway's PostgreSQL store.
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The gateway's durable state (devices, the notification queue, outcomes, campaigns) in SQLite or
+        // PostgreSQL.
+        .target(
+            name: "PushbuttonStore",
+            dependencies: [
+                "Pushbutton", "CPostgreSQL", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings),
+        // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
+        .target(
+            name: "PushbuttonGateway",
+            dependencies: [
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
+                "COpenSSL",
+            ],
+            swiftSettings: strictSettings),
+
         // The command line's logic as a library, so its argument parsing and commands are testable.
         .target(
             name: "PushbuttonCLI",
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
+                "PushbuttonGateway",
             ],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
@@ -112,6 +136,16 @@ let package = Package(
         .testTarget(
             name: "PushbuttonAPNsMockTests",
             dependencies: ["PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton"], swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PushbuttonGatewayTests",
+            dependencies: [
+                "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
+                "Pushbutton", "pushbutton",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",

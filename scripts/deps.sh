@@ -22,6 +22,12 @@ needs=(
   "cmd:fc-list fontconfig"
   "file:/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf fonts-noto-core"
   "file:/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc fonts-noto-cjk"
+  "pkg-config:libh2o-evloop libh2o-evloop-dev"
+  "pkg-config:libpq libpq-dev"
+  "file:/usr/lib/postgresql/15/bin/initdb postgresql"
+  "cmd:psql postgresql-client"
+  "cmd:curl curl"
+  "cmd:wrk wrk"
 )
 
 missing=()

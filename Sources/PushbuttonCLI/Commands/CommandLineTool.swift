@@ -18,6 +18,7 @@ public struct CommandLineTool: Sendable {
         StatsCommand(),
         BuiltinsCommand(),
         CodegenCommand(),
+        ServeCommand(),
     ]
 
     /// Runs with `arguments` (without the program name) and returns the exit status.

@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Gateway benchmark, in one run, printed as tables with ratios:
+#  1. API intake: notifications accepted per second (each one recipient, committed to the store before the
+#     202) over HTTP/1.1 with wrk and over HTTP/2 (h2c) with h2load, next to GET /healthz (no store: the HTTP
+#     server's own ceiling), on SQLite;
+#  2. a campaign's end-to-end rate: GATEWAY_CAMPAIGN_COUNT recipients (default 1,000,000) posted in NDJSON
+#     pages of 10,000 until the last one is delivered to the mock APNs, against `pushbutton send` of the same
+#     list and payload to the same mock, on SQLite and on PostgreSQL (a throwaway server started here);
+#  3. the server's peak memory (VmHWM) during each campaign.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${GATEWAY_CAMPAIGN_COUNT:-1000000}
+seconds=${GATEWAY_INTAKE_SECONDS:-5}
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+pg_dir=
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  sleep 0.3
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  if [ -n "$pg_dir" ]; then
+    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+swift build -c release --product pushbutton >/dev/null
+bin=$(swift build -c release --show-bin-path)/pushbutton
+
+"$bin" mock-apns --h2c --port 0 --quiet >"$work/mock.out" 2>"$work/mock.err" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/mock.out" "$1"; }
+mock_port=$(field port)
+key=$(field auth_key)
+cp Examples/manifest.json "$work/manifest.json"
+secret=pb_sk_benchmark_secret_key
+digest=$("$bin" serve --hash-key "$secret")
+
+config() { # store workers
+  cat >"$work/gateway.json" <<JSON
+{
+  "listen": {"host": "127.0.0.1", "port": 0},
+  "store": "$1",
+  "workers": {"count": $2, "batchSize": ${GATEWAY_BATCH:-1000}, "pollMilliseconds": 20},
+  "limits": {"maxBodyBytes": 8388608, "maxRecipients": 10000},
+  "apps": [{"id": "chat", "topic": "com.example.chatter", "manifest": "manifest.json",
+    "environment": {"host": "127.0.0.1", "port": $mock_port, "h2c": true}, "connections": 2,
+    "auth": {"key": "$key", "keyId": "MOCKKEY001", "teamId": "MOCKTEAM01"}, "secretKeys": ["$digest"]}]
+}
+JSON
+}
+
+serve_pid=
+serve_url=
+start_serve() {
+  "$bin" serve --config "$work/gateway.json" >"$work/serve.out" 2>"$work/serve.err" &
+  serve_pid=$!
+  pids+=($serve_pid)
+  for _ in $(seq 200); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
+  serve_url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/serve.out" | head -1)
+  [ -n "$serve_url" ] || { cat "$work/serve.err"; exit 1; }
+}
+stop_serve() {
+  kill "$serve_pid" 2>/dev/null || true
+  wait "$serve_pid" 2>/dev/null || true
+}
+
+if [ -z "${GATEWAY_CAMPAIGN_ONLY:-}" ]; then
+# 1. Intake. wrk posts one notification per request (a fresh token from a counter, so nothing collapses).
+config "sqlite:$work/intake.db" 2
+start_serve
+cat >"$work/post.lua" <<LUA
+local counter = 0
+wrk.method = "POST"
+wrk.headers["Authorization"] = "Bearer $secret"
+request = function()
+  counter = counter + 1
+  local body = string.format('{"to": {"tokens": ["%064x"]}, "category": "message", "title": "Anna", "body": "Lunch?"}', counter)
+  return wrk.format(nil, "/v1/apps/chat/notifications", nil, body)
+end
+LUA
+wrk_rate() { grep -oE 'Requests/sec: *[0-9.]+' "$1" | grep -oE '[0-9.]+$' | cut -d. -f1; }
+wrk -t 2 -c 32 -d "${seconds}s" -H "Authorization: Bearer $secret" "$serve_url/healthz" >"$work/wrk-health.txt"
+wrk -t 2 -c 32 -d "${seconds}s" -s "$work/post.lua" "$serve_url" >"$work/wrk-post.txt"
+printf '{"to": {"tokens": ["%064x"]}, "category": "message", "title": "Anna", "body": "Lunch?"}' 7 >"$work/body.json"
+h2_requests=$(( $(wrk_rate "$work/wrk-post.txt") * seconds ))
+h2load -n 100000 -c 8 -m 32 "$serve_url/healthz" >"$work/h2-health.txt" 2>&1
+h2load -n "$h2_requests" -c 8 -m 32 -H "authorization: Bearer $secret" -d "$work/body.json" \
+  "$serve_url/v1/apps/chat/notifications" >"$work/h2-post.txt" 2>&1
+h2_rate() { grep -oE 'finished in [0-9.]+[a-z]+, [0-9.]+ req/s' "$1" | grep -oE '[0-9.]+ req/s' | cut -d. -f1; }
+h2_ok() { grep -oE '[0-9]+ 2xx' "$1" | grep -oE '^[0-9]+'; }
+stop_serve
+health1=$(wrk_rate "$work/wrk-health.txt"); post1=$(wrk_rate "$work/wrk-post.txt")
+health2=$(h2_rate "$work/h2-health.txt"); post2=$(h2_rate "$work/h2-post.txt")
+printf '\n1. API intake on SQLite (one pushbutton serve, 2 workers sending meanwhile; %s s per wrk run)\n' "$seconds"
+printf '   %-58s %12s   %s\n' "route, client" "requests/s" "ratio"
+printf '   %-58s %12s   %s\n' "GET /healthz, wrk (HTTP/1.1, 32 connections)" "$health1" "1.00"
+printf '   %-58s %12s   %.2f of /healthz\n' "POST notifications, wrk (HTTP/1.1, 32 connections)" "$post1" \
+  "$(echo "$post1 / $health1" | bc -l)"
+printf '   %-58s %12s   %.2f of HTTP/1.1 /healthz\n' "GET /healthz, h2load (HTTP/2, 8 connections x 32 streams)" "$health2" \
+  "$(echo "$health2 / $health1" | bc -l)"
+printf '   %-58s %12s   %.2f of HTTP/1.1 POST (%s answered 202)\n' "POST notifications, h2load (HTTP/2, 8 x 32)" "$post2" \
+  "$(echo "$post2 / $post1" | bc -l)" "$(h2_ok "$work/h2-post.txt")"
+fi
+
+# 2. Campaigns against pushbutton send of the same list.
+python3 - "$count" "$work" <<'PY'
+import sys
+count, work = int(sys.argv[1]), sys.argv[2]
+with open(f"{work}/tokens.txt", "w") as tokens:
+    for i in range(count):
+        tokens.write("%064x\n" % (0xcd << 248 | i))
+page = 10000
+for start in range(0, count, page):
+    with open(f"{work}/page-{start // page:05d}.ndjson", "w") as out:
+        if start == 0:
+            out.write('{"category": "message", "title": "Anna", "body": "Lunch tomorrow at noon?"}\n')
+        for i in range(start, min(start + page, count)):
+            out.write('{"token": "%064x"}\n' % (0xcd << 248 | i))
+PY
+"$bin" payload --category message --title Anna --body "Lunch tomorrow at noon?" >"$work/payload.json"
+
+direct_start=$(date +%s.%N)
+/usr/bin/time -f "cpu=%U %S" -o "$work/send.time" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --host 127.0.0.1 \
+  --port "$mock_port" --h2c --tokens "$work/tokens.txt" --payload "$work/payload.json" --connections 2 \
+  >/dev/null 2>"$work/send.err"
+direct=$(echo "$(date +%s.%N) - $direct_start" | bc -l)
+direct_rate=$(echo "$count / $direct" | bc -l)
+direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 | awk -v n="$count" '{ print ($1 + $2) * 1000000 / n }')
+
+campaign() { # label store
+  config "$2" "${GATEWAY_WORKERS:-8}"
+  start_serve
+  local started id pages perf_pid=
+  # GATEWAY_PERF=FILE: a CPU profile of the server during the (first) campaign, for `perf report -i FILE`.
+  if [ -n "${GATEWAY_PERF:-}" ] && [ ! -e "$GATEWAY_PERF" ]; then
+    perf record -F 499 -g -p "$serve_pid" -o "$GATEWAY_PERF" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
+  started=$(date +%s.%N)
+  id=$(curl -s --max-time 600 -H "Authorization: Bearer $secret" --data-binary @"$work/page-00000.ndjson" \
+    "$serve_url/v1/apps/chat/campaigns" | python3 -c "import json,sys; print(json.load(sys.stdin)['id'])")
+  # The other pages, GATEWAY_UPLOADS (default 4) at a time, as a backend with a large list would send them.
+  ls "$work"/page-*.ndjson | grep -v page-00000 |
+    xargs -P "${GATEWAY_UPLOADS:-4}" -I{} curl -s --max-time 600 -o /dev/null -H "Authorization: Bearer $secret" \
+      --data-binary @{} "$serve_url/v1/campaigns/$id/recipients"
+  local posted
+  posted=$(echo "$(date +%s.%N) - $started" | bc -l)
+  local finished=0
+  while [ "$finished" -lt "$count" ]; do
+    sleep 0.2
+    finished=$(curl -s -H "Authorization: Bearer $secret" "$serve_url/v1/campaigns/$id" |
+      python3 -c "import json,sys; print(json.load(sys.stdin)['counts']['delivered'])")
+  done
+  local elapsed rate peak
+  elapsed=$(echo "$(date +%s.%N) - $started" | bc -l)
+  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
+  rate=$(echo "$count / $elapsed" | bc -l)
+  peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status")
+  local ticks cpu
+  ticks=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
+  cpu=$(echo "$ticks * 1000000 / $(getconf CLK_TCK) / $count" | bc -l)
+  stop_serve
+  printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB, %.1f µs CPU each (pages in at %.0f/s)\n' "$1" \
+    "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
+}
+
+printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
+  "$count" "${GATEWAY_UPLOADS:-4}" "${GATEWAY_WORKERS:-8}" "${GATEWAY_BATCH:-1000}"
+printf '   %-58s %12s   %s\n' "sender" "recipients/s" "ratio"
+printf '   %-58s %12.0f   1.00, %.1f µs CPU each\n' "pushbutton send --tokens (the same list, 2 connections)" "$direct_rate" \
+  "$direct_cpu"
+[ -z "${GATEWAY_POSTGRES_ONLY:-}" ] && campaign "pushbutton serve, SQLite" "sqlite:$work/campaign.db"
+
+[ -n "${GATEWAY_SQLITE_ONLY:-}" ] && exit 0
+pg_dir=$(mktemp -d)
+chown postgres:postgres "$pg_dir"
+pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
+psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench" >/dev/null
+campaign "pushbutton serve, PostgreSQL (one process)" "postgres://postgres@127.0.0.1:$pg_port/bench"
+printf '\n   (the target: a campaign at 50%% or more of pushbutton send; the server flat and under 128 MiB)\n'

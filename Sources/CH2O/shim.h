@@ -1,0 +1,309 @@
+#ifndef PUSHBUTTON_CH2O_SHIM_H
+#define PUSHBUTTON_CH2O_SHIM_H
+
+// h2o (libh2o-evloop-dev): HTTP/1.1 and HTTP/2 (h2c and TLS with ALPN) on its own event loop.
+//
+// Swift cannot use h2o's setup directly: it is struct-heavy (a global configuration, a host, a path, a handler
+// allocated with extra room), its tokens are macros, and every request must be answered on the loop's thread.
+// These wrappers own that: one server = one loop thread; a request reaches Swift through a callback on that
+// thread as a ticket, and Swift answers it from any thread with pb_http_respond, which hands the response to
+// the loop through h2o's thread-safe message queue.
+
+#define H2O_USE_LIBUV 0
+#include <h2o.h>
+#include <h2o/http1.h>
+#include <h2o/http2.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+struct pb_http_server;
+
+/// One request awaiting its answer. Both fields are touched on the loop thread only.
+typedef struct pb_http_ticket {
+    /// NULL once h2o has disposed of the request (the client went away).
+    h2o_req_t *req;
+    /// The request pool's reference and the pending answer's: freed when both are gone.
+    int references;
+} pb_http_ticket_t;
+
+/// Called on the loop thread for each request. Copy what you need before returning; answer later with
+/// pb_http_respond (exactly once per ticket).
+typedef void (*pb_http_request_cb)(void *context, pb_http_ticket_t *ticket, h2o_req_t *req);
+
+typedef struct pb_http_server {
+    h2o_globalconf_t config;
+    h2o_context_t context;
+    h2o_accept_ctx_t accept;
+    h2o_evloop_t *loop;
+    h2o_multithread_queue_t *queue;
+    h2o_multithread_receiver_t receiver;
+    h2o_socket_t *listener;
+    SSL_CTX *ssl;
+    int port;
+    atomic_int stopping;
+    pb_http_request_cb on_request;
+    void *callback_context;
+} pb_http_server_t;
+
+typedef struct {
+    h2o_handler_t super;
+    pb_http_server_t *server;
+} pb_http_handler_t;
+
+/// An answer on its way to the loop: one allocation holding the header strings and the body after it.
+typedef struct {
+    h2o_multithread_message_t super;
+    pb_http_ticket_t *ticket;
+    int status;
+    size_t header_count;
+    size_t body_length;
+    /// header_count pairs of (name offset, name length, value offset, value length) into bytes, then the body.
+    size_t *offsets;
+    char *bytes;
+    /// The body, after the header strings in bytes.
+    char *body;
+} pb_http_answer_t;
+
+static inline void pb_http_ticket_release(pb_http_ticket_t *ticket) {
+    if (--ticket->references == 0) free(ticket);
+}
+
+static inline void pb_http_ticket_request_gone(void *slot) {
+    pb_http_ticket_t *ticket = *(pb_http_ticket_t **)slot;
+    ticket->req = NULL;
+    pb_http_ticket_release(ticket);
+}
+
+static inline const char *pb_http_reason(int status) {
+    switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 202: return "Accepted";
+    case 204: return "No Content";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 422: return "Unprocessable Entity";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "Status";
+    }
+}
+
+static inline void pb_http_deliver(h2o_multithread_receiver_t *receiver, h2o_linklist_t *messages) {
+    (void)receiver;
+    while (!h2o_linklist_is_empty(messages)) {
+        h2o_multithread_message_t *message = H2O_STRUCT_FROM_MEMBER(h2o_multithread_message_t, link, messages->next);
+        h2o_linklist_unlink(&message->link);
+        pb_http_answer_t *answer = (pb_http_answer_t *)message;
+        if (answer->ticket != NULL) {
+            h2o_req_t *req = answer->ticket->req;
+            if (req != NULL) {
+                req->res.status = answer->status;
+                req->res.reason = pb_http_reason(answer->status);
+                for (size_t i = 0; i < answer->header_count; i++) {
+                    size_t *o = answer->offsets + i * 4;
+                    h2o_iovec_t name = h2o_strdup(&req->pool, answer->bytes + o[0], o[1]);
+                    h2o_iovec_t value = h2o_strdup(&req->pool, answer->bytes + o[2], o[3]);
+                    h2o_add_header_by_str(&req->pool, &req->res.headers, name.base, name.len, 1, NULL, value.base,
+                                          value.len);
+                }
+                req->res.content_length = answer->body_length;
+                h2o_send_inline(req, answer->body, answer->body_length);
+            }
+            pb_http_ticket_release(answer->ticket);
+        }
+        free(answer);
+    }
+}
+
+/// Answers a request from any thread: status, lowercase header names and values, and the body (all copied).
+static inline void pb_http_respond(pb_http_server_t *server, pb_http_ticket_t *ticket, int status,
+                                   const char *const *names, const char *const *values, size_t header_count,
+                                   const void *body, size_t body_length) {
+    size_t text = 0;
+    for (size_t i = 0; i < header_count; i++) text += strlen(names[i]) + strlen(values[i]);
+    pb_http_answer_t *answer = (pb_http_answer_t *)malloc(sizeof(pb_http_answer_t) + header_count * 4 * sizeof(size_t) +
+                                                          text + body_length + 1);
+    if (answer == NULL) abort();
+    memset(&answer->super, 0, sizeof(answer->super));
+    answer->ticket = ticket;
+    answer->status = status;
+    answer->header_count = header_count;
+    answer->body_length = body_length;
+    answer->offsets = (size_t *)(answer + 1);
+    answer->bytes = (char *)(answer->offsets + header_count * 4);
+    size_t at = 0;
+    for (size_t i = 0; i < header_count; i++) {
+        size_t name = strlen(names[i]), value = strlen(values[i]);
+        memcpy(answer->bytes + at, names[i], name);
+        answer->offsets[i * 4] = at;
+        answer->offsets[i * 4 + 1] = name;
+        at += name;
+        memcpy(answer->bytes + at, values[i], value);
+        answer->offsets[i * 4 + 2] = at;
+        answer->offsets[i * 4 + 3] = value;
+        at += value;
+    }
+    answer->body = answer->bytes + at;
+    if (body_length > 0) memcpy(answer->body, body, body_length);
+    h2o_multithread_send_message(&server->receiver, &answer->super);
+}
+
+static inline int pb_http_on_req(h2o_handler_t *self, h2o_req_t *req) {
+    pb_http_server_t *server = ((pb_http_handler_t *)self)->server;
+    pb_http_ticket_t *ticket = (pb_http_ticket_t *)malloc(sizeof(pb_http_ticket_t));
+    if (ticket == NULL) return -1;
+    ticket->req = req;
+    ticket->references = 2;
+    pb_http_ticket_t **slot = (pb_http_ticket_t **)h2o_mem_alloc_shared(&req->pool, sizeof(*slot), pb_http_ticket_request_gone);
+    *slot = ticket;
+    server->on_request(server->callback_context, ticket, req);
+    return 0;
+}
+
+static inline void pb_http_on_accept(h2o_socket_t *listener, const char *error) {
+    if (error != NULL) return;
+    pb_http_server_t *server = (pb_http_server_t *)listener->data;
+    for (int i = 0; i < 64; i++) {
+        h2o_socket_t *sock = h2o_evloop_socket_accept(listener);
+        if (sock == NULL) return;
+        h2o_accept(&server->accept, sock);
+    }
+}
+
+/// The OpenSSL error queue as text, for a failed TLS setup.
+static inline void pb_http_ssl_error(char *buffer, size_t size) {
+    unsigned long code = ERR_get_error();
+    if (code == 0) snprintf(buffer, size, "unknown TLS error");
+    else ERR_error_string_n(code, buffer, size);
+    ERR_clear_error();
+}
+
+/// Creates a server listening on address:port (port 0 picks one; read server->port). cert_file and key_file
+/// (PEM) turn on TLS with ALPN h2 and http/1.1; without them it serves HTTP/1.1 and HTTP/2 with prior knowledge
+/// (h2c). Timeouts are in milliseconds. Returns NULL and fills error on failure.
+static inline pb_http_server_t *pb_http_server_create(const char *address, int port, const char *cert_file,
+                                                      const char *key_file, size_t max_body, uint64_t request_timeout,
+                                                      uint64_t idle_timeout, pb_http_request_cb on_request,
+                                                      void *callback_context, char *error, size_t error_size) {
+    pb_http_server_t *server = (pb_http_server_t *)calloc(1, sizeof(pb_http_server_t));
+    if (server == NULL) { snprintf(error, error_size, "out of memory"); return NULL; }
+    server->on_request = on_request;
+    server->callback_context = callback_context;
+    h2o_config_init(&server->config);
+    server->config.max_request_entity_size = max_body;
+    server->config.http1.req_timeout = request_timeout;
+    server->config.http2.idle_timeout = idle_timeout;
+    server->config.handshake_timeout = request_timeout;
+    server->config.server_name = h2o_iovec_init(H2O_STRLIT("pushbutton"));
+    h2o_hostconf_t *host = h2o_config_register_host(&server->config, h2o_iovec_init(H2O_STRLIT("default")), 65535);
+    h2o_pathconf_t *path = h2o_config_register_path(host, "/", 0);
+    pb_http_handler_t *handler = (pb_http_handler_t *)h2o_create_handler(path, sizeof(pb_http_handler_t));
+    handler->super.on_req = pb_http_on_req;
+    handler->server = server;
+
+    if (cert_file != NULL && key_file != NULL) {
+        SSL_CTX *ssl = SSL_CTX_new(TLS_server_method());
+        SSL_CTX_set_min_proto_version(ssl, TLS1_2_VERSION);
+        SSL_CTX_set_options(ssl, SSL_OP_NO_COMPRESSION);
+        if (SSL_CTX_use_certificate_chain_file(ssl, cert_file) != 1) {
+            pb_http_ssl_error(error, error_size);
+            SSL_CTX_free(ssl);
+            free(server);
+            return NULL;
+        }
+        if (SSL_CTX_use_PrivateKey_file(ssl, key_file, SSL_FILETYPE_PEM) != 1 || SSL_CTX_check_private_key(ssl) != 1) {
+            pb_http_ssl_error(error, error_size);
+            SSL_CTX_free(ssl);
+            free(server);
+            return NULL;
+        }
+        h2o_ssl_register_alpn_protocols(ssl, h2o_http2_alpn_protocols);
+        server->ssl = ssl;
+    }
+
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) { snprintf(error, error_size, "socket: %s", strerror(errno)); free(server); return NULL; }
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons((uint16_t)port);
+    if (inet_pton(AF_INET, address, &addr.sin_addr) != 1) {
+        snprintf(error, error_size, "'%s' is not an IPv4 address", address);
+        close(fd);
+        free(server);
+        return NULL;
+    }
+    if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0 || listen(fd, 1024) != 0) {
+        snprintf(error, error_size, "cannot listen on %s:%d: %s", address, port, strerror(errno));
+        close(fd);
+        free(server);
+        return NULL;
+    }
+    socklen_t length = sizeof(addr);
+    getsockname(fd, (struct sockaddr *)&addr, &length);
+    server->port = ntohs(addr.sin_port);
+    fcntl(fd, F_SETFL, O_NONBLOCK);
+
+    server->loop = h2o_evloop_create();
+    h2o_context_init(&server->context, server->loop, &server->config);
+    server->accept.ctx = &server->context;
+    server->accept.hosts = server->config.hosts;
+    server->accept.ssl_ctx = server->ssl;
+    server->queue = h2o_multithread_create_queue(server->loop);
+    h2o_multithread_register_receiver(server->queue, &server->receiver, pb_http_deliver);
+    server->listener = h2o_evloop_socket_create(server->loop, fd, H2O_SOCKET_FLAG_DONT_READ);
+    server->listener->data = server;
+    h2o_socket_read_start(server->listener, pb_http_on_accept);
+    return server;
+}
+
+/// Runs the loop on the calling thread until pb_http_server_stop; then stops accepting.
+static inline void pb_http_server_run(pb_http_server_t *server) {
+    while (!atomic_load(&server->stopping)) h2o_evloop_run(server->loop, 1000);
+    h2o_socket_read_stop(server->listener);
+    h2o_socket_close(server->listener);
+    server->listener = NULL;
+    // Let answers already queued go out, and the listener's close complete.
+    for (int i = 0; i < 5; i++) h2o_evloop_run(server->loop, 10);
+}
+
+/// Asks the loop to stop (from any thread); it wakes through the message queue.
+static inline void pb_http_server_stop(pb_http_server_t *server) {
+    atomic_store(&server->stopping, 1);
+    pb_http_answer_t *wake = (pb_http_answer_t *)calloc(1, sizeof(pb_http_answer_t));
+    if (wake == NULL) abort();
+    h2o_multithread_send_message(&server->receiver, &wake->super);
+}
+
+static inline int pb_http_server_port(const pb_http_server_t *server) { return server->port; }
+
+/// The number of request headers, and one of them (name is lowercase).
+static inline size_t pb_http_header_count(const h2o_req_t *req) { return req->headers.size; }
+static inline h2o_iovec_t pb_http_header_name(const h2o_req_t *req, size_t i) { return *req->headers.entries[i].name; }
+static inline h2o_iovec_t pb_http_header_value(const h2o_req_t *req, size_t i) { return req->headers.entries[i].value; }
+static inline h2o_iovec_t pb_http_method(const h2o_req_t *req) { return req->input.method; }
+static inline h2o_iovec_t pb_http_path(const h2o_req_t *req) { return req->input.path; }
+static inline h2o_iovec_t pb_http_entity(const h2o_req_t *req) { return req->entity; }
+static inline int pb_http_version(const h2o_req_t *req) { return req->version; }
+
+#endif

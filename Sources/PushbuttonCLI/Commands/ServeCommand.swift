@@ -1,0 +1,81 @@
+import Foundation
+import Pushbutton
+import PushbuttonGateway
+
+/// `pushbutton serve`: the push gateway (HTTP API, durable queue, device registry, workers) until interrupted.
+struct ServeCommand: Command {
+    let name = "serve"
+    let summary = "Run the push gateway: an HTTP API for any backend, a durable queue, a device registry."
+    let discussion = """
+        Reads --config FILE (JSON; errors are reported with their line and column, as lint does). The store is
+        sqlite:PATH (one process) or postgres://… (several processes share one queue). The first line on stdout
+        says where it listens; Ctrl-C or SIGTERM stops it after the workers finish their batches.
+        API keys are configured by their digest: --hash-key KEY prints it, --generate-key secret|publishable
+        makes a new key and prints it with its digest. --check validates the configuration and exits.
+        """
+    let arguments = ArgumentSpec(
+        options: [
+            .init("--config", value: "FILE", help: "The gateway's configuration (JSON)."),
+            .init("--port", value: "PORT", help: "Listen on this port instead of the configured one (0: any)."),
+            .init("--hash-key", value: "KEY", help: "Print the sha256:… digest of an API key and exit."),
+            .init("--generate-key", value: "KIND", help: "Make a secret or publishable key, print it and its digest."),
+            .init("--duration", value: "SECONDS", help: "Stop after this long (default: run until interrupted)."),
+        ],
+        flags: [.init("--check", help: "Validate the configuration (manifests, keys, store) and exit.")])
+
+    func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        if let key = arguments.value("--hash-key") {
+            console.print(APIKey.digestText(of: key))
+            return ExitStatus.success
+        }
+        if let kind = arguments.value("--generate-key") {
+            guard let kind = APIKey.Kind(rawValue: kind) else {
+                throw UsageError("--generate-key takes secret or publishable, not '\(kind)'")
+            }
+            let key = APIKey.generate(kind)
+            console.print("key:    \(key)")
+            console.print("digest: \(APIKey.digestText(of: key))")
+            return ExitStatus.success
+        }
+        guard let path = arguments.value("--config") else { throw UsageError("--config FILE is required") }
+        let parsed = GatewayConfiguration.parse(
+            try console.read(path),
+            baseDirectory: (path as NSString).deletingLastPathComponent.isEmpty
+                ? FileManager.default.currentDirectoryPath : (path as NSString).deletingLastPathComponent)
+        for diagnostic in parsed.diagnostics where diagnostic.severity >= .warning {
+            console.printError(DiagnosticPrinter.human(diagnostic, file: path))
+        }
+        guard var configuration = parsed.configuration else {
+            throw CommandFailure("\(path) has errors (see above); the gateway did not start")
+        }
+        if let port = arguments.value("--port") {
+            let number = try PayloadFlags.integer(port, "--port")
+            guard (0...65535).contains(number) else { throw UsageError("--port must be 0 to 65535, got \(number)") }
+            configuration.listen.port = number
+        }
+        let gateway: Gateway
+        do { gateway = try await Gateway.start(configuration) } catch { throw CommandFailure("serve: \(error)") }
+        if arguments.has("--check") {
+            await gateway.stop()
+            console.print("\(path): the configuration is valid (\(configuration.apps.count) app(s), store reachable)")
+            return ExitStatus.success
+        }
+        let scheme = configuration.listen.tls == nil ? "http" : "https"
+        console.print(
+            "pushbutton serve: listening on \(scheme)://\(configuration.listen.host):\(gateway.port) "
+                + "(HTTP/1.1 and HTTP/2; store \(Self.redacted(configuration.store)); "
+                + "\(configuration.apps.count) app(s); \(configuration.workers.count) worker(s))")
+        let duration = try arguments.value("--duration").map { try PayloadFlags.integer($0, "--duration") }
+        await StopSignal.wait(timeout: duration.map { .seconds($0) })
+        await gateway.stop()
+        console.printError("pushbutton serve: stopped (\(gateway.metrics.deliveredTotal) delivered by this process)")
+        return ExitStatus.success
+    }
+
+    /// The store's location without a password.
+    static func redacted(_ store: String) -> String {
+        guard var components = URLComponents(string: store), components.password != nil else { return store }
+        components.password = "redacted"
+        return components.string ?? "postgres://…"
+    }
+}

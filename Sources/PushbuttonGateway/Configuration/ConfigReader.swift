@@ -1,0 +1,107 @@
+import Pushbutton
+
+/// Reads members of a JSON object, recording a diagnostic (path, what is wrong, how to fix it) for each
+/// missing, mistyped or unknown one, so one pass reports every problem.
+struct ConfigReader {
+    let members: [String: JSONValue]
+    let path: JSONPath
+
+    /// `nil` (and a diagnostic) when `value` is not an object.
+    init?(_ value: JSONValue?, at path: JSONPath, what: String, diagnostics: inout [Diagnostic]) {
+        guard let value else { return nil }
+        guard let object = value.objectValue else {
+            diagnostics.append(
+                Diagnostic(.error, .typeMismatch, at: path, "\(what) must be an object, not \(value.typeDescription)"))
+            return nil
+        }
+        members = object
+        self.path = path
+    }
+
+    func unknownKeys(known: [String], diagnostics: inout [Diagnostic]) {
+        for key in members.keys.sorted() where !known.contains(key) {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .unknownKey, at: path.appending(key), "'\(key)' is not a setting here",
+                    hint: Suggestion.didYouMean(key, among: known) ?? "known: \(known.joined(separator: ", "))"))
+        }
+    }
+
+    func string(_ key: String, required: Bool = false, diagnostics: inout [Diagnostic]) -> String? {
+        guard let value = members[key] else {
+            if required { missing(key, "a string", &diagnostics) }
+            return nil
+        }
+        guard let text = value.stringValue, !text.isEmpty else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: path.appending(key),
+                    "'\(key)' must be a non-empty string, not \(value.typeDescription)"))
+            return nil
+        }
+        return text
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int>, diagnostics: inout [Diagnostic]) -> Int? {
+        guard let value = members[key] else { return nil }
+        guard let number = value.integerValue else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: path.appending(key),
+                    "'\(key)' must be an integer, not \(value.typeDescription)"))
+            return nil
+        }
+        guard range.contains(Int(number)) else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .valueRange, at: path.appending(key), "'\(key)' is \(number), outside \(range)",
+                    hint: "use a value from \(range.lowerBound) to \(range.upperBound)"))
+            return nil
+        }
+        return Int(number)
+    }
+
+    func bool(_ key: String, diagnostics: inout [Diagnostic]) -> Bool? {
+        guard let value = members[key] else { return nil }
+        guard let flag = value.boolValue else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: path.appending(key),
+                    "'\(key)' must be true or false, not \(value.typeDescription)"))
+            return nil
+        }
+        return flag
+    }
+
+    func strings(_ key: String, diagnostics: inout [Diagnostic]) -> [String]? {
+        guard let value = members[key] else { return nil }
+        guard let array = value.arrayValue else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: path.appending(key),
+                    "'\(key)' must be an array of strings, not \(value.typeDescription)"))
+            return nil
+        }
+        var result: [String] = []
+        for (index, element) in array.enumerated() {
+            guard let text = element.stringValue else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .typeMismatch, at: path.appending(key).appending(index),
+                        "expected a string, not \(element.typeDescription)"))
+                continue
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    func object(_ key: String, what: String, diagnostics: inout [Diagnostic]) -> ConfigReader? {
+        ConfigReader(members[key], at: path.appending(key), what: what, diagnostics: &diagnostics)
+    }
+
+    func missing(_ key: String, _ kind: String, _ diagnostics: inout [Diagnostic], hint: String? = nil) {
+        diagnostics.append(
+            Diagnostic(.error, .missingField, at: path.appending(key), "'\(key)' is required (\(kind))", hint: hint))
+    }
+}

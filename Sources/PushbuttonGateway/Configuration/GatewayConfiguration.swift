@@ -1,0 +1,111 @@
+import Foundation
+import PushbuttonAPNs
+
+/// What `pushbutton serve --config FILE` reads: where to listen, the store, the apps and their keys, the
+/// webhook and the limits. Read it with ``GatewayConfiguration/parse(_:baseDirectory:)``.
+public struct GatewayConfiguration: Sendable {
+    public var listen: HTTPServerOptions
+    /// `sqlite:PATH` (the default, one process) or `postgres://…` (several processes sharing one queue).
+    public var store: String
+    public var apps: [AppConfiguration]
+    public var webhook: WebhookConfiguration?
+    public var workers: WorkerOptions
+    /// Recipients one request may name or resolve to (tokens, a user's or a tag's devices, a campaign page).
+    public var maximumRecipients: Int
+
+    public init(
+        listen: HTTPServerOptions = HTTPServerOptions(), store: String = "sqlite:pushbutton-gateway.db",
+        apps: [AppConfiguration], webhook: WebhookConfiguration? = nil, workers: WorkerOptions = WorkerOptions(),
+        maximumRecipients: Int = 10_000
+    ) {
+        self.listen = listen
+        self.store = store
+        self.apps = apps
+        self.webhook = webhook
+        self.workers = workers
+        self.maximumRecipients = maximumRecipients
+    }
+
+    public func app(_ id: String) -> AppConfiguration? { apps.first { $0.id == id } }
+}
+
+/// One app: its bundle id, manifest, APNs credentials and environment, and its API keys (hashed).
+public struct AppConfiguration: Sendable {
+    public enum Credentials: Sendable {
+        /// Token authentication: a `.p8` key.
+        case token(keyFile: String, keyID: String, teamID: String)
+        /// Certificate authentication: a PEM certificate and its key.
+        case certificate(certificateFile: String, keyFile: String)
+    }
+
+    public var id: String
+    /// `apns-topic`: the bundle id.
+    public var topic: String
+    /// The manifest notifications are validated against.
+    public var manifestPath: String
+    public var credentials: Credentials
+    public var environment: APNsEnvironment
+    /// SHA-256 digests of the secret API keys (for everything but device registration).
+    public var secretKeyDigests: [[UInt8]]
+    /// SHA-256 digests of the publishable keys (device registration only).
+    public var publishableKeyDigests: [[UInt8]]
+    /// HTTP/2 connections to APNs for this app.
+    public var connections: Int
+
+    public init(
+        id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,
+        secretKeyDigests: [[UInt8]], publishableKeyDigests: [[UInt8]], connections: Int = 1
+    ) {
+        self.id = id
+        self.topic = topic
+        self.manifestPath = manifestPath
+        self.credentials = credentials
+        self.environment = environment
+        self.secretKeyDigests = secretKeyDigests
+        self.publishableKeyDigests = publishableKeyDigests
+        self.connections = connections
+    }
+}
+
+/// Where dead tokens and final failures are reported: an HMAC-signed POST, retried through a durable outbox.
+public struct WebhookConfiguration: Sendable {
+    public var url: String
+    public var secret: String
+    /// The outbox's SQLite file: processes on one machine may share it (one delivers at a time); by default
+    /// `pushbutton-webhook.outbox` next to the SQLite store, or next to the configuration.
+    public var outboxPath: String
+
+    public init(url: String, secret: String, outboxPath: String) {
+        self.url = url
+        self.secret = secret
+        self.outboxPath = outboxPath
+    }
+}
+
+/// How the in-process workers lease and send.
+public struct WorkerOptions: Sendable, Hashable {
+    /// Concurrent workers, each leasing a batch at a time.
+    public var count: Int
+    /// Recipients leased per batch.
+    public var batchSize: Int
+    /// How long a lease lasts; a worker that dies leaves its recipients due again after this.
+    public var lease: Duration
+    /// How long an idle worker waits before looking again.
+    public var pollInterval: Duration
+    public var retryPolicy: RetryPolicy
+    /// One APNs request's time limit.
+    public var requestTimeout: Duration
+
+    public init(
+        count: Int = 2, batchSize: Int = 500, lease: Duration = .seconds(60),
+        pollInterval: Duration = .milliseconds(200),
+        retryPolicy: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(10)
+    ) {
+        self.count = count
+        self.batchSize = batchSize
+        self.lease = lease
+        self.pollInterval = pollInterval
+        self.retryPolicy = retryPolicy
+        self.requestTimeout = requestTimeout
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonStore
+
+/// `pushbutton serve` as a library: the HTTP API, the store, the workers and the webhook, started together
+/// from a ``GatewayConfiguration`` and stopped together.
+public final class Gateway: Sendable {
+    public let configuration: GatewayConfiguration
+    /// The port the API listens on (the chosen one when the configuration says 0).
+    public let port: Int
+    public let metrics: GatewayMetrics
+    public let store: any GatewayStore
+    let server: HTTPServer
+    let apps: [String: AppRuntime]
+    let background: Task<Void, Never>
+
+    /// Why the gateway could not start: a manifest with errors, an unreadable key, the store or the port.
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    init(
+        configuration: GatewayConfiguration, port: Int, metrics: GatewayMetrics, store: any GatewayStore,
+        server: HTTPServer, apps: [String: AppRuntime], background: Task<Void, Never>
+    ) {
+        self.configuration = configuration
+        self.port = port
+        self.metrics = metrics
+        self.store = store
+        self.server = server
+        self.apps = apps
+        self.background = background
+    }
+
+    /// Opens the store named by the configuration.
+    public static func openStore(_ location: String, connections: Int) throws(StartError) -> any GatewayStore {
+        do {
+            if location.hasPrefix("sqlite:") { return try SQLGatewayStore.sqlite(path: String(location.dropFirst(7))) }
+            return try SQLGatewayStore.postgres(url: location, connections: connections)
+        } catch {
+            throw StartError(message: "the store: \(error)")
+        }
+    }
+
+    /// Starts everything. `store` replaces the configured one (tests share one store between gateways).
+    public static func start(
+        _ configuration: GatewayConfiguration, store given: (any GatewayStore)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws(StartError) -> Gateway {
+        let store: any GatewayStore
+        if let given {
+            store = given
+        } else {
+            store = try openStore(configuration.store, connections: max(4, configuration.workers.count + 4))
+        }
+        var apps: [String: AppRuntime] = [:]
+        for app in configuration.apps { apps[app.id] = try runtime(app, workers: configuration.workers) }
+        let metrics = GatewayMetrics()
+        var webhook: WebhookNotifier?
+        if let settings = configuration.webhook {
+            do { webhook = try WebhookNotifier(settings) } catch {
+                throw StartError(message: "the webhook outbox \(settings.outboxPath): \(error)")
+            }
+        }
+        let intake = IntakeService(
+            store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
+        let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(configuration.listen) { router.handle($0) }
+        } catch {
+            for app in apps.values { await app.client?.shutdown() }
+            throw StartError(message: "listening: \(error.message)")
+        }
+        let workers = DeliveryWorkers(
+            store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, now: now)
+        let background = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await workers.run() }
+                if let webhook { group.addTask { await webhook.run() } }
+            }
+        }
+        return Gateway(
+            configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
+            background: background)
+    }
+
+    private static func runtime(_ app: AppConfiguration, workers: WorkerOptions) throws(StartError) -> AppRuntime {
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: app.manifestPath)))
+        } catch {
+            throw StartError(message: "app '\(app.id)': cannot read the manifest \(app.manifestPath)")
+        }
+        let parsed = Manifest.parse(bytes)
+        guard let manifest = parsed.manifest, parsed.isUsable else {
+            let first = parsed.diagnostics.first { $0.severity == .error }.map { ": \($0)" } ?? ""
+            throw StartError(
+                message:
+                    "app '\(app.id)': the manifest \(app.manifestPath) has errors\(first) (pushbutton lint shows all)")
+        }
+        var certificate: (certificate: String, key: String)?
+        var tokens: TokenProvider?
+        switch app.credentials {
+        case .token(let keyFile, let keyID, let teamID):
+            do {
+                tokens = TokenProvider(key: try P256PrivateKey(contentsOf: keyFile), keyID: keyID, teamID: teamID)
+            } catch {
+                throw StartError(message: "app '\(app.id)': the provider key \(keyFile): \(error.message)")
+            }
+        case .certificate(let certificateFile, let keyFile):
+            certificate = (certificateFile, keyFile)
+        }
+        let client: APNsClient
+        do {
+            let transport = try NGHTTP2Transport(
+                TransportConfiguration(
+                    environment: app.environment, connections: app.connections, clientCertificate: certificate))
+            client = APNsClient(
+                transport: transport, tokens: tokens, retryPolicy: workers.retryPolicy,
+                requestTimeout: workers.requestTimeout)
+        } catch {
+            throw StartError(message: "app '\(app.id)': the APNs transport: \(error)")
+        }
+        return AppRuntime(configuration: app, validator: PayloadValidator(manifest: manifest), client: client)
+    }
+
+    /// Stops accepting requests, lets the workers finish their batches, and closes the APNs connections.
+    public func stop() async {
+        await server.stop()
+        background.cancel()
+        await background.value
+        for app in apps.values { await app.client?.shutdown() }
+    }
+}

@@ -1,0 +1,145 @@
+internal import CH2O
+import Dispatch
+import Foundation
+import PushbuttonAPNs
+
+/// An HTTP/1.1 and HTTP/2 server on h2o (`libh2o-evloop`), with optional TLS.
+///
+/// h2o parses and frames on one event-loop thread; each request is copied into an ``HTTPRequest`` there and
+/// handled on one of the server's handler threads (``HTTPServerOptions/handlerThreads``), so a slow store call
+/// never stalls the loop; the answer goes back to the loop through h2o's thread-safe message queue.
+public final class HTTPServer: Sendable {
+    /// The port it listens on (the chosen one when asked for port 0).
+    public let port: Int
+    public let options: HTTPServerOptions
+    private let state: State
+    private let thread: ThreadExit
+
+    /// What the C callback reaches through its context pointer.
+    final class State: Sendable {
+        let handler: @Sendable (HTTPRequest) -> HTTPResponse
+        let threads: HandlerThreads
+        /// Set once, before the loop starts; only read afterwards.
+        nonisolated(unsafe) var server: UnsafeMutablePointer<pb_http_server_t>?
+        init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, threads: Int) {
+            self.handler = handler
+            self.threads = HandlerThreads(count: threads, name: "pushbutton-http-handler")
+        }
+    }
+
+    /// A ticket crosses from the loop thread to a handler and back to C, which hands it to the loop again:
+    /// the handler only passes it along, never dereferences it.
+    struct Ticket: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<pb_http_ticket_t>
+    }
+
+    /// Starts listening and serving; `handler` runs on a concurrent queue, once per request.
+    public init(_ options: HTTPServerOptions, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse)
+        throws(HTTPServerError)
+    {
+        self.options = options
+        let state = State(handler: handler, threads: options.handlerThreads)
+        var error = [CChar](repeating: 0, count: 512)
+        let context = Unmanaged.passRetained(state).toOpaque()
+        let server = error.withUnsafeMutableBufferPointer { buffer in
+            pb_http_server_create(
+                options.host, Int32(options.port), options.tls?.certificate, options.tls?.key,
+                options.maximumBodyBytes, UInt64(options.requestTimeout.milliseconds),
+                UInt64(options.idleTimeout.milliseconds), HTTPServer.onRequest, context, buffer.baseAddress,
+                buffer.count)
+        }
+        guard let server else {
+            Unmanaged<State>.fromOpaque(context).release()
+            throw HTTPServerError(
+                message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        state.server = server
+        self.state = state
+        port = Int(pb_http_server_port(server))
+        let exit = ThreadExit()
+        thread = exit
+        let address = UInt(bitPattern: server)
+        let runner = Thread {
+            pb_http_server_run(UnsafeMutablePointer(bitPattern: address))
+            exit.signal()
+        }
+        runner.name = "pushbutton-http"
+        runner.start()
+    }
+
+    /// Stops accepting and ends the loop thread. Connections still open are dropped; the loop's memory and its
+    /// idle handler threads stay until the process ends (a server is started once per process, or per test).
+    public func stop() async {
+        guard let server = state.server else { return }
+        pb_http_server_stop(server)
+        await thread.wait()
+    }
+
+    private static let onRequest: pb_http_request_cb = { context, ticket, request in
+        guard let context, let ticket, let request else { return }
+        let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
+        let copied = HTTPServer.copy(request)
+        let pass = Ticket(pointer: ticket)
+        state.threads.run {
+            let response = state.handler(copied)
+            HTTPServer.respond(state, pass, response)
+        }
+    }
+
+    private static func string(_ vector: h2o_iovec_t) -> String {
+        guard let base = vector.base, vector.len > 0 else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: base, count: vector.len), as: UTF8.self)
+    }
+
+    private static func copy(_ request: UnsafeMutablePointer<h2o_req_t>) -> HTTPRequest {
+        var headers: [String: String] = [:]
+        for index in 0..<pb_http_header_count(request) {
+            headers[string(pb_http_header_name(request, index))] = string(pb_http_header_value(request, index))
+        }
+        let entity = pb_http_entity(request)
+        let body: [UInt8] =
+            entity.base.map { Array(UnsafeRawBufferPointer(start: $0, count: entity.len)) } ?? []
+        let (path, query) = HTTPRequest.split(target: string(pb_http_path(request)))
+        let version = pb_http_version(request) >= 0x200 ? "HTTP/2" : "HTTP/1.1"
+        return HTTPRequest(
+            method: string(pb_http_method(request)), path: path, query: query, headers: headers, body: body,
+            version: version)
+    }
+
+    private static func respond(_ state: State, _ ticket: Ticket, _ response: HTTPResponse) {
+        guard let server = state.server else { return }
+        var names = response.headers.map { strdup($0.name) }
+        var values = response.headers.map { strdup($0.value) }
+        defer {
+            for pointer in names { free(pointer) }
+            for pointer in values { free(pointer) }
+        }
+        names.withUnsafeMutableBufferPointer { namePointers in
+            values.withUnsafeMutableBufferPointer { valuePointers in
+                response.body.withUnsafeBytes { body in
+                    namePointers.withMemoryRebound(to: UnsafePointer<CChar>?.self) { names in
+                        valuePointers.withMemoryRebound(to: UnsafePointer<CChar>?.self) { values in
+                            pb_http_respond(
+                                server, ticket.pointer, Int32(response.status), names.baseAddress,
+                                values.baseAddress, names.count, body.baseAddress, body.count)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The server could not start: the address, the port or the TLS files.
+public struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

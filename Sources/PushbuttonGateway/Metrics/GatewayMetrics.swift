@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+
+/// The process's counters, rendered in Prometheus' text format by `GET /metrics`: notifications accepted,
+/// sent, delivered, rejected by reason and failed (per app), the APNs latency histogram, and HTTP requests
+/// by route and status. The queue depth is read from the store when scraped.
+public final class GatewayMetrics: Sendable {
+    struct Counters {
+        var accepted: [String: Int] = [:]
+        var sent: [String: Int] = [:]
+        var delivered: [String: Int] = [:]
+        var rejected: [String: Int] = [:]  // "app\u{0}reason"
+        var failed: [String: Int] = [:]
+        var deactivated: [String: Int] = [:]
+        var duplicatesRefused = 0
+        var requests: [String: Int] = [:]  // "route\u{0}status"
+        var latencyBuckets = [Int](repeating: 0, count: GatewayMetrics.bounds.count)
+        var latencyCount = 0
+        var latencySum = 0.0
+    }
+
+    /// Upper bounds (seconds) of the APNs latency histogram's buckets.
+    static let bounds: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+    private let counters = Mutex(Counters())
+
+    public init() {}
+
+    func accepted(_ app: String, _ count: Int) { counters.withLock { $0.accepted[app, default: 0] += count } }
+
+    func request(route: String, status: Int) {
+        counters.withLock { $0.requests["\(route)\u{0}\(status)", default: 0] += 1 }
+    }
+
+    func sent(_ app: String, latency: Double, outcome: String, reason: String?) {
+        counters.withLock { counters in
+            counters.sent[app, default: 0] += 1
+            switch outcome {
+            case "delivered": counters.delivered[app, default: 0] += 1
+            case "rejected": counters.rejected["\(app)\u{0}\(reason ?? "unknown")", default: 0] += 1
+            default: counters.failed[app, default: 0] += 1
+            }
+            counters.latencyCount += 1
+            counters.latencySum += latency
+            if let index = Self.bounds.firstIndex(where: { latency <= $0 }) { counters.latencyBuckets[index] += 1 }
+        }
+    }
+
+    func deactivated(_ app: String) { counters.withLock { $0.deactivated[app, default: 0] += 1 } }
+
+    func refusedLateOutcomes(_ count: Int) { counters.withLock { $0.duplicatesRefused += count } }
+
+    /// Delivered so far in this process, over every app (for tests and the benchmark).
+    public var deliveredTotal: Int { counters.withLock { $0.delivered.values.reduce(0, +) } }
+
+    /// The text exposition format, version 0.0.4.
+    func render(queueDepth: Int?) -> String {
+        let snapshot = counters.withLock { $0 }
+        var text = ""
+        func family(_ name: String, _ help: String, _ type: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        func labelled(_ name: String, _ values: [String: Int], label: String) {
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                text += "\(name){\(label)=\"\(Self.escape(key))\"} \(value)\n"
+            }
+        }
+        family("pushbutton_notifications_accepted_total", "Recipients accepted into the queue.", "counter")
+        labelled("pushbutton_notifications_accepted_total", snapshot.accepted, label: "app")
+        family("pushbutton_notifications_sent_total", "Recipients sent to APNs (final outcomes).", "counter")
+        labelled("pushbutton_notifications_sent_total", snapshot.sent, label: "app")
+        family("pushbutton_notifications_delivered_total", "Recipients APNs accepted.", "counter")
+        labelled("pushbutton_notifications_delivered_total", snapshot.delivered, label: "app")
+        family("pushbutton_notifications_rejected_total", "Recipients APNs refused, by reason.", "counter")
+        for (key, value) in snapshot.rejected.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
+            text +=
+                "pushbutton_notifications_rejected_total{app=\"\(Self.escape(String(parts[0])))\",reason=\"\(Self.escape(String(parts.last ?? "")))\"} \(value)\n"
+        }
+        family("pushbutton_notifications_failed_total", "Recipients whose retries ran out.", "counter")
+        labelled("pushbutton_notifications_failed_total", snapshot.failed, label: "app")
+        family("pushbutton_devices_deactivated_total", "Devices marked inactive after a 410.", "counter")
+        labelled("pushbutton_devices_deactivated_total", snapshot.deactivated, label: "app")
+        family(
+            "pushbutton_late_outcomes_refused_total", "Outcomes not recorded because the lease had passed on.",
+            "counter")
+        text += "pushbutton_late_outcomes_refused_total \(snapshot.duplicatesRefused)\n"
+        if let queueDepth {
+            family("pushbutton_queue_depth", "Recipients queued or leased, in the shared store.", "gauge")
+            text += "pushbutton_queue_depth \(queueDepth)\n"
+        }
+        family("pushbutton_apns_latency_seconds", "Time from lease to APNs' final answer.", "histogram")
+        var cumulative = 0
+        for (index, bound) in Self.bounds.enumerated() {
+            cumulative += snapshot.latencyBuckets[index]
+            text += "pushbutton_apns_latency_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        text += "pushbutton_apns_latency_seconds_bucket{le=\"+Inf\"} \(snapshot.latencyCount)\n"
+        text += "pushbutton_apns_latency_seconds_sum \(snapshot.latencySum)\n"
+        text += "pushbutton_apns_latency_seconds_count \(snapshot.latencyCount)\n"
+        family("pushbutton_http_requests_total", "HTTP requests by route and status.", "counter")
+        for (key, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
+            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
+            text +=
+                "pushbutton_http_requests_total{route=\"\(Self.escape(String(parts[0])))\",status=\"\(parts.last ?? "")\"} \(value)\n"
+        }
+        return text
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

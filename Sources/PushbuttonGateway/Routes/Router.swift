@@ -1,0 +1,158 @@
+import Foundation
+import Pushbutton
+import PushbuttonStore
+
+/// Matches a request to its route, checks its key, and calls the service; routes only parse, call and
+/// render. Every `/v1` route needs a key (`401` without one); a key of another app gets `403`, and so does a
+/// publishable key anywhere but device registration.
+struct Router: Sendable {
+    let intake: IntakeService
+    let keys: KeyRing
+    let metrics: GatewayMetrics
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let (route, response) = dispatch(request)
+        metrics.request(route: route, status: response.status)
+        return response
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> (String, HTTPResponse) {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
+            String($0).removingPercentEncoding ?? String($0)
+        }
+        let method = request.method
+        if ["GET", "HEAD"].contains(method), segments == ["healthz"] { return ("/healthz", .text(200, "ok\n")) }
+        if ["GET", "HEAD"].contains(method), segments == ["readyz"] {
+            do {
+                try intake.store.ping()
+                return ("/readyz", .text(200, "ready\n"))
+            } catch {
+                return ("/readyz", .text(503, "the store is not reachable: \(error.message)\n"))
+            }
+        }
+        let route = Self.routeName(method, segments)
+        do {
+            return (route, try authorized(request, method, segments))
+        } catch {
+            return (route, error.response)
+        }
+    }
+
+    /// The route's template, for metrics: ids and tokens replaced by their names.
+    static func routeName(_ method: String, _ segments: [String]) -> String {
+        var names = segments
+        if names.count >= 3, names[0] == "v1", names[1] == "apps" { names[2] = "{app}" }
+        if names.count >= 5, names[3] == "devices" { names[4] = "{token}" }
+        if names.count >= 3, names[0] == "v1", ["notifications", "campaigns"].contains(names[1]) { names[2] = "{id}" }
+        return "\(method) /" + names.joined(separator: "/")
+    }
+
+    private func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
+        guard let header = request.header("authorization") else { throw .unauthorized() }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer",
+            let credential = keys.credential(for: String(parts[1]))
+        else {
+            throw GatewayError(401, "unauthorized", "the API key is not valid for this gateway")
+        }
+        return credential
+    }
+
+    private func app(_ id: String, for credential: Credential, secret: Bool) throws(GatewayError) -> AppRuntime {
+        guard credential.app == id else {
+            throw .forbidden("this key belongs to another app; it can do nothing to app '\(id)'")
+        }
+        guard !secret || credential.kind == .secret else {
+            throw .forbidden("a publishable key can only register and forget devices; use the app's secret key")
+        }
+        guard let app = intake.apps[id] else { throw .notFound("no app '\(id)' is configured") }
+        return app
+    }
+
+    private func secretCredential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
+        let credential = try credential(request)
+        guard credential.kind == .secret else {
+            throw .forbidden("a publishable key can only register and forget devices; use the app's secret key")
+        }
+        return credential
+    }
+
+    private func authorized(_ request: HTTPRequest, _ method: String, _ segments: [String]) throws(GatewayError)
+        -> HTTPResponse
+    {
+        func match(_ verb: String, _ pattern: String) -> [String]? {
+            let parts = pattern.split(separator: "/").map(String.init)
+            guard method == verb, parts.count == segments.count else { return nil }
+            var captured: [String] = []
+            for (part, segment) in zip(parts, segments) {
+                if part == "*" { captured.append(segment) } else if part != segment { return nil }
+            }
+            return captured
+        }
+        if match("GET", "metrics") != nil {
+            _ = try secretCredential(request)
+            let depth = try? intake.store.queueDepth()
+            return .text(200, metrics.render(queueDepth: depth), contentType: "text/plain; version=0.0.4")
+        }
+        if let captured = match("PUT", "v1/apps/*/devices/*") {
+            let runtime = try self.app(captured[0], for: try credential(request), secret: false)
+            let record = try intake.register(app: runtime, token: captured[1], body: request.body)
+            return .json(200, Rendering.device(record))
+        }
+        if let captured = match("DELETE", "v1/apps/*/devices/*") {
+            let runtime = try self.app(captured[0], for: try credential(request), secret: false)
+            guard try intake.forget(app: runtime, token: captured[1]) else {
+                throw .notFound("no device with this token is registered for '\(captured[0])'")
+            }
+            return HTTPResponse(status: 204)
+        }
+        if let captured = match("POST", "v1/apps/*/notifications") {
+            let runtime = try self.app(captured[0], for: try credential(request), secret: true)
+            return try intake.send(app: runtime, body: request.body, idempotencyKey: request.header("idempotency-key"))
+        }
+        if let captured = match("POST", "v1/apps/*/campaigns") {
+            let runtime = try self.app(captured[0], for: try credential(request), secret: true)
+            return try intake.createCampaign(
+                app: runtime, body: request.body, idempotencyKey: request.header("idempotency-key"))
+        }
+        if let captured = match("GET", "v1/notifications/*") {
+            let credential = try secretCredential(request)
+            let limit = min(max(Int(request.query["limit"] ?? "") ?? 1000, 0), 10_000)
+            let after = Int64(request.query["after"] ?? "") ?? 0
+            return try intake.notification(id: captured[0], app: credential.app, limit: limit, after: after)
+        }
+        if let captured = match("GET", "v1/campaigns/*") {
+            return try intake.campaign(id: captured[0], app: try secretCredential(request).app)
+        }
+        if let captured = match("POST", "v1/campaigns/*/recipients") {
+            let credential = try secretCredential(request)
+            guard let runtime = intake.apps[credential.app] else { throw .notFound("no app '\(credential.app)'") }
+            return try intake.appendPage(campaign: captured[0], app: runtime, body: request.body)
+        }
+        if let captured = match("POST", "v1/campaigns/*/cancel") {
+            return try intake.cancel(campaign: captured[0], app: try secretCredential(request).app)
+        }
+        _ = try credential(request)
+        let known = Self.knownPaths(segments)
+        if !known.isEmpty {
+            throw GatewayError(
+                405, "method_not_allowed", "\(method) is not allowed here; use \(known.joined(separator: " or "))")
+        }
+        throw .notFound("no route \(method) \(request.path); the API is under /v1 (see the gateway's documentation)")
+    }
+
+    /// The methods a path takes, for a `405`.
+    static func knownPaths(_ segments: [String]) -> [String] {
+        switch segments.count {
+        case 5 where segments[0] == "v1" && segments[1] == "apps" && segments[3] == "devices": ["PUT", "DELETE"]
+        case 4
+        where segments[0] == "v1" && segments[1] == "apps" && ["notifications", "campaigns"].contains(segments[3]):
+            ["POST"]
+        case 3 where segments[0] == "v1" && ["notifications", "campaigns"].contains(segments[1]): ["GET"]
+        case 4
+        where segments[0] == "v1" && segments[1] == "campaigns" && ["recipients", "cancel"].contains(segments[3]):
+            ["POST"]
+        default: []
+        }
+    }
+}

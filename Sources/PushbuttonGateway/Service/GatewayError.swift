@@ -1,0 +1,64 @@
+import Pushbutton
+import PushbuttonStore
+
+/// Why a request was refused: an HTTP status, a stable code, a sentence, and the diagnostics (path, code,
+/// hint, line and column) when the body was at fault, in the same form as `pushbutton lint --format json`.
+public struct GatewayError: Error, Sendable {
+    public var status: Int
+    public var code: String
+    public var message: String
+    public var diagnostics: [Diagnostic]
+
+    public init(_ status: Int, _ code: String, _ message: String, diagnostics: [Diagnostic] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.diagnostics = diagnostics
+    }
+
+    static func unauthorized() -> GatewayError {
+        GatewayError(
+            401, "unauthorized", "an API key is required: send it as 'Authorization: Bearer KEY'")
+    }
+
+    static func forbidden(_ message: String) -> GatewayError { GatewayError(403, "forbidden", message) }
+
+    static func notFound(_ message: String) -> GatewayError { GatewayError(404, "not_found", message) }
+
+    static func invalid(_ diagnostics: [Diagnostic], what: String = "the request") -> GatewayError {
+        let errors = diagnostics.filter { $0.severity == .error }
+        let first = errors.first.map { ": \($0.path): \($0.message)" } ?? ""
+        return GatewayError(
+            422, "invalid_request", "\(what) has \(errors.count) error(s)\(first); nothing was queued",
+            diagnostics: diagnostics)
+    }
+
+    static func store(_ error: StoreError) -> GatewayError {
+        GatewayError(503, "store_unavailable", "the store failed: \(error.message)")
+    }
+
+    /// The JSON answer: `{"error": {"code", "message", "diagnostics": [...]}}`.
+    var response: HTTPResponse {
+        .json(
+            status,
+            [
+                "error": .object([
+                    "code": .string(code), "message": .string(message),
+                    "diagnostics": .array(diagnostics.map(Self.json)),
+                ])
+            ])
+    }
+
+    static func json(_ diagnostic: Diagnostic) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "severity": .string(diagnostic.severity.rawValue), "code": .string(diagnostic.code.rawValue),
+            "path": .string(diagnostic.path.description), "message": .string(diagnostic.message),
+        ]
+        if let hint = diagnostic.hint { object["hint"] = .string(hint) }
+        if let location = diagnostic.location {
+            object["line"] = .integer(Int64(location.line))
+            object["column"] = .integer(Int64(location.column))
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,227 @@
+import Pushbutton
+import PushbuttonStore
+
+/// A notification request read from its JSON body: whom it goes to, the payload (given whole, or built from a
+/// category, a title, a body, per-button actions and `action_args`), the APNs headers and template data.
+///
+/// Diagnostics name the request's own paths: a problem in a built payload's `aps.alert.title` is reported at
+/// `title`, one inside a given payload at `payload.aps…`.
+struct NotificationDraft: Sendable {
+    var audience: Audience?
+    var payload: JSONValue
+    var pushType: PushType
+    var priority: Int?
+    var expiration: Int64?
+    var collapseID: String?
+    var data: [String: JSONValue]
+    /// Whether the payload was given whole (paths inside it are prefixed with `payload`).
+    var givenWhole: Bool
+
+    static let headerKeys = ["push_type", "priority", "expiration", "collapse_id", "data"]
+    static let builtKeys = [
+        "category", "title", "subtitle", "body", "sound", "badge", "thread_id", "buttons", "tap", "action_args",
+    ]
+    static let notificationKeys = ["to", "payload"] + headerKeys + builtKeys
+    static let campaignKeys = ["payload"] + headerKeys + builtKeys
+
+    /// Reads a notification body (`campaign: false`, with `to`) or a campaign's first line (without).
+    static func read(_ value: JSONValue, campaign: Bool, diagnostics: inout [Diagnostic]) -> NotificationDraft? {
+        guard let object = value.objectValue else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: .root, "the request must be a JSON object, not \(value.typeDescription)")
+            )
+            return nil
+        }
+        let known = campaign ? campaignKeys : notificationKeys
+        for key in object.keys.sorted() where !known.contains(key) {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .unknownKey, at: .root.appending(key),
+                    "'\(key)' is not a field of a \(campaign ? "campaign" : "notification")",
+                    hint: Suggestion.didYouMean(key, among: known) ?? "fields: \(known.joined(separator: ", "))"))
+        }
+        var audience: Audience?
+        if !campaign { audience = readAudience(object["to"], diagnostics: &diagnostics) }
+        let payload: JSONValue
+        let givenWhole: Bool
+        if let given = object["payload"] {
+            if let built = builtKeys.first(where: { object[$0] != nil }) {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .inconsistentAction, at: .root.appending(built),
+                        "give either a whole 'payload' or '\(built)' and the other fields that build one, not both"))
+            }
+            payload = given
+            givenWhole = true
+        } else {
+            guard object["category"] != nil || object["body"] != nil || object["title"] != nil else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .missingField, at: .root.appending("payload"),
+                        "give a 'payload', or a 'category' with 'title' and 'body' (and optionally 'buttons', 'action_args')"
+                    ))
+                return nil
+            }
+            payload = build(object)
+            givenWhole = false
+        }
+        let pushType = PushType(rawValue: object["push_type"]?.stringValue ?? "alert")
+        if let value = object["push_type"], value.stringValue == nil {
+            diagnostics.append(
+                Diagnostic(.error, .typeMismatch, at: .root.appending("push_type"), "'push_type' must be a string"))
+        }
+        var priority: Int?
+        if let value = object["priority"] {
+            if let number = value.integerValue, [1, 5, 10].contains(number) {
+                priority = Int(number)
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .valueRange, at: .root.appending("priority"), "'priority' must be 10, 5 or 1",
+                        hint: "10 delivers now, 5 saves power (required for background pushes)"))
+            }
+        }
+        var expiration: Int64?
+        if let value = object["expiration"] {
+            if let number = value.integerValue, number >= 0 {
+                expiration = number
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .valueRange, at: .root.appending("expiration"),
+                        "'expiration' must be epoch seconds (0: deliver once or never)"))
+            }
+        }
+        var collapseID: String?
+        if let value = object["collapse_id"] {
+            if let text = value.stringValue, !text.isEmpty, text.utf8.count <= 64 {
+                collapseID = text
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .valueRange, at: .root.appending("collapse_id"),
+                        "'collapse_id' must be a string of 1 to 64 bytes"))
+            }
+        }
+        var data: [String: JSONValue] = [:]
+        if let value = object["data"] {
+            if let members = value.objectValue {
+                data = members
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .typeMismatch, at: .root.appending("data"),
+                        "'data' (the template's values) must be an object, not \(value.typeDescription)"))
+            }
+        }
+        return NotificationDraft(
+            audience: audience, payload: payload, pushType: pushType, priority: priority, expiration: expiration,
+            collapseID: collapseID, data: data, givenWhole: givenWhole)
+    }
+
+    private static func readAudience(_ value: JSONValue?, diagnostics: inout [Diagnostic]) -> Audience? {
+        let path = JSONPath.root.appending("to")
+        guard let object = value?.objectValue, object.count == 1, let (key, member) = object.first else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .missingField, at: path, "'to' must be an object with one of 'tokens', 'user' or 'tag'",
+                    hint: #"for example "to": {"tokens": ["<64 hex digits>"]} or "to": {"user": "u-42"}"#))
+            return nil
+        }
+        switch key {
+        case "tokens":
+            guard let array = member.arrayValue, !array.isEmpty else {
+                diagnostics.append(
+                    Diagnostic(.error, .typeMismatch, at: path.appending(key), "'tokens' must be a non-empty array"))
+                return nil
+            }
+            var tokens: [String] = []
+            for (index, element) in array.enumerated() {
+                guard let token = element.stringValue, DeviceTokenText.isValid(token) else {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, "invalid-token", at: path.appending(key).appending(index),
+                            "a device token is 64 hexadecimal digits (32 bytes), not \(element.stringValue.map { "'\(DeviceTokenText.redacted($0))'" } ?? element.typeDescription)",
+                            hint: "send the token the app got from registerForRemoteNotifications, hex-encoded"))
+                    continue
+                }
+                tokens.append(token.lowercased())
+            }
+            return .tokens(tokens)
+        case "user", "tag":
+            guard let text = member.stringValue, !text.isEmpty else {
+                diagnostics.append(
+                    Diagnostic(.error, .typeMismatch, at: path.appending(key), "'\(key)' must be a non-empty string"))
+                return nil
+            }
+            return key == "user" ? .user(text) : .tag(text)
+        default:
+            diagnostics.append(
+                Diagnostic(
+                    .error, .unknownKey, at: path.appending(key), "'\(key)' is not a kind of recipient",
+                    hint: "use 'tokens', 'user' or 'tag'"))
+            return nil
+        }
+    }
+
+    /// A payload from the short form's fields.
+    private static func build(_ object: [String: JSONValue]) -> JSONValue {
+        var alert: [String: JSONValue] = [:]
+        for key in ["title", "subtitle", "body"] { if let value = object[key] { alert[key] = value } }
+        var aps: [String: JSONValue] = [:]
+        if !alert.isEmpty { aps["alert"] = .object(alert) }
+        if let category = object["category"] { aps["category"] = category }
+        if let sound = object["sound"] { aps["sound"] = sound }
+        if let badge = object["badge"] { aps["badge"] = badge }
+        if let thread = object["thread_id"] { aps["thread-id"] = thread }
+        var payload: [String: JSONValue] = ["aps": .object(aps)]
+        var actions: [String: JSONValue] = [:]
+        if let buttons = object["buttons"] { actions["buttons"] = buttons }
+        if let tap = object["tap"] { actions["body"] = tap }
+        if !actions.isEmpty {
+            actions["v"] = .integer(Int64(PayloadActions.currentVersion))
+            payload[Payload.actionsKey] = .object(actions)
+        }
+        if let arguments = object["action_args"] { payload[Payload.actionArgumentsKey] = arguments }
+        return .object(payload)
+    }
+
+    /// A diagnostic's path in the payload, as a path in the request.
+    func requestPath(_ path: JSONPath) -> JSONPath {
+        if givenWhole { return JSONPath(components: [.key("payload")] + path.components) }
+        let keys = path.components.map { component -> String? in
+            if case .key(let key) = component { return key }
+            return nil
+        }
+        func mapped(_ prefix: [String], to field: String) -> JSONPath? {
+            guard keys.count >= prefix.count, Array(keys.prefix(prefix.count)) == prefix.map({ Optional($0) }) else {
+                return nil
+            }
+            return JSONPath(components: [.key(field)] + path.components.dropFirst(prefix.count))
+        }
+        let table: [([String], String)] = [
+            (["aps", "alert", "title"], "title"), (["aps", "alert", "subtitle"], "subtitle"),
+            (["aps", "alert", "body"], "body"), (["aps", "category"], "category"), (["aps", "sound"], "sound"),
+            (["aps", "badge"], "badge"), (["aps", "thread-id"], "thread_id"),
+            ([Payload.actionsKey, "buttons"], "buttons"), ([Payload.actionsKey, "body"], "tap"),
+            ([Payload.actionArgumentsKey], "action_args"),
+        ]
+        for (prefix, field) in table { if let path = mapped(prefix, to: field) { return path } }
+        return .root
+    }
+}
+
+/// Device tokens as text: 64 hex digits; shown redacted in messages.
+enum DeviceTokenText {
+    static func isValid(_ token: String) -> Bool {
+        token.utf8.count == 64
+            && token.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
+            }
+    }
+
+    static func redacted(_ token: String) -> String {
+        token.count > 8 ? String(token.prefix(4)) + "…" + String(token.suffix(4)) : "…"
+    }
+}

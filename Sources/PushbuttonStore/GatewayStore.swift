@@ -1,0 +1,89 @@
+import Foundation
+
+/// The gateway's durable state behind one protocol: the device registry, the notification queue with
+/// leases, outcomes, idempotency keys and campaigns. ``SQLGatewayStore`` implements it on SQLite (one
+/// process) and on PostgreSQL (many processes), and one test suite runs against both.
+///
+/// Calls are synchronous and may block on I/O: the gateway calls them off its event loop. Every write is
+/// committed before the call returns. Taps and stats (a later migration) will join deliveries by
+/// notification id and `apns-id`.
+public protocol GatewayStore: Sendable {
+    // MARK: Devices
+
+    /// Registers or refreshes a device. A device that APNs declared dead is revived only by a registration
+    /// newer than APNs' timestamp.
+    @discardableResult
+    func register(_ device: DeviceRegistration, now: Date) throws(StoreError) -> DeviceRecord
+
+    /// Forgets a device; `false` when it was not registered.
+    func forget(app: String, token: String) throws(StoreError) -> Bool
+
+    func device(app: String, token: String) throws(StoreError) -> DeviceRecord?
+
+    /// The tokens of the app's active devices of a user or with a tag, at most `limit`.
+    func tokens(app: String, audience: Audience, limit: Int) throws(StoreError) -> [String]
+
+    /// Whether the device is registered and inactive (dead tokens are not sent to).
+    func isInactive(app: String, token: String) throws(StoreError) -> Bool
+
+    /// Marks a device inactive since APNs' timestamp, unless it registered after that; `true` when it did.
+    @discardableResult
+    func markInactive(app: String, token: String, since: Date) throws(StoreError) -> Bool
+
+    // MARK: The queue
+
+    /// Stores a notification and its recipients in one transaction, due now. With an idempotency key seen
+    /// before, nothing is stored and the first request's id comes back.
+    func enqueue(_ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date)
+        throws(StoreError) -> EnqueueResult
+
+    /// Adds recipients to an open campaign (one page of its streamed list) in one transaction: `produce` is
+    /// called once and hands each recipient to `emit` as it renders it, so a page is never held whole in
+    /// memory. Returns how many were added, or `nil` (nothing called) when the campaign is unknown or not open.
+    /// When `produce` throws, nothing of the page is stored.
+    func append(
+        campaign id: String, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int?
+
+    /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`.
+    /// Several processes may lease at once; none gets a recipient another holds.
+    func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]
+
+    /// Records leased recipients' final outcomes in one transaction. For each, `false` (and nothing changes)
+    /// when its lease was lost to another worker, so each recipient ends with exactly one outcome.
+    @discardableResult
+    func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool]
+
+    /// Gives leased recipients back (a worker shutting down): queued and due again, with the same `apns-id`.
+    func release(_ deliveries: [LeasedDelivery]) throws(StoreError)
+
+    /// A notification or campaign, its counts by state and up to `limit` recipients after id `after`.
+    func notification(id: String, limit: Int, after: Int64) throws(StoreError) -> NotificationRecord?
+
+    /// Cancels a campaign: its queued recipients become cancelled. `nil` when unknown.
+    func cancel(campaign id: String, now: Date) throws(StoreError) -> NotificationRecord?
+
+    /// Recipients queued or leased (the queue depth).
+    func queueDepth() throws(StoreError) -> Int
+
+    /// A cheap round trip, for `/readyz`.
+    func ping() throws(StoreError)
+}
+
+extension GatewayStore {
+    /// Adds the recipients of an array to an open campaign.
+    public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {
+        try append(campaign: id, now: now) { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
+            for delivery in deliveries { try emit(delivery) }
+        }
+    }
+
+    /// Records one leased recipient's final outcome; `false` when its lease was lost.
+    @discardableResult
+    public func complete(_ delivery: LeasedDelivery, outcome: DeliveryOutcome, attempts: Int, now: Date)
+        throws(StoreError) -> Bool
+    {
+        try complete([CompletedDelivery(delivery, outcome: outcome, attempts: attempts)], now: now).first ?? false
+    }
+}

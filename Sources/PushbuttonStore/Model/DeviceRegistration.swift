@@ -1,0 +1,30 @@
+import Foundation
+
+/// What a device (or the backend on its behalf) registers: a token and what to target it by.
+public struct DeviceRegistration: Sendable, Hashable {
+    public var app: String
+    /// The APNs device token, lowercase hex.
+    public var token: String
+    /// `production` or `sandbox`.
+    public var environment: String
+    public var locale: String?
+    public var appVersion: String?
+    public var userID: String?
+    public var tags: [String]
+    /// When the device registered: a registration newer than a token's death revives it, an older one does not.
+    public var registeredAt: Date
+
+    public init(
+        app: String, token: String, environment: String = "production", locale: String? = nil,
+        appVersion: String? = nil, userID: String? = nil, tags: [String] = [], registeredAt: Date
+    ) {
+        self.app = app
+        self.token = token
+        self.environment = environment
+        self.locale = locale
+        self.appVersion = appVersion
+        self.userID = userID
+        self.tags = tags
+        self.registeredAt = registeredAt
+    }
+}

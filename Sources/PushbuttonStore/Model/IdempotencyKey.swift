@@ -1,0 +1,19 @@
+/// An `Idempotency-Key` with a fingerprint of the request it came with: a retry with the same key and the
+/// same request gets the first answer; the same key with a different request is a conflict.
+public struct IdempotencyKey: Sendable, Hashable {
+    public var key: String
+    public var fingerprint: String
+
+    public init(key: String, fingerprint: String) {
+        self.key = key
+        self.fingerprint = fingerprint
+    }
+}
+
+/// What an enqueue with an idempotency key did.
+public enum EnqueueResult: Sendable, Hashable {
+    /// Stored now.
+    case created(id: String)
+    /// The key was seen before: the first request's id, and whether this request matches it.
+    case replayed(id: String, sameRequest: Bool)
+}

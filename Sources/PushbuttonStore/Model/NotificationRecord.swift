@@ -1,0 +1,18 @@
+/// A notification or campaign read back: what was accepted, its counts by state, and a page of recipients.
+public struct NotificationRecord: Sendable, Hashable {
+    public var spec: NotificationSpec
+    /// `open`, or `cancelled` for a cancelled campaign.
+    public var state: String
+    public var counts: [DeliveryState: Int]
+    public var deliveries: [DeliveryRecord]
+
+    public init(spec: NotificationSpec, state: String, counts: [DeliveryState: Int], deliveries: [DeliveryRecord]) {
+        self.spec = spec
+        self.state = state
+        self.counts = counts
+        self.deliveries = deliveries
+    }
+
+    /// Recipients in all states.
+    public var total: Int { counts.values.reduce(0, +) }
+}

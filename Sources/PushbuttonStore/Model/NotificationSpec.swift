@@ -1,0 +1,38 @@
+import Foundation
+
+/// A notification or campaign as accepted: its id, app and the APNs headers every recipient gets.
+public struct NotificationSpec: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
+        case notification
+        case campaign
+    }
+
+    public var id: String
+    public var app: String
+    public var kind: Kind
+    public var topic: String
+    /// `apns-push-type`.
+    public var pushType: String
+    public var priority: Int?
+    public var expiration: Int64?
+    public var collapseID: String?
+    public var createdAt: Date
+    /// What the request asked for (audience, category, template), kept for reading back; JSON.
+    public var request: [UInt8]
+
+    public init(
+        id: String, app: String, kind: Kind, topic: String, pushType: String = "alert", priority: Int? = nil,
+        expiration: Int64? = nil, collapseID: String? = nil, createdAt: Date, request: [UInt8] = []
+    ) {
+        self.id = id
+        self.app = app
+        self.kind = kind
+        self.topic = topic
+        self.pushType = pushType
+        self.priority = priority
+        self.expiration = expiration
+        self.collapseID = collapseID
+        self.createdAt = createdAt
+        self.request = request
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A throwaway PostgreSQL server for tests: `initdb` in a temporary directory, `pg_ctl start` on 127.0.0.1
+/// with a free port, a fresh database per caller, `pg_ctl stop` at the end.
+///
+/// PostgreSQL refuses to run as root, so as root (CI) every server command runs as the `postgres` user that
+/// Debian's package creates, in a directory that user owns.
+public final class PostgresTestCluster: Sendable {
+    public let port: Int
+    public let directory: String
+    let binaries: String
+    private let counter = NSLock()
+    /// Only read and written under `counter`.
+    nonisolated(unsafe) private var databases = 0
+
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public var description: String
+    }
+
+    /// Where Debian installs the server programs (the newest version present).
+    public static func findBinaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init)
+            .sorted()
+        for version in versions.reversed()
+        where FileManager.default.isExecutableFile(atPath: "\(root)/\(version)/bin/initdb") {
+            return "\(root)/\(version)/bin"
+        }
+        return nil
+    }
+
+    /// Initializes and starts a server. Stop it with ``stop()``.
+    public init() throws {
+        guard let binaries = Self.findBinaries() else {
+            throw Failure(description: "PostgreSQL's server is not installed (apt-get install postgresql)")
+        }
+        self.binaries = binaries
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("pushbutton-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        directory = base.path
+        if getuid() == 0 {
+            try Self.run(["/usr/bin/chown", "postgres:postgres", directory], asPostgres: false)
+        }
+        port = try Self.freePort()
+        try Self.run(
+            [
+                "\(binaries)/initdb", "-D", "\(directory)/data", "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                "--no-sync",
+            ],
+            asPostgres: true)
+        try Self.run(
+            [
+                "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
+                "-o",
+                "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200",
+                "start",
+            ], asPostgres: true)
+    }
+
+    /// A URL for a new, empty database.
+    public func freshDatabase() throws -> String {
+        let name = counter.withLock {
+            databases += 1
+            return "pushbutton_\(getpid())_\(databases)"
+        }
+        try Self.run(
+            [
+                "/usr/bin/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-qc",
+                "CREATE DATABASE \(name)",
+            ], asPostgres: false)
+        return url(database: name)
+    }
+
+    public func url(database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+
+    /// Stops the server (fast shutdown) and removes its directory.
+    public func stop() {
+        try? Self.run(
+            ["\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs a command to its end with posix_spawn and waitpid (Foundation's `Process` waits through a run
+    /// loop, which can stall on a busy cooperative pool), its output in a file: a pipe would be held open
+    /// forever by the server pg_ctl starts.
+    static func run(_ command: [String], asPostgres: Bool) throws {
+        let arguments = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pushbutton-pg-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+        guard spawned == 0 else {
+            throw Failure(description: "cannot run \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        guard exited && code == 0 else {
+            let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "\(command.joined(separator: " ")) failed (status \(status)): \(output)")
+        }
+    }
+
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        guard bound == 0 else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,489 @@
+import Foundation
+import Pushbutton
+
+/// ``GatewayStore`` on SQL: the same statements on SQLite (``sqlite(path:)``, one process) and PostgreSQL
+/// (``postgres(url:connections:)``, many processes sharing one queue).
+public final class SQLGatewayStore: GatewayStore {
+    let pool: ConnectionPool
+    /// Connections for statements that only read. With SQLite these are their own (WAL lets them read while
+    /// the one writer writes), so a progress query over a large campaign never holds up the workers.
+    let readers: ConnectionPool
+    let dialect: SQLDialect
+    /// Where it is, without credentials.
+    public let location: String
+
+    init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
+        self.pool = pool
+        self.readers = readers ?? pool
+        self.dialect = dialect
+        self.location = location
+    }
+
+    /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
+    public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
+        let connection = try SQLiteConnection(path: path, cacheKiB: 16384)
+        try StoreMigrations.migrate(connection, dialect: .sqlite, now: now)
+        let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
+        return SQLGatewayStore(
+            pool: ConnectionPool([connection]), readers: ConnectionPool(readers), dialect: .sqlite,
+            location: "sqlite:\(path)")
+    }
+
+    private func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try pool.with(body)
+    }
+
+    private func read<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try readers.with(body)
+    }
+
+    private static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
+    private static func date(_ value: SQLValue) -> Date? {
+        value.real.map { Date(timeIntervalSince1970: $0) }
+    }
+
+    // MARK: Devices
+
+    private static let deviceColumns =
+        "app, token, environment, locale, app_version, user_id, tags, registered_at, updated_at, active, inactive_since"
+
+    private static func device(_ row: [SQLValue]) -> DeviceRecord {
+        let tags = (try? JSONParser.parse(row[6].text ?? "[]"))?.arrayValue?.compactMap(\.stringValue) ?? []
+        let registration = DeviceRegistration(
+            app: row[0].text ?? "", token: row[1].text ?? "", environment: row[2].text ?? "", locale: row[3].text,
+            appVersion: row[4].text, userID: row[5].text, tags: tags,
+            registeredAt: date(row[7]) ?? Date(timeIntervalSince1970: 0))
+        return DeviceRecord(
+            registration: registration, active: row[9].integer == 1, inactiveSince: date(row[10]),
+            updatedAt: date(row[8]) ?? registration.registeredAt)
+    }
+
+    public func register(_ device: DeviceRegistration, now: Date) throws(StoreError) -> DeviceRecord {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> DeviceRecord in
+                let existing = try connection.query(
+                    "SELECT \(Self.deviceColumns) FROM devices WHERE app = ? AND token = ?",
+                    [.text(device.app), .text(device.token)]
+                ).first.map(Self.device)
+                var active = true
+                var inactiveSince: Date?
+                if let existing, !existing.active, let since = existing.inactiveSince, device.registeredAt <= since {
+                    // An older registration than the token's death: it stays dead.
+                    active = false
+                    inactiveSince = since
+                }
+                let tags = String(decoding: JSONWriter.compact(.array(device.tags.map { .string($0) })), as: UTF8.self)
+                let values: [SQLValue] = [
+                    .text(device.app), .text(device.token), .text(device.environment), device.locale.sql,
+                    device.appVersion.sql, device.userID.sql, .text(tags), Self.time(device.registeredAt),
+                    Self.time(now), .integer(active ? 1 : 0), inactiveSince.map(Self.time) ?? .null,
+                ]
+                try connection.query(
+                    """
+                    INSERT INTO devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (app, token) DO UPDATE SET environment = excluded.environment,
+                        locale = excluded.locale, app_version = excluded.app_version, user_id = excluded.user_id,
+                        tags = excluded.tags, registered_at = excluded.registered_at, updated_at = excluded.updated_at,
+                        active = excluded.active, inactive_since = excluded.inactive_since
+                    """, values)
+                try connection.query(
+                    "DELETE FROM device_tags WHERE app = ? AND token = ?", [.text(device.app), .text(device.token)])
+                for tag in Set(device.tags) {
+                    try connection.query(
+                        "INSERT INTO device_tags (app, tag, token) VALUES (?, ?, ?)",
+                        [.text(device.app), .text(tag), .text(device.token)])
+                }
+                return DeviceRecord(registration: device, active: active, inactiveSince: inactiveSince, updatedAt: now)
+            }
+        }
+    }
+
+    public func forget(app: String, token: String) throws(StoreError) -> Bool {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> Bool in
+                try connection.query("DELETE FROM device_tags WHERE app = ? AND token = ?", [.text(app), .text(token)])
+                return try connection.run(
+                    "DELETE FROM devices WHERE app = ? AND token = ?", [.text(app), .text(token)]
+                )
+                .changes > 0
+            }
+        }
+    }
+
+    public func device(app: String, token: String) throws(StoreError) -> DeviceRecord? {
+        try read { connection throws(StoreError) in
+            try connection.query(
+                "SELECT \(Self.deviceColumns) FROM devices WHERE app = ? AND token = ?", [.text(app), .text(token)]
+            ).first.map(Self.device)
+        }
+    }
+
+    public func tokens(app: String, audience: Audience, limit: Int) throws(StoreError) -> [String] {
+        try read { connection throws(StoreError) in
+            switch audience {
+            case .tokens(let tokens): return Array(tokens.prefix(limit))
+            case .user(let user):
+                return try connection.query(
+                    "SELECT token FROM devices WHERE app = ? AND user_id = ? AND active = 1 ORDER BY token LIMIT ?",
+                    [.text(app), .text(user), .integer(Int64(limit))]
+                ).compactMap { $0[0].text }
+            case .tag(let tag):
+                return try connection.query(
+                    """
+                    SELECT t.token FROM device_tags t JOIN devices d ON d.app = t.app AND d.token = t.token
+                    WHERE t.app = ? AND t.tag = ? AND d.active = 1 ORDER BY t.token LIMIT ?
+                    """, [.text(app), .text(tag), .integer(Int64(limit))]
+                ).compactMap { $0[0].text }
+            }
+        }
+    }
+
+    public func isInactive(app: String, token: String) throws(StoreError) -> Bool {
+        try read { connection throws(StoreError) in
+            !(try connection.query(
+                "SELECT 1 FROM devices WHERE app = ? AND token = ? AND active = 0", [.text(app), .text(token)]
+            ).isEmpty)
+        }
+    }
+
+    public func markInactive(app: String, token: String, since: Date) throws(StoreError) -> Bool {
+        try with { connection throws(StoreError) in
+            try connection.run(
+                """
+                UPDATE devices SET active = 0, inactive_since = ?, updated_at = ?
+                WHERE app = ? AND token = ? AND registered_at < ? AND (active = 1 OR inactive_since < ?)
+                """,
+                [Self.time(since), Self.time(Date()), .text(app), .text(token), Self.time(since), Self.time(since)]
+            ).changes > 0
+        }
+    }
+
+    // MARK: The queue
+
+    /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
+    /// transaction, so no worker ever sees them queued.
+    private func skipInactive(notification id: String, from first: Int64, now: Date, _ connection: any SQLConnection)
+        throws(StoreError)
+    {
+        try connection.query(
+            """
+            UPDATE deliveries SET state = 'skipped', reason = 'DeviceInactive', finished_at = ?
+            WHERE notification_id = ? AND id >= ? AND state = 'queued' AND EXISTS (
+                SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token AND d.active = 0)
+            """, [Self.time(now), .text(id), .integer(first)])
+    }
+
+    /// Rows per multi-row INSERT or UPDATE: one round trip to PostgreSQL (and one statement for SQLite) per
+    /// this many recipients, well under either database's limit on bound values.
+    static let rowsPerStatement = 200
+
+    /// Inserts recipients with multi-row INSERTs; returns the smallest new row id.
+    @discardableResult
+    private func insert(
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, now: Date, into connection: any SQLConnection
+    ) throws(StoreError) -> Int64? {
+        var first: Int64?
+        var start = deliveries.startIndex
+        while start < deliveries.endIndex {
+            let end = min(start + Self.rowsPerStatement, deliveries.endIndex)
+            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            var values: [SQLValue] = []
+            values.reserveCapacity((end - start) * 13)
+            for delivery in deliveries[start..<end] {
+                let state = delivery.skippedBecause == nil ? "queued" : "skipped"
+                values += [
+                    .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
+                    .text(spec.topic), .text(spec.pushType), spec.priority.sql, spec.expiration.sql,
+                    spec.collapseID.sql, .text(state), Self.time(now), delivery.skippedBecause.sql,
+                    delivery.skippedBecause == nil ? .null : Self.time(now),
+                ]
+            }
+            let rows = try connection.query(
+                """
+                INSERT INTO deliveries (notification_id, app, token, apns_id, topic, push_type, priority,
+                    expiration, collapse_id, state, due_at, reason, finished_at)
+                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", ")) RETURNING id, apns_id
+                """, values)
+            // RETURNING's order is not promised: rows are matched to their payloads by apns-id.
+            var ids: [String: Int64] = [:]
+            for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
+            if let lowest = ids.values.min() { first = min(first ?? lowest, lowest) }
+            var payloads: [SQLValue] = []
+            payloads.reserveCapacity((end - start) * 2)
+            for delivery in deliveries[start..<end] {
+                guard let id = ids[delivery.apnsID] else {
+                    throw StoreError("an inserted recipient did not come back", context: "INSERT INTO deliveries")
+                }
+                payloads += [.integer(id), .blob(delivery.payload)]
+            }
+            try connection.query(
+                "INSERT INTO payloads (delivery_id, payload) VALUES "
+                    + Array(repeating: "(?, ?)", count: end - start).joined(separator: ", "), payloads)
+            start = end
+        }
+        return first
+    }
+
+    public func enqueue(
+        _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
+    ) throws(StoreError) -> EnqueueResult {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> EnqueueResult in
+                if let idempotency {
+                    let inserted = try connection.run(
+                        """
+                        INSERT INTO idempotency_keys (app, key, fingerprint, notification_id, created_at)
+                        VALUES (?, ?, ?, ?, ?) ON CONFLICT (app, key) DO NOTHING
+                        """,
+                        [
+                            .text(spec.app), .text(idempotency.key), .text(idempotency.fingerprint), .text(spec.id),
+                            Self.time(now),
+                        ])
+                    if inserted.changes == 0 {
+                        let row = try connection.query(
+                            "SELECT notification_id, fingerprint FROM idempotency_keys WHERE app = ? AND key = ?",
+                            [.text(spec.app), .text(idempotency.key)])
+                        guard let first = row.first, let id = first[0].text else {
+                            throw StoreError("the idempotency key vanished", context: "enqueue")
+                        }
+                        return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
+                    }
+                }
+                try connection.query(
+                    """
+                    INSERT INTO notifications (id, app, kind, state, topic, push_type, priority, expiration,
+                        collapse_id, created_at, request)
+                    VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(spec.id), .text(spec.app), .text(spec.kind.rawValue), .text(spec.topic),
+                        .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
+                        Self.time(spec.createdAt), .blob(spec.request),
+                    ])
+                let first = try insert(deliveries[...], of: spec, now: now, into: connection)
+                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                return .created(id: spec.id)
+            }
+        }
+    }
+
+    private static let specColumns =
+        "id, app, kind, state, topic, push_type, priority, expiration, collapse_id, created_at, request"
+
+    private static func spec(_ row: [SQLValue]) -> (NotificationSpec, String) {
+        let spec = NotificationSpec(
+            id: row[0].text ?? "", app: row[1].text ?? "",
+            kind: NotificationSpec.Kind(rawValue: row[2].text ?? "") ?? .notification, topic: row[4].text ?? "",
+            pushType: row[5].text ?? "alert", priority: row[6].integer.map(Int.init), expiration: row[7].integer,
+            collapseID: row[8].text, createdAt: date(row[9]) ?? Date(timeIntervalSince1970: 0),
+            request: row[10].blob ?? [])
+        return (spec, row[3].text ?? "open")
+    }
+
+    public func append(
+        campaign id: String, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int? {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> Int? in
+                guard
+                    let row = try connection.query(
+                        "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'",
+                        [.text(id)]
+                    ).first
+                else { return nil }
+                let (spec, state) = Self.spec(row)
+                guard state == "open" else { return nil }
+                var count = 0
+                var first: Int64?
+                var buffer: [NewDelivery] = []
+                buffer.reserveCapacity(Self.rowsPerStatement)
+                func flush() throws(StoreError) {
+                    if let lowest = try insert(buffer[...], of: spec, now: now, into: connection) {
+                        first = min(first ?? lowest, lowest)
+                    }
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                try produce { (delivery: NewDelivery) throws(StoreError) in
+                    buffer.append(delivery)
+                    count += 1
+                    if buffer.count == Self.rowsPerStatement { try flush() }
+                }
+                try flush()
+                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                return count
+            }
+        }
+    }
+
+    public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        let token = UUID().uuidString.lowercased()
+        let (rows, payloads) = try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]]) in
+                let rows = try connection.query(
+                    dialect.leaseStatement,
+                    [
+                        .text(token), .real(now.timeIntervalSince1970 + duration), Self.time(now), Self.time(now),
+                        .integer(Int64(limit)),
+                    ])
+                var payloads: [Int64: [UInt8]] = [:]
+                payloads.reserveCapacity(rows.count)
+                var start = 0
+                while start < rows.count {
+                    let end = min(start + Self.rowsPerStatement, rows.count)
+                    let ids = rows[start..<end].map { $0[0] }
+                    for row in try connection.query(
+                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
+                            + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
+                    {
+                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+                    }
+                    start = end
+                }
+                return (rows, payloads)
+            }
+        }
+        return rows.map { row in
+            let id = row[0].integer ?? 0
+            return LeasedDelivery(
+                id: id, notificationID: row[1].text ?? "", app: row[2].text ?? "", token: row[3].text ?? "",
+                apnsID: row[4].text ?? "", payload: payloads[id] ?? [], topic: row[5].text ?? "",
+                pushType: row[6].text ?? "alert", priority: row[7].integer.map(Int.init), expiration: row[8].integer,
+                collapseID: row[9].text, leases: Int(row[10].integer ?? 1), leaseToken: token)
+        }
+    }
+
+    public func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool] {
+        guard !results.isEmpty else { return [] }
+        return try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> [Bool] in
+                var recorded = Set<Int64>()
+                var start = 0
+                // One UPDATE … FROM (VALUES …) per chunk; the casts type the values for PostgreSQL.
+                let row = """
+                    (CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT),
+                     CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION))
+                    """
+                while start < results.count {
+                    let end = min(start + Self.rowsPerStatement, results.count)
+                    var values: [SQLValue] = []
+                    values.reserveCapacity((end - start) * 7)
+                    for result in results[start..<end] {
+                        var status: SQLValue = .integer(200)
+                        var reason: SQLValue = .null
+                        var unregistered: SQLValue = .null
+                        switch result.outcome {
+                        case .delivered: break
+                        case .rejected(let code, let text, let at):
+                            status = .integer(Int64(code))
+                            reason = .text(text)
+                            unregistered = at.map(Self.time) ?? .null
+                        case .failed(_, let cause):
+                            status = .null
+                            reason = .text(cause)
+                        }
+                        values += [
+                            .integer(result.delivery.id), .text(result.delivery.leaseToken),
+                            .text(result.outcome.state.rawValue), status, reason, .integer(Int64(result.attempts)),
+                            unregistered,
+                        ]
+                    }
+                    let rows = try connection.query(
+                        """
+                        UPDATE deliveries SET state = v.column3, status = v.column4, reason = v.column5,
+                            attempts = v.column6, unregistered_at = v.column7, finished_at = ?, lease_until = NULL
+                        FROM (VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))) AS v
+                        WHERE deliveries.id = v.column1 AND deliveries.state = 'leased'
+                            AND deliveries.lease_token = v.column2
+                        RETURNING deliveries.id
+                        """, [Self.time(now)] + values)
+                    for row in rows { if let id = row[0].integer { recorded.insert(id) } }
+                    start = end
+                }
+                return results.map { recorded.contains($0.delivery.id) }
+            }
+        }
+    }
+
+    public func release(_ deliveries: [LeasedDelivery]) throws(StoreError) {
+        guard !deliveries.isEmpty else { return }
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) in
+                for delivery in deliveries {
+                    try connection.query(
+                        """
+                        UPDATE deliveries SET state = 'queued', lease_token = NULL, lease_until = NULL
+                        WHERE id = ? AND state = 'leased' AND lease_token = ?
+                        """, [.integer(delivery.id), .text(delivery.leaseToken)])
+                }
+            }
+        }
+    }
+
+    public func notification(id: String, limit: Int, after: Int64) throws(StoreError) -> NotificationRecord? {
+        try read { connection throws(StoreError) in
+            try record(id: id, limit: limit, after: after, connection)
+        }
+    }
+
+    private func record(id: String, limit: Int, after: Int64, _ connection: any SQLConnection) throws(StoreError)
+        -> NotificationRecord?
+    {
+        guard
+            let row = try connection.query(
+                "SELECT \(Self.specColumns) FROM notifications WHERE id = ?", [.text(id)]
+            ).first
+        else { return nil }
+        let (spec, state) = Self.spec(row)
+        var counts: [DeliveryState: Int] = [:]
+        for count in try connection.query(
+            "SELECT state, COUNT(*) FROM deliveries WHERE notification_id = ? GROUP BY state", [.text(id)])
+        {
+            if let state = DeliveryState(rawValue: count[0].text ?? "") { counts[state] = Int(count[1].integer ?? 0) }
+        }
+        let deliveries =
+            limit <= 0
+            ? []
+            : try connection.query(
+                """
+                SELECT id, token, apns_id, state, status, reason, attempts, leases, finished_at, unregistered_at
+                FROM deliveries WHERE notification_id = ? AND id > ? ORDER BY id LIMIT ?
+                """, [.text(id), .integer(after), .integer(Int64(limit))]
+            ).map { row in
+                DeliveryRecord(
+                    id: row[0].integer ?? 0, token: row[1].text ?? "", apnsID: row[2].text ?? "",
+                    state: DeliveryState(rawValue: row[3].text ?? "") ?? .queued, status: row[4].integer.map(Int.init),
+                    reason: row[5].text, attempts: Int(row[6].integer ?? 0), leases: Int(row[7].integer ?? 0),
+                    finishedAt: Self.date(row[8]), unregisteredAt: Self.date(row[9]))
+            }
+        return NotificationRecord(spec: spec, state: state, counts: counts, deliveries: deliveries)
+    }
+
+    public func cancel(campaign id: String, now: Date) throws(StoreError) -> NotificationRecord? {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> NotificationRecord? in
+                let changed = try connection.run(
+                    "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
+                guard changed.changes == 1 else { return nil }
+                try connection.query(
+                    """
+                    UPDATE deliveries SET state = 'cancelled', finished_at = ?
+                    WHERE notification_id = ? AND state = 'queued'
+                    """, [Self.time(now), .text(id)])
+                return try record(id: id, limit: 0, after: 0, connection)
+            }
+        }
+    }
+
+    public func queueDepth() throws(StoreError) -> Int {
+        try read { connection throws(StoreError) in
+            Int(
+                try connection.query("SELECT COUNT(*) FROM deliveries WHERE state IN ('queued', 'leased')").first?[0]
+                    .integer ?? 0)
+        }
+    }
+
+    public func ping() throws(StoreError) {
+        try read { connection throws(StoreError) in _ = try connection.query("SELECT 1") }
+    }
+}

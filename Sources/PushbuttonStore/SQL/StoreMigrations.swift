@@ -1,0 +1,125 @@
+import Foundation
+
+/// Append-only, named schema migrations, as the outbox's `Migrator` does them: each runs once, in order,
+/// in a transaction, and is recorded by name. A database with a migration this code does not know was made
+/// by a newer Pushbutton and is refused rather than misread.
+enum StoreMigrations {
+    /// Never edit or reorder: only append (taps and stats come as later entries).
+    static let migrations: [(name: String, sql: String)] = [
+        (
+            "1-create-devices",
+            """
+            CREATE TABLE devices (
+                app TEXT NOT NULL,
+                token TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                locale TEXT,
+                app_version TEXT,
+                user_id TEXT,
+                tags TEXT NOT NULL,
+                registered_at {REAL} NOT NULL,
+                updated_at {REAL} NOT NULL,
+                active INTEGER NOT NULL,
+                inactive_since {REAL},
+                PRIMARY KEY (app, token)
+            );
+            CREATE INDEX devices_user ON devices (app, user_id);
+            CREATE TABLE device_tags (
+                app TEXT NOT NULL,
+                tag TEXT NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (app, tag, token)
+            );
+            """
+        ),
+        (
+            "2-create-queue",
+            """
+            CREATE TABLE notifications (
+                id TEXT PRIMARY KEY,
+                app TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('notification', 'campaign')),
+                state TEXT NOT NULL CHECK (state IN ('open', 'cancelled')),
+                topic TEXT NOT NULL,
+                push_type TEXT NOT NULL,
+                priority INTEGER,
+                expiration BIGINT,
+                collapse_id TEXT,
+                created_at {REAL} NOT NULL,
+                request {BLOB} NOT NULL
+            );
+            CREATE TABLE deliveries (
+                id {ID},
+                notification_id TEXT NOT NULL REFERENCES notifications (id),
+                app TEXT NOT NULL,
+                token TEXT NOT NULL,
+                apns_id TEXT NOT NULL,
+                topic TEXT NOT NULL,
+                push_type TEXT NOT NULL,
+                priority INTEGER,
+                expiration BIGINT,
+                collapse_id TEXT,
+                state TEXT NOT NULL
+                    CHECK (state IN ('queued', 'leased', 'delivered', 'rejected', 'failed', 'skipped', 'cancelled')),
+                due_at {REAL} NOT NULL,
+                leases INTEGER NOT NULL DEFAULT 0,
+                lease_token TEXT,
+                lease_until {REAL},
+                attempts INTEGER NOT NULL DEFAULT 0,
+                status INTEGER,
+                reason TEXT,
+                finished_at {REAL},
+                unregistered_at {REAL}
+            );
+            CREATE INDEX deliveries_notification ON deliveries (notification_id, id);
+            -- Payloads apart: a lease and an outcome rewrite the small delivery row, not the payload with it.
+            CREATE TABLE payloads (
+                delivery_id {KEY},
+                payload {BLOB} NOT NULL
+            );
+            CREATE INDEX deliveries_queued ON deliveries (due_at) WHERE state = 'queued';
+            CREATE INDEX deliveries_leased ON deliveries (lease_until) WHERE state = 'leased';
+            CREATE TABLE idempotency_keys (
+                app TEXT NOT NULL,
+                key TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                notification_id TEXT NOT NULL,
+                created_at {REAL} NOT NULL,
+                PRIMARY KEY (app, key)
+            );
+            """
+        ),
+    ]
+
+    /// Applies the migrations the database lacks, in `dialect`; returns their names.
+    @discardableResult
+    static func migrate(_ connection: any SQLConnection, dialect: SQLDialect, now: Date) throws(StoreError)
+        -> [String]
+    {
+        try connection.script(
+            dialect.render(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at {REAL} NOT NULL)"))
+        return try connection.transaction { () throws(StoreError) -> [String] in
+            if dialect == .postgres {
+                // Several processes may start at once: one migrates, the others wait for it here.
+                try connection.script("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
+            }
+            let applied = Set(try connection.query("SELECT name FROM schema_migrations").compactMap { $0.first?.text })
+            let known = Set(migrations.map(\.name))
+            if let unknown = applied.subtracting(known).sorted().first {
+                throw StoreError(
+                    "the database has migration '\(unknown)', which this Pushbutton does not know: it was made by a newer version",
+                    context: "migrating the gateway store")
+            }
+            var ran: [String] = []
+            for migration in migrations where !applied.contains(migration.name) {
+                try connection.script(dialect.render(migration.sql))
+                try connection.query(
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                    [.text(migration.name), .real(now.timeIntervalSince1970)])
+                ran.append(migration.name)
+            }
+            return ran
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+import PushbuttonGateway
+import PushbuttonStore
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The queue's promise the hard way: `pushbutton serve` processes sharing one store are killed with SIGKILL
+/// mid-campaign and restarted. Every recipient must end with exactly one final outcome, and the mock APNs'
+/// duplicate acceptances of an apns-id (a send whose outcome died with its process) must not exceed what was
+/// leased at the kills. `make test` runs a few thousand recipients; `make gateway-crash` the issue's 100,000.
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct GatewayCrashTests {
+    static let recipients = Int(ProcessInfo.processInfo.environment["PUSHBUTTON_GATEWAY_CRASH_COUNT"] ?? "") ?? 4000
+    static let kills = 3
+
+    @Test func threeProcessesOnPostgreSQLSurviveSIGKILL() async throws {
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        do {
+            try await run(store: url, processes: 3)
+        } catch {
+            _ = try? await Blocking.run { cluster.stop() }
+            throw error
+        }
+        _ = try await Blocking.run { cluster.stop() }
+    }
+
+    @Test func oneProcessOnSQLiteSurvivesSIGKILL() async throws {
+        try await run(store: nil, processes: 1)
+    }
+
+    private func run(store url: String?, processes count: Int) async throws {
+        let directory = NSTemporaryDirectory() + "pushbutton-crash-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = try P256PrivateKey.generate()
+        try key.pemRepresentation.write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+        try GatewayFixture.manifest.write(toFile: directory + "/manifest.json", atomically: true, encoding: .utf8)
+        let mock = try await MockAPNs.start(
+            MockAPNsConfiguration(
+                security: .h2c,
+                keys: [
+                    try MockProviderKey(keyID: GatewayFixture.keyID, teamID: GatewayFixture.teamID, privateKey: key)
+                ], recordingLimit: Self.recipients * 2 + 1000, trackingLimit: Self.recipients * 2 + 1000))
+        defer { Task { await mock.stop() } }
+        let storeText = url ?? "sqlite:\(directory)/gateway.db"
+        let config = GatewayFixture.configurationText(
+            mockPort: mock.port, caFile: nil, webhookPort: nil, store: storeText, workers: 1
+        ).replacingOccurrences(of: #""port": \#(mock.port)}"#, with: #""port": \#(mock.port), "h2c": true}"#)
+            .replacingOccurrences(of: #""leaseSeconds": 30"#, with: #""leaseSeconds": 2"#)
+            .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 100"#)
+        try config.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
+        let store: any GatewayStore = try await Blocking.run {
+            try url.map { try SQLGatewayStore.postgres(url: $0, connections: 2) }
+                ?? SQLGatewayStore.sqlite(path: "\(directory)/gateway.db")
+        }
+        let configPath = directory + "/gateway.json"
+        let servers = ServerSet()
+        for _ in 0..<count {
+            let server = try await Blocking.run { try ServeProcess(config: configPath, logDirectory: directory) }
+            servers.append(server)
+        }
+        defer { servers.terminateAll() }
+        let progress = { @Sendable () async throws -> NotificationRecord? in
+            try await Blocking.run { try store.notification(id: servers.campaign, limit: 0, after: 0) }
+        }
+        let base = "http://127.0.0.1:\(servers[0].port)"
+        // The campaign goes in in pages of 1000 recipients, through the first process.
+        let header = #"{"category": "message", "title": "Sale", "body": "For {{name}}"}"#
+        let first = (0..<min(1000, Self.recipients)).map(Self.line).joined(separator: "\n")
+        let (status, created) = try await post(base + "/v1/apps/chat/campaigns", header + "\n" + first)
+        #expect(status == 202, "\(created)")
+        let id = try #require(created.objectValue?["id"]?.stringValue)
+        servers.campaign = id
+        // With several processes the rest goes in while the others are killed (the first one, which takes the
+        // pages, is spared); a single process gets its whole list first.
+        let remaining = Task {
+            var added = min(1000, Self.recipients)
+            while added < Self.recipients {
+                let page = (added..<min(added + 1000, Self.recipients)).map(Self.line).joined(separator: "\n")
+                let (pageStatus, body) = try await post(base + "/v1/campaigns/\(id)/recipients", page)
+                #expect(pageStatus == 202, "\(body)")
+                added = min(added + 1000, Self.recipients)
+            }
+        }
+        if count == 1 { try await remaining.value }
+
+        // Kill a process as the campaign passes 15%, 40% and 65% of the whole list.
+        var leasedAtKills = 0
+        var kills = 0
+        var random = SplitMix64(seed: 15)
+        let thresholds = (0..<Self.kills).map { Self.recipients * (15 + 25 * $0) / 100 }
+        while kills < Self.kills {
+            let record = try #require(try await progress())
+            let finished = record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
+            if finished >= Self.recipients { break }
+            guard finished >= thresholds[kills] else {
+                try await Task.sleep(for: .milliseconds(5))
+                continue
+            }
+            let victim = count == 1 ? 0 : 1 + Int(random.next() % UInt64(count - 1))
+            let dead = servers[victim]
+            try await Blocking.run { dead.kill9() }
+            // What the dead process held is still leased (for 2 s): read right after the kill.
+            let held = try #require(try await progress())
+            leasedAtKills += held.counts[.leased] ?? 0
+            kills += 1
+            let port = victim == 0 ? dead.port : 0
+            servers[victim] = try await Blocking.run {
+                try ServeProcess(config: configPath, port: port, logDirectory: directory)
+            }
+        }
+
+        try await remaining.value
+        let deadline = ContinuousClock.now + .seconds(Int64(60 + Self.recipients / 500))
+        var record = try #require(try await progress())
+        while (record.counts[.queued] ?? 0) + (record.counts[.leased] ?? 0) > 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            record = try #require(try await progress())
+        }
+        // Every recipient ended with exactly one final outcome: delivered (all tokens are valid).
+        #expect(record.total == Self.recipients)
+        #expect(record.counts == [.delivered: Self.recipients], "\(record.counts)")
+        let deliveries = try await Blocking.run { () throws -> [DeliveryRecord] in
+            var all: [DeliveryRecord] = []
+            var after: Int64 = 0
+            while let page = try store.notification(id: id, limit: 5000, after: after), let last = page.deliveries.last
+            {
+                all += page.deliveries
+                after = last.id
+            }
+            return all
+        }
+        #expect(deliveries.allSatisfy { $0.state == .delivered })
+        let apnsIDs = Set(deliveries.map(\.apnsID))
+        #expect(apnsIDs.count == Self.recipients)
+        // The mock saw each apns-id accepted at least once; repeats are bounded by what was leased at the kills.
+        let accepted = mock.notifications.map { $0.apnsID.lowercased() }
+        #expect(Set(accepted) == apnsIDs)
+        let duplicates = accepted.count - Set(accepted).count
+        #expect(duplicates == mock.counters.duplicateAcceptances)
+        #expect(duplicates <= leasedAtKills, "duplicates \(duplicates), leased at the kills \(leasedAtKills)")
+        print(
+            "gateway crash test (\(url == nil ? "SQLite" : "PostgreSQL"), \(count) process(es)): "
+                + "\(Self.recipients) recipients, \(kills) SIGKILLs, \(leasedAtKills) leased at the kills, "
+                + "\(duplicates) duplicate acceptances, \(record.counts[.delivered] ?? 0) delivered exactly once in the store"
+        )
+    }
+
+    static func line(_ index: Int) -> String {
+        #"{"token": "\#(String(format: "%064x", 0x1_0000 + index))", "data": {"name": "n\#(index)"}}"#
+    }
+
+    private func post(_ url: String, _ body: String) async throws -> (Int, JSONValue) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
+        request.httpBody = Data(body.utf8)
+        request.timeoutInterval = 60
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONParser.parse(Array(data))) ?? .null)
+    }
+}
+
+/// The serve processes of a crash test, replaced as they are killed; terminated at the end.
+///
+/// `@unchecked Sendable`: the test's one task mutates it, between awaits; the Dispatch closures that read it
+/// (`progress`) run while that task waits for them.
+final class ServerSet: @unchecked Sendable {
+    private var servers: [ServeProcess] = []
+    var campaign = ""
+
+    func append(_ server: ServeProcess) { servers.append(server) }
+
+    subscript(index: Int) -> ServeProcess {
+        get { servers[index] }
+        set { servers[index] = newValue }
+    }
+
+    func terminateAll() {
+        for server in servers { server.terminate() }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+import PushbuttonGateway
+import PushbuttonStore
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A gateway on SQLite (or a given store) with two apps, sending to an in-process mock APNs, and a webhook
+/// receiver that records what it is told.
+struct GatewayFixture {
+    static let keyID = "KEY1234567"
+    static let teamID = "TEAM123456"
+    static let topic = "com.example.chat"
+    static let secret = "pb_sk_chat_test_secret"
+    static let publishable = "pb_pk_chat_test_publishable"
+    static let otherSecret = "pb_sk_other_test_secret"
+    static let webhookSecret = "webhook-secret-0123456789"
+
+    static let manifest = """
+        {"version": 1, "defaultLocale": "en", "categories": [{"identifier": "message", "actions": [
+          {"identifier": "like", "title": "Like"},
+          {"identifier": "open", "title": "Open", "options": ["foreground"]}]}]}
+        """
+
+    let directory: String
+    let mock: MockAPNs
+    let gateway: Gateway
+    let webhook: WebhookReceiver
+    var base: String { "http://127.0.0.1:\(gateway.port)" }
+
+    /// The configuration file's text for this fixture (also parsed by the tests of the configuration).
+    static func configurationText(mockPort: Int, caFile: String?, webhookPort: Int?, store: String, workers: Int = 2)
+        -> String
+    {
+        let ca = caFile.map { #", "ca": "\#($0)""# } ?? ""
+        let webhook =
+            webhookPort.map {
+                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)", "outbox": "webhook.outbox"},"#
+            } ?? ""
+        return """
+            {
+              "listen": {"host": "127.0.0.1", "port": 0},
+              "store": "\(store)",
+              \(webhook)
+              "workers": {"count": \(workers), "batchSize": 200, "leaseSeconds": 30, "pollMilliseconds": 20, "requestTimeoutSeconds": 5},
+              "limits": {"maxBodyBytes": 4194304, "maxRecipients": 5000},
+              "apps": [
+                {"id": "chat", "topic": "\(topic)", "manifest": "manifest.json",
+                 "environment": {"host": "127.0.0.1", "port": \(mockPort)\(ca)},
+                 "auth": {"key": "AuthKey.p8", "keyId": "\(keyID)", "teamId": "\(teamID)"},
+                 "secretKeys": ["\(APIKey.digestText(of: secret))"],
+                 "publishableKeys": ["\(APIKey.digestText(of: publishable))"]},
+                {"id": "other", "topic": "com.example.other", "manifest": "manifest.json",
+                 "environment": {"host": "127.0.0.1", "port": \(mockPort)\(ca)},
+                 "auth": {"key": "AuthKey.p8", "keyId": "\(keyID)", "teamId": "\(teamID)"},
+                 "secretKeys": ["\(APIKey.digestText(of: otherSecret))"]}
+              ]
+            }
+            """
+    }
+
+    init(store: (any GatewayStore)? = nil, workers: Int = 2, failingWebhooks: Int = 0) async throws {
+        directory = NSTemporaryDirectory() + "pushbutton-gateway-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let key = try P256PrivateKey.generate()
+        try key.pemRepresentation.write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+        try Self.manifest.write(toFile: directory + "/manifest.json", atomically: true, encoding: .utf8)
+        mock = try await MockAPNs.start(
+            MockAPNsConfiguration(
+                security: .selfSigned(directory: directory + "/tls"),
+                keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key)]))
+        webhook = try WebhookReceiver(failing: failingWebhooks)
+        let text = Self.configurationText(
+            mockPort: mock.port, caFile: mock.caFile, webhookPort: webhook.server.port, store: "sqlite:gateway.db",
+            workers: workers)
+        let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: directory)
+        guard let configuration = parsed.configuration else {
+            throw FixtureError(description: "configuration: \(parsed.diagnostics)")
+        }
+        gateway = try await Gateway.start(configuration, store: store)
+    }
+
+    func stop() async {
+        await gateway.stop()
+        await mock.stop()
+        await webhook.server.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    struct FixtureError: Error, CustomStringConvertible { var description: String }
+
+    /// One HTTP/1.1 request with URLSession: status, parsed JSON body (when it is JSON) and raw body.
+    func request(
+        _ method: String, _ path: String, key: String? = GatewayFixture.secret, json: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> (status: Int, json: JSONValue?, body: String) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let json { request.httpBody = Data(json.utf8) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, try? JSONParser.parse(Array(data)), String(decoding: data, as: UTF8.self))
+    }
+
+    /// Polls a notification until none of its recipients is queued or leased.
+    func settled(_ id: String, timeout: Duration = .seconds(20)) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (status, json, body) = try await request("GET", "/v1/notifications/\(id)")
+            guard status == 200, let object = json?.objectValue, let counts = object["counts"]?.objectValue else {
+                throw FixtureError(description: "GET /v1/notifications/\(id): \(status) \(body)")
+            }
+            if counts["queued"]?.integerValue == 0 && counts["leased"]?.integerValue == 0 { return .object(object) }
+            guard ContinuousClock.now < deadline else { throw FixtureError(description: "not settled: \(body)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// A distinct token per number.
+    static func token(_ number: Int) -> String { String(format: "%064x", 0xAB00 + number) }
+}
+
+/// An HTTP server that records each webhook request (body and signature) and answers 200.
+final class WebhookReceiver: Sendable {
+    typealias Event = (body: [UInt8], signature: String?, idempotencyKey: String?)
+    final class Events: Sendable {
+        let list = Mutex<[Event]>([])
+        let refused = Mutex(0)
+    }
+    let server: HTTPServer
+    private let received = Events()
+
+    /// Answers the first `failing` requests with 503 (not recorded), then records and answers 200.
+    init(failing: Int = 0) throws {
+        let received = self.received
+        server = try HTTPServer(HTTPServerOptions(port: 0)) { request in
+            let refuse = received.refused.withLock { count in
+                count += 1
+                return count <= failing
+            }
+            if refuse { return .text(503, "try later") }
+            received.list.withLock {
+                $0.append((request.body, request.header("x-pushbutton-signature"), request.header("idempotency-key")))
+            }
+            return .text(200, "ok")
+        }
+    }
+
+    /// Requests answered so far, refused ones included.
+    var attempts: Int { received.refused.withLock { $0 } }
+
+    var events: [Event] { received.list.withLock { $0 } }
+
+    /// Waits until `count` events arrived.
+    func wait(for count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while events.count < count {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+}

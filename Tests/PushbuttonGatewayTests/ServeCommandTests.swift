@@ -1,0 +1,70 @@
+import Foundation
+import PushbuttonAPNs
+import Testing
+
+/// `pushbutton serve` as a user runs it: key helpers, --check, and a bad configuration's exit.
+@Suite(.timeLimit(.minutes(1)))
+struct ServeCommandTests {
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await Blocking.run { try Self.runNow(arguments) }
+    }
+
+    static func runNow(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = ServeProcess.binary
+        process.arguments = arguments
+        let directory = NSTemporaryDirectory() + "pushbutton-serve-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        FileManager.default.createFile(atPath: directory + "/out", contents: nil)
+        FileManager.default.createFile(atPath: directory + "/err", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/err"))
+        try process.run()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, try String(contentsOfFile: directory + "/out", encoding: .utf8),
+            try String(contentsOfFile: directory + "/err", encoding: .utf8)
+        )
+    }
+
+    @Test func keyHelpers() async throws {
+        let hashed = try await run(["serve", "--hash-key", "abc"])
+        #expect(hashed.status == 0)
+        #expect(hashed.stdout == "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n")
+        let generated = try await run(["serve", "--generate-key", "publishable"])
+        #expect(generated.stdout.hasPrefix("key:    pb_pk_"))
+        #expect(try await run(["serve", "--generate-key", "other"]).status == 2)
+    }
+
+    @Test func aBadConfigurationStopsWithItsDiagnostics() async throws {
+        let directory = NSTemporaryDirectory() + "pushbutton-serve-config-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #"{"apps": [], "stor": "x"}"#.write(toFile: directory + "/bad.json", atomically: true, encoding: .utf8)
+        let bad = try await run(["serve", "--config", directory + "/bad.json"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("bad.json:1:"))
+        #expect(bad.stderr.contains("'stor' is not a setting here"))
+        #expect(bad.stderr.hasSuffix("has errors (see above); the gateway did not start\n"))
+        #expect(try await run(["serve"]).status == 2)
+        #expect(try await run(["serve", "--config", directory + "/missing.json"]).status == 1)
+    }
+
+    @Test func checkOpensEverythingAndExits() async throws {
+        let directory = NSTemporaryDirectory() + "pushbutton-serve-check-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try GatewayFixture.manifest.write(toFile: directory + "/manifest.json", atomically: true, encoding: .utf8)
+        let pem = try P256PrivateKey.generate().pemRepresentation
+        try pem.write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+        let text = GatewayFixture.configurationText(
+            mockPort: 2197, caFile: nil, webhookPort: nil, store: "sqlite:gw.db")
+        try text.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
+        let checked = try await run(["serve", "--config", directory + "/gateway.json", "--check"])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.contains("the configuration is valid (2 app(s)"))
+        let mode = try FileManager.default.attributesOfItem(atPath: directory + "/gw.db")[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+}
