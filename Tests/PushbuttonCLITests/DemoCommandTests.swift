@@ -6,7 +6,7 @@ import Testing
     @Test func runsTheWholePathAndKeepsItsFiles() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let demo = try await CLI.runDetached(["demo", "--keep", directory.path])
+        let demo = try await OffPool.cli(["demo", "--keep", directory.path])
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stderr.isEmpty)
         #expect(demo.stdout.contains("All ") && demo.stdout.contains(" checks passed in "))
@@ -28,13 +28,13 @@ import Testing
         let key = directory.appendingPathComponent("AuthKey_DEMOKEY001.p8").path
         #expect(try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int == 0o600)
         // The kept files work with the other commands.
-        let lint = try await CLI.runDetached([
+        let lint = try await OffPool.cli([
             "lint", directory.appendingPathComponent("manifest.json").path,
             directory.appendingPathComponent("payloads/lunch.json").path,
             directory.appendingPathComponent("payloads/party.json").path,
         ])
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
-        let stats = try await CLI.runDetached(["stats", directory.appendingPathComponent("outbox.sqlite").path])
+        let stats = try await OffPool.cli(["stats", directory.appendingPathComponent("outbox.sqlite").path])
         #expect(stats.status == 0 && stats.stdout.hasPrefix("5 responses to 5 recorded deliveries"))
     }
 
@@ -43,11 +43,11 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for run in 1...2 {
-            let demo = try await CLI.runDetached(["demo", "--keep", directory.path])
+            let demo = try await OffPool.cli(["demo", "--keep", directory.path])
             #expect(demo.status == 0, "run \(run): \(demo.stderr)")
             #expect(demo.stdout.contains("All 32 checks passed in "), "run \(run)")
         }
-        let stats = try await CLI.runDetached(["stats", directory.appendingPathComponent("outbox.sqlite").path])
+        let stats = try await OffPool.cli(["stats", directory.appendingPathComponent("outbox.sqlite").path])
         #expect(stats.stdout.hasPrefix("5 responses to 5 recorded deliveries"), "\(stats.stdout)")
     }
 
@@ -55,9 +55,9 @@ import Testing
     @Test func replacesAFolderKeptBeforeTheMarker() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(try await CLI.runDetached(["demo", "--keep", directory.path]).status == 0)
+        #expect(try await OffPool.cli(["demo", "--keep", directory.path]).status == 0)
         try FileManager.default.removeItem(at: directory.appendingPathComponent(".pushbutton-demo"))
-        let again = try await CLI.runDetached(["demo", "--keep", directory.path])
+        let again = try await OffPool.cli(["demo", "--keep", directory.path])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("All 32 checks passed in "))
     }
@@ -67,24 +67,24 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let mine = directory.appendingPathComponent("notes.txt")
         try Data("mine".utf8).write(to: mine)
-        let demo = try await CLI.runDetached(["demo", "--keep", directory.path])
+        let demo = try await OffPool.cli(["demo", "--keep", directory.path])
         #expect(demo.status == 2 && demo.stdout.isEmpty)
         #expect(demo.stderr.contains("is not empty and holds no earlier demo's files"))
         #expect(try String(contentsOf: mine, encoding: .utf8) == "mine")
     }
 
     @Test func saysWhenTheLocaleHasNoTitles() async throws {
-        let demo = try await CLI.runDetached(["demo", "--locale", "xx"])
+        let demo = try await OffPool.cli(["demo", "--locale", "xx"])
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(
             demo.stderr
                 == "pushbutton: warning: --locale 'xx': no titles in that language, so they are shown in en (available: en, fr)\n"
         )
-        #expect(try await CLI.runDetached(["demo", "--help"]).stdout.contains("sends six interactive notifications"))
+        #expect(try await OffPool.cli(["demo", "--help"]).stdout.contains("sends six interactive notifications"))
     }
 
     @Test func speaksFrenchOnAFrenchPhone() async throws {
-        let demo = try await CLI.runDetached(["demo", "--locale", "fr"])
+        let demo = try await OffPool.cli(["demo", "--locale", "fr"])
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stdout.contains("[Répondre] [J’aime] [Supprimer]"))
     }

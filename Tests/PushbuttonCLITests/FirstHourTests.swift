@@ -7,21 +7,21 @@ import Testing
 /// no manifest, conflicting flags, unknown locales, and results a pipeline can join back to its input.
 @Suite(.timeLimit(.minutes(2))) struct FirstHourTests {
     @Test func lintsUsageLineClosesItsBracket() async throws {
-        let help = try await CLI.runDetached(["lint", "--help"])
+        let help = try await OffPool.cli(["lint", "--help"])
         #expect(help.stdout.hasPrefix("USAGE: pushbutton lint [options] MANIFEST [PAYLOAD...]\n"))
     }
 
     @Test func quietLintStillCountsEverything() async throws {
-        let quiet = try await CLI.runDetached(["lint", "-q", "Examples/manifest.json"])
+        let quiet = try await OffPool.cli(["lint", "-q", "Examples/manifest.json"])
         #expect(quiet.status == 0)
         #expect(quiet.stdout == "Examples/manifest.json: 0 errors, 0 warnings, 1 note\n")
     }
 
     @Test func strictQuietLintFailsOnWarnings() async throws {
         let payload = #"{"aps": {"alert": "x", "category": "message", "sond": "default"}}"#
-        let lenient = try await CLI.runDetached(["lint", "-q", "Examples/manifest.json", "-"], stdin: payload)
+        let lenient = try await OffPool.cli(["lint", "-q", "Examples/manifest.json", "-"], stdin: payload)
         #expect(lenient.status == 0 && lenient.stdout.hasSuffix("<stdin>: 0 errors, 1 warning, 0 notes\n"))
-        let strict = try await CLI.runDetached(
+        let strict = try await OffPool.cli(
             ["lint", "--strict", "-q", "Examples/manifest.json", "-"], stdin: payload)
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("<stdin>:1:47: warning: aps.sond: 'sond' is not an aps key"))
@@ -29,13 +29,13 @@ import Testing
     }
 
     @Test func aPayloadWhereTheManifestBelongsIsRecognised() async throws {
-        let result = try await CLI.runDetached(["lint", "Examples/payloads/message.json", "Examples/manifest.json"])
+        let result = try await OffPool.cli(["lint", "Examples/payloads/message.json", "Examples/manifest.json"])
         #expect(result.status == 1 && result.stdout.isEmpty)
         #expect(
             result.stderr
                 == "pushbutton: error: Examples/payloads/message.json looks like a payload (it has an 'aps' dictionary), "
                 + "not a manifest: the manifest comes first, as in pushbutton lint MANIFEST [PAYLOAD...]\n")
-        let simulate = try await CLI.runDetached([
+        let simulate = try await OffPool.cli([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/payloads/message.json", "--tap",
             "like",
         ])
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func payloadChecksWhatItCanWithoutAManifest() async throws {
-        let result = try await CLI.runDetached([
+        let result = try await OffPool.cli([
             "payload", "--category", "message", "--title", "Anna", "--body", String(repeating: "x", count: 5_000),
             "--badge", "-1", "--button", "like=pushbutton.calback", "--button", "go=pushbutton.callback",
         ])
@@ -55,26 +55,26 @@ import Testing
         #expect(result.stderr.contains("hint: did you mean 'pushbutton.callback'?"))
         #expect(result.stderr.hasSuffix("pushbutton: error: the payload does not pass validation (see above)\n"))
         // The manifest's own checks are not guessed at without it.
-        let fine = try await CLI.runDetached([
+        let fine = try await OffPool.cli([
             "payload", "--category", "anything", "--body", "Hi", "--button", "x=app_action",
         ])
         #expect(fine.status == 0 && fine.stderr.isEmpty, "\(fine.stderr)")
     }
 
     @Test func dynamicButtonsWantMutableContent() async throws {
-        let built = try await CLI.runDetached(["payload", "--body", "Party?", "--define", "going=Going"])
+        let built = try await OffPool.cli(["payload", "--body", "Party?", "--define", "going=Going"])
         #expect(built.status == 0 && built.stderr.isEmpty, "\(built.stderr)")
         #expect(try JSONParser.parse(built.stdout)["aps"]?["mutable-content"] == 1)
         let payload =
             #"{"aps": {"alert": "Party?", "category": "pushbutton.dyn.930f3a2086dc8813"}, "pushbutton": {"v": 1, "define": [{"id": "going", "title": "Going"}]}}"#
-        let lint = try await CLI.runDetached(["lint", "Examples/manifest.json", "-"], stdin: payload)
+        let lint = try await OffPool.cli(["lint", "Examples/manifest.json", "-"], stdin: payload)
         #expect(lint.status == 0)
         #expect(
             lint.stdout.contains(
                 "<stdin>:1:2: warning: aps.mutable-content: dynamic buttons without \"mutable-content\": 1"))
         #expect(
-            try await CLI.runDetached(["lint", "--strict", "Examples/manifest.json", "-"], stdin: payload).status == 1)
-        let example = try await CLI.runDetached(["lint", "Examples/manifest.json", "Examples/payloads/dynamic.json"])
+            try await OffPool.cli(["lint", "--strict", "Examples/manifest.json", "-"], stdin: payload).status == 1)
+        let example = try await OffPool.cli(["lint", "Examples/manifest.json", "Examples/payloads/dynamic.json"])
         #expect(example.stdout.contains("Examples/payloads/dynamic.json: 0 errors, 0 warnings, 0 notes"))
     }
 
@@ -87,7 +87,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("AuthKey.p8").path
         try Data(try P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: key))
-        let result = try await CLI.runDetached(
+        let result = try await OffPool.cli(
             [
                 "send", "--key", key, "--key-id", "K", "--team-id", "T", "--topic", "com.example.chatter", "--token",
                 String(repeating: "ab", count: 32),
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func anUnknownLocaleIsNamedWithTheAvailableOnes() async throws {
-        let result = try await CLI.runDetached([
+        let result = try await OffPool.cli([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
             "--locale", "xx",
         ])
@@ -106,7 +106,7 @@ import Testing
             result.stderr
                 == "pushbutton: warning: --locale 'xx': no titles in that language, so they are shown in en "
                 + "(available: en, de, fr)\n")
-        let regional = try await CLI.runDetached([
+        let regional = try await OffPool.cli([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
             "--locale", "fr-CA",
         ])
@@ -117,12 +117,12 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let outbox = directory.appendingPathComponent("taps.sqlite").path
-        let simulate = try await CLI.runDetached([
+        let simulate = try await OffPool.cli([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
             "--outbox", outbox,
         ])
         #expect(simulate.status == 0)
-        let stats = try await CLI.runDetached(["stats", outbox])
+        let stats = try await OffPool.cli(["stats", outbox])
         #expect(stats.stdout.hasPrefix("1 response (no deliveries recorded, so no rates per delivery)\n"))
         #expect(stats.stdout.contains(" s from arrival to tap") && !stats.stdout.contains("after delivery"))
     }
@@ -144,7 +144,7 @@ import Testing
         let file = directory.appendingPathComponent("tokens.txt")
         let alive = (1...3).map { String(format: "%064x", $0) }
         try Data("# devices\n\(alive[0])\n\n\(dead)\n\(alive[1])\nnot-a-token\n\(alive[2])\n".utf8).write(to: file)
-        let fromFile = try await CLI.runDetached(base + ["--tokens", file.path])
+        let fromFile = try await OffPool.cli(base + ["--tokens", file.path])
         #expect(fromFile.status == 1)
         let results = try fromFile.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
         var byLine: [Int64: JSONValue] = [:]
@@ -158,7 +158,7 @@ import Testing
             #"{"token":"\#(alive[0])","id":"order-17"}"#, "", #"{"token":"\#(dead)","id":"x \"quoted\" ✓"}"#,
             #"{"token":"\#(alive[1])"}"#, #"{"token":"\#(alive[2])","id":5}"#,
         ].joined(separator: "\n")
-        let fromInput = try await CLI.runDetached(base, stdin: ndjson)
+        let fromInput = try await OffPool.cli(base, stdin: ndjson)
         let lines = try fromInput.stdout.split(separator: "\n").map { try JSONParser.parse(String($0)) }
         var byID: [Int64: JSONValue] = [:]
         for line in lines { byID[line["line"]?.integerValue ?? 0] = line }

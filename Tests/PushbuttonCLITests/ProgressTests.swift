@@ -66,7 +66,7 @@ import Testing
         try Data(tokens.utf8).write(to: directory.appendingPathComponent("tokens.txt"))
         let started = ContinuousClock.now
         let port = mock.port
-        let result = try await CLI.detached {
+        let result = try await OffPool.run {
             try Terminal.run(
                 "exec pushbutton send --key \(directory.path)/AuthKey_MOCKKEY001.p8 --key-id MOCKKEY001 --team-id MOCKTEAM01 "
                     + "--topic com.example.chatter --host 127.0.0.1 --port \(port) --ca \(directory.path)/ca.pem "
@@ -93,7 +93,7 @@ import Testing
         let receiver = try TapReceiver()
         defer { receiver.stop() }
         let endpoint = receiver.endpoint
-        let result = try await CLI.detached {
+        let result = try await OffPool.run {
             try Terminal.run("exec pushbutton outbox drain \(path) --until-empty --endpoint \(endpoint)")
         }
         #expect(result.status == 0, "\(result.stdout)")

@@ -106,7 +106,7 @@ import Testing
                 let server = try #require(servers.first, "kill %1 without a background command")
                 result = server.terminate()
             } else {
-                result = try await CLI.detached { try Self.shell(command, in: directory) }
+                result = try await OffPool.run { try Self.shell(command, in: directory) }
             }
             #expect(result.status == step.expectedStatus, "\(command)\n\(result.stderr)")
             let printed = Set((result.stdout + result.stderr).components(separatedBy: "\n").map(Self.masked))

@@ -21,7 +21,7 @@ import Testing
         let port = mock.port
         let path = directory.path
         // The whole exchange waits for a process and sleeps between batches: off the concurrency threads.
-        let status = try await CLI.detached { try Self.sendAndInterrupt(port: port, directory: path) }
+        let status = try await OffPool.run { try Self.sendAndInterrupt(port: port, directory: path) }
         mock.stop()
         let outFile = directory.appendingPathComponent("out")
         let errFile = directory.appendingPathComponent("err")
@@ -43,6 +43,41 @@ import Testing
         #expect(stderr.contains("stopping: no more input is read"))
         #expect(stderr.contains("sent \(results.count): delivered \(results.count), rejected 0, failed 0 in "))
         #expect(stderr.contains("pushbutton: interrupted: the rest of the input was not sent"))
+    }
+
+    @Test func aSecondCtrlCEndsTheSendAtOnce() async throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Every answer takes 20 s: the graceful stop after the first Ctrl-C would wait that long.
+        let mock = try LocalServer(mockAPNs: [
+            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=20000,seed=3", "--duration", "60",
+        ])
+        defer { mock.stop() }
+        let port = mock.port
+        let path = directory.path
+        let (reason, seconds) = try await OffPool.run { () throws -> (Process.TerminationReason, Double) in
+            let send = Process()
+            send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
+            send.arguments = [
+                "send", "--key", path + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id",
+                "MOCKTEAM01", "--topic", "com.example.chatter", "--host", "127.0.0.1", "--port", String(port),
+                "--ca", path + "/ca.pem", "--body", "Hi", "--timeout", "60", "--token", Self.token(1),
+                "--token", Self.token(2),
+            ]
+            send.standardOutput = FileHandle.nullDevice
+            send.standardError = FileHandle.nullDevice
+            try send.run()
+            Thread.sleep(forTimeInterval: 1.5)
+            let start = Date()
+            send.interrupt()
+            Thread.sleep(forTimeInterval: 0.5)
+            send.interrupt()
+            send.waitUntilExit()
+            return (send.terminationReason, Date().timeIntervalSince(start))
+        }
+        // The second Ctrl-C has the default action: the process ends by the signal, long before the answers.
+        #expect(reason == .uncaughtSignal)
+        #expect(seconds < 10, "the second Ctrl-C took \(seconds) s")
     }
 
     /// Sends two batches of NDJSON (the second while the first's answers are coming), Ctrl-C while the

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import PushbuttonAPNs
-import PushbuttonReceiver
 import Synchronization
 
 /// Ctrl-C (SIGINT) or SIGTERM during `send`: stop reading input, let what is in flight finish (each
@@ -10,33 +9,20 @@ import Synchronization
 final class SendStop: Sendable {
     private let requested = Atomic<Bool>(false)
     private let channel = Mutex<BoundedChannel<APNsNotification>?>(nil)
-    /// Kept so the sources live as long as the command.
-    private let sources = Locked<[any DispatchSourceSignal]>([])
+    /// Kept so the signal sources live as long as the command.
+    private let signals = Mutex<SignalSources?>(nil)
 
     var isRequested: Bool { requested.load(ordering: .acquiring) }
 
-    /// Starts listening for the signals; `onStop` runs once, on the first one.
+    /// Starts listening for the signals; `onStop` runs once, on the first one (the next one ends the process).
     func install(onStop: @escaping @Sendable () -> Void) {
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)  // handled by the dispatch source instead of ending the process
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                guard !requested.exchange(true, ordering: .acquiringAndReleasing) else { return }
-                // The next one gets the default action: a second Ctrl-C ends the process.
-                signal(SIGINT, SIG_DFL)
-                signal(SIGTERM, SIG_DFL)
-                onStop()
-                // A sender waiting for input that may never come (an idle pipe) is woken with "no more".
-                channel.withLock { $0?.finish() }
-            }
-            source.resume()
-            sources.withLock { $0.append(source) }
+        let sources = SignalSources { [self] in
+            requested.store(true, ordering: .releasing)
+            onStop()
+            // A sender waiting for input that may never come (an idle pipe) is woken with "no more".
+            channel.withLock { $0?.finish() }
         }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGINT)
-        sigaddset(&unblocked, SIGTERM)
-        sigprocmask(SIG_UNBLOCK, &unblocked, nil)  // a parent may have started us with them blocked
+        signals.withLock { $0 = sources }
     }
 
     /// The input channel, to be finished early when a stop is requested.
