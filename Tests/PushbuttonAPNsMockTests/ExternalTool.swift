@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 /// Runs an independent client (h2load, nghttp, aioapns) to completion, off Swift's cooperative threads.
 enum ExternalTool {
@@ -27,14 +28,13 @@ enum ExternalTool {
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         try process.run()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
-            }
+        // Waited for on a thread of its own: a Dispatch worker blocked for the tool's whole run would starve
+        // the retry timers of the async tests running beside it (Dispatch's pool is as wide as the cores).
+        let exit = await withCheckedContinuation { (continuation: CheckedContinuation<ProcessExit, Never>) in
+            Thread { continuation.resume(returning: ProcessExit.wait(for: process)) }.start()
         }
         return Output(
-            status: process.terminationStatus, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            status: exit.status, stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }
 }

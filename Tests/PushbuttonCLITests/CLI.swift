@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 /// Runs the built `pushbutton` binary, as a user would, and captures what it printed.
 enum CLI {
@@ -57,12 +58,19 @@ enum CLI {
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         try process.run()
-        process.waitUntilExit()
+        let status = waitForExit(process).status
         return Result(
-            status: process.terminationStatus,
+            status: status,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
+
+    /// How a process ended (see `ProcessExit`, which says why tests do not use `waitUntilExit()`).
+    typealias Exit = ProcessExit
+
+    /// Waits for `process` and reaps it.
+    @discardableResult
+    static func waitForExit(_ process: Process) -> Exit { ProcessExit.wait(for: process) }
 
     /// A fresh temporary directory, removed by the caller.
     static func temporaryDirectory() throws -> URL {

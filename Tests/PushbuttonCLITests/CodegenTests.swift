@@ -63,8 +63,7 @@ import Testing
             "-I", CLI.productsDirectory.path, directory.appendingPathComponent("NotificationCategories.swift").path,
         ]
         try swiftc.run()
-        swiftc.waitUntilExit()
-        #expect(swiftc.terminationStatus == 0)
+        #expect(CLI.waitForExit(swiftc).status == 0)
     }
 
     /// A manifest whose texts, keys and translations (and file name) try to end a string, a comment or a

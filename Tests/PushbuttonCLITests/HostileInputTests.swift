@@ -94,9 +94,9 @@ import Testing
         process.standardError = errors
         try pipe.fileHandleForReading.close()
         try process.run()
-        process.waitUntilExit()
+        let exit = CLI.waitForExit(process)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 141 || process.terminationReason == .uncaughtSignal, "\(stderr)")
+        #expect(exit.status == 141 || exit.signaled, "\(stderr)")
         #expect(stderr.isEmpty, "\(stderr)")
         // A full disk: one line and status 1.
         let full = Process()
@@ -106,9 +106,9 @@ import Testing
         let fullErrors = Pipe()
         full.standardError = fullErrors
         try full.run()
-        full.waitUntilExit()
+        let fullExit = CLI.waitForExit(full)
         let fullStderr = String(decoding: fullErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(full.terminationStatus == 1)
+        #expect(fullExit.status == 1)
         #expect(fullStderr == "pushbutton: error: cannot write to standard output: No space left on device\n")
     }
 
@@ -143,7 +143,7 @@ import Testing
         try process.run()
         defer {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            CLI.waitForExit(process)
         }
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
@@ -298,7 +298,7 @@ import Testing
         let ca = try #require(
             (try JSONSerialization.jsonObject(with: Data(mock.firstLine.utf8)) as? [String: Any])?["ca"] as? String)
         #expect(FileManager.default.fileExists(atPath: ca))
-        mock.process.waitUntilExit()
+        CLI.waitForExit(mock.process)
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: ca).deletingLastPathComponent().path))
     }
 }

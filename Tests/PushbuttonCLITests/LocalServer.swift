@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 #if canImport(Glibc)
     import Glibc
@@ -61,7 +62,7 @@ final class LocalServer {
 
     func stop() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        CLI.waitForExit(process)
     }
 
     /// The `key` of every JSON line of a server's log file, in order.

@@ -34,11 +34,10 @@ import Testing
                 kill(worker.processIdentifier, SIGKILL)
                 killed += 1
             }
-            worker.waitUntilExit()
+            CLI.waitForExit(worker)
         }
         let last = try startDrain(database, endpoint: receiver.endpoint)
-        last.waitUntilExit()
-        #expect(last.terminationStatus == 0)
+        #expect(CLI.waitForExit(last).status == 0)
 
         let status = try await outbox.status()
         #expect(status.delivered == Self.taps && status.pending == 0 && status.inFlight == 0 && status.dead == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 import Testing
 
 #if canImport(Glibc)
@@ -185,10 +186,10 @@ import Testing
         /// SIGTERM, as `kill %1` sends; what it printed after its first line.
         func terminate() -> CLI.Result {
             process.terminate()
-            process.waitUntilExit()
+            let exit = CLI.waitForExit(process)
             let stdout = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
             return CLI.Result(
-                status: process.terminationStatus,
+                status: exit.status,
                 stdout: String(stdout.drop { $0 != "\n" }.dropFirst()),
                 stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
         }
@@ -196,7 +197,7 @@ import Testing
         func kill() {
             if process.isRunning {
                 Glibc.kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                CLI.waitForExit(process)
             }
         }
     }

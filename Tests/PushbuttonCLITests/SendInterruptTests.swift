@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 import Testing
 
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ import Testing
         defer { mock.stop() }
         let port = mock.port
         let path = directory.path
-        let (reason, seconds) = try await OffPool.run { () throws -> (Process.TerminationReason, Double) in
+        let (exit, seconds) = try await OffPool.run { () throws -> (CLI.Exit, Double) in
             let send = Process()
             send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
             send.arguments = [
@@ -72,11 +73,11 @@ import Testing
             send.interrupt()
             Thread.sleep(forTimeInterval: 0.5)
             send.interrupt()
-            send.waitUntilExit()
-            return (send.terminationReason, Date().timeIntervalSince(start))
+            let exit = CLI.waitForExit(send)
+            return (exit, Date().timeIntervalSince(start))
         }
         // The second Ctrl-C has the default action: the process ends by the signal, long before the answers.
-        #expect(reason == .uncaughtSignal)
+        #expect(exit == CLI.Exit(status: SIGINT, signaled: true))
         #expect(seconds < 10, "the second Ctrl-C took \(seconds) s")
     }
 
@@ -110,8 +111,8 @@ import Testing
         send.interrupt()
         Thread.sleep(forTimeInterval: 0.1)
         write(41...50)  // after Ctrl-C: never sent
-        send.waitUntilExit()
+        let exit = CLI.waitForExit(send)
         try? input.fileHandleForWriting.close()
-        return send.terminationStatus
+        return exit.status
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 
 /// Runs the `curl` command line (HTTP/1.1 and HTTP/2 prior knowledge) for tests of the server.
 enum Curl {
@@ -19,9 +20,9 @@ enum Curl {
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "curl \(arguments) exited with \(process.terminationStatus)")
+        let exit = ProcessExit.wait(for: process)
+        guard exit.status == 0 else {
+            throw Failure(description: "curl \(arguments) exited with \(exit.status)")
         }
         return String(decoding: data, as: UTF8.self)
     }

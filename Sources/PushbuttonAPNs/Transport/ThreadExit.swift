@@ -1,22 +1,34 @@
-import Dispatch
+import Synchronization
 
-/// Lets async code wait, off Swift's cooperative threads, until a transport's or server's own thread has
-/// ended; any number of callers may wait, before or after it ends.
+/// Lets async code wait until a transport's or server's own thread has ended; any number of callers may
+/// wait, before or after it ends. Waiting parks no thread: a blocked Dispatch worker would starve the
+/// timers (retries, backoff) that share Dispatch's small global pool, as a blocking wait here once did.
 package final class ThreadExit: Sendable {
-    private let semaphore = DispatchSemaphore(value: 0)
+    private struct State {
+        var ended = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
 
     package init() {}
 
     /// Called by the thread as its last act.
-    package func signal() { semaphore.signal() }
+    package func signal() {
+        let waiters = state.withLock { state in
+            state.ended = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
 
     package func wait() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { [semaphore] in
-                semaphore.wait()
-                semaphore.signal()  // pass it on to the next waiter
-                continuation.resume()
+            let ended = state.withLock { state in
+                if !state.ended { state.waiters.append(continuation) }
+                return state.ended
             }
+            if ended { continuation.resume() }
         }
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How a child process ended, read with `waitpid` rather than `Process.waitUntilExit()`: on Linux the latter
+/// can miss the exit of a child that ends while other threads are starting processes, and then waits forever
+/// on a zombie (seen in the parallel test run). The test suites and tools that run many processes wait here.
+package struct ProcessExit: Sendable, Equatable {
+    /// The exit code, or the number of the signal that ended the process.
+    package var status: Int32
+    /// Whether a signal ended the process.
+    package var signaled: Bool
+
+    package init(status: Int32, signaled: Bool) {
+        self.status = status
+        self.signaled = signaled
+    }
+
+    /// Blocks until `process` (started with `run()`) ends, and reaps it.
+    @discardableResult
+    package static func wait(for process: Process) -> ProcessExit {
+        var status: Int32 = 0
+        while waitpid(process.processIdentifier, &status, 0) < 0 {
+            guard errno == EINTR else { return ProcessExit(status: -1, signaled: false) }
+        }
+        let signal = status & 0x7F
+        return signal == 0
+            ? ProcessExit(status: (status >> 8) & 0xFF, signaled: false) : ProcessExit(status: signal, signaled: true)
+    }
+}
