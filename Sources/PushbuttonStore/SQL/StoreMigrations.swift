@@ -89,6 +89,17 @@ enum StoreMigrations {
             );
             """
         ),
+        (
+            "3-shared-payloads",
+            """
+            -- A notification's payload once, when its recipients share it (a campaign without per-recipient
+            -- data): a recipient with no row in payloads is sent this one, so intake writes one small row each.
+            CREATE TABLE shared_payloads (
+                notification_id TEXT PRIMARY KEY REFERENCES notifications (id),
+                payload {BLOB} NOT NULL
+            );
+            """
+        ),
     ]
 
     /// Applies the migrations the database lacks, in `dialect`; returns their names.
