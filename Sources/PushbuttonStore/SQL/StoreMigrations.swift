@@ -98,6 +98,9 @@ enum StoreMigrations {
                 notification_id TEXT PRIMARY KEY REFERENCES notifications (id),
                 payload {BLOB} NOT NULL
             );
+            -- A campaign's progress (counts by state, polled while it runs) from the index alone: without
+            -- it each poll read every row of the campaign.
+            CREATE INDEX deliveries_notification_state ON deliveries (notification_id, state);
             """
         ),
     ]
