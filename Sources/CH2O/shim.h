@@ -18,6 +18,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -305,5 +306,9 @@ static inline h2o_iovec_t pb_http_method(const h2o_req_t *req) { return req->inp
 static inline h2o_iovec_t pb_http_path(const h2o_req_t *req) { return req->input.path; }
 static inline h2o_iovec_t pb_http_entity(const h2o_req_t *req) { return req->entity; }
 static inline int pb_http_version(const h2o_req_t *req) { return req->version; }
+
+// glibc's malloc gives busy threads heaps of their own (up to 8 per core), each keeping freed memory: the
+// server caps them (mallopt is in <malloc.h>, which Swift's Glibc module does not bring).
+static inline void pb_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
 
 #endif

@@ -1,3 +1,4 @@
+internal import CH2O
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
@@ -49,6 +50,9 @@ public final class Gateway: Sendable {
         _ configuration: GatewayConfiguration, store given: (any GatewayStore)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws(StartError) -> Gateway {
+        // glibc gives each busy thread a heap of its own (up to 8 per core); the HTTP, store and APNs threads
+        // then hold tens of MiB of freed but unreturned memory. A few heaps keep the server small.
+        pb_limit_malloc_arenas(2)
         let store: any GatewayStore
         if let given {
             store = given

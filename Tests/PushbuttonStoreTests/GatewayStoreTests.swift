@@ -179,12 +179,12 @@ extension GatewayStoreTests {
     @Test(arguments: StoreBackend.allCases)
     func batchesLargerThanOneStatementKeepEveryRow(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        _ = try store.enqueue(spec("n1"), deliveries: deliveries(450), idempotency: nil, now: Self.t0)
+        _ = try store.enqueue(spec("n1"), deliveries: deliveries(1_100), idempotency: nil, now: Self.t0)
         _ = try store.enqueue(spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
-        #expect(try store.append(campaign: "c1", deliveries: deliveries(401, prefix: "c"), now: Self.t0) == 401)
-        let leased = try store.lease(limit: 1000, duration: 30, now: Self.t0)
-        #expect(leased.count == 851)
-        #expect(Set(leased.map(\.apnsID)).count == 851)
+        #expect(try store.append(campaign: "c1", deliveries: deliveries(1_001, prefix: "c"), now: Self.t0) == 1_001)
+        let leased = try store.lease(limit: 3000, duration: 30, now: Self.t0)
+        #expect(leased.count == 2101)
+        #expect(Set(leased.map(\.apnsID)).count == 2101)
         var results = leased.map { CompletedDelivery($0, outcome: .delivered, attempts: 1) }
         results[3] = CompletedDelivery(
             leased[3], outcome: .rejected(status: 410, reason: "Unregistered", unregisteredAt: Self.t0), attempts: 1)
@@ -192,12 +192,39 @@ extension GatewayStoreTests {
         stale.leaseToken = "not-this-lease"
         results[5] = CompletedDelivery(stale, outcome: .delivered, attempts: 1)
         let recorded = try store.complete(results, now: Self.t0)
-        #expect(recorded.filter { $0 }.count == 850)
+        #expect(recorded.filter { $0 }.count == 2100)
         #expect(recorded[5] == false)
         let n1 = try #require(try store.notification(id: "n1", limit: 0, after: 0))
         let c1 = try #require(try store.notification(id: "c1", limit: 0, after: 0))
-        #expect((n1.counts[.delivered] ?? 0) + (c1.counts[.delivered] ?? 0) == 849)
+        #expect((n1.counts[.delivered] ?? 0) + (c1.counts[.delivered] ?? 0) == 2099)
         #expect((n1.counts[.rejected] ?? 0) + (c1.counts[.rejected] ?? 0) == 1)
         #expect((n1.counts[.leased] ?? 0) + (c1.counts[.leased] ?? 0) == 1)
+    }
+}
+
+extension GatewayStoreTests {
+    /// Recipients sharing the campaign's payload are stored once per notification; each leased recipient
+    /// still comes back with its own payload, across pages and next to recipients with payloads of their own.
+    @Test(arguments: StoreBackend.allCases)
+    func sharedAndOwnPayloadsComeBackPerRecipient(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        _ = try store.enqueue(spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
+        var first = deliveries(250, prefix: "a")
+        first[7].payload = Array(#"{"aps":{"alert":"seven"}}"#.utf8)
+        #expect(try store.append(campaign: "c1", deliveries: first, now: Self.t0) == 250)
+        var second = deliveries(3, prefix: "b")
+        second[0].payload = Array(#"{"aps":{"alert":"b0"}}"#.utf8)  // a page that starts with its own payload
+        #expect(try store.append(campaign: "c1", deliveries: second, now: Self.t0) == 3)
+        _ = try store.enqueue(
+            spec("n1"), deliveries: [NewDelivery(token: Self.token, apnsID: "n", payload: Array("{\"n\":1}".utf8))],
+            idempotency: nil, now: Self.t0)
+        let leased = try store.lease(limit: 1000, duration: 30, now: Self.t0)
+        let payloads = Dictionary(
+            uniqueKeysWithValues: leased.map { ($0.apnsID, String(decoding: $0.payload, as: UTF8.self)) })
+        #expect(payloads.count == 254)
+        #expect(payloads["a-7"] == #"{"aps":{"alert":"seven"}}"#)
+        #expect(payloads["b-0"] == #"{"aps":{"alert":"b0"}}"#)
+        #expect(payloads["n"] == "{\"n\":1}")
+        #expect(payloads.filter { $0.value == "{}" }.count == 251)
     }
 }

@@ -175,14 +175,35 @@ public final class SQLGatewayStore: GatewayStore {
 
     /// Rows per multi-row INSERT or UPDATE: one round trip to PostgreSQL (and one statement for SQLite) per
     /// this many recipients, well under either database's limit on bound values.
-    static let rowsPerStatement = 200
+    static let rowsPerStatement = 500
 
-    /// Inserts recipients with multi-row INSERTs; returns the smallest new row id.
+    /// The payload `id`'s recipients share: the stored one, or else `candidate`, stored as it. Concurrent
+    /// appends to one campaign agree on one (PostgreSQL's second INSERT waits for the first, then reads it).
+    private func sharedPayload(for id: String, candidate: [UInt8], _ connection: any SQLConnection)
+        throws(StoreError) -> [UInt8]
+    {
+        try connection.query(
+            "INSERT INTO shared_payloads (notification_id, payload) VALUES (?, ?) ON CONFLICT (notification_id) DO NOTHING",
+            [.text(id), .blob(candidate)])
+        guard
+            let stored = try connection.query(
+                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(id)]
+            ).first?[0].blob
+        else { throw StoreError("the shared payload vanished", context: "INSERT INTO shared_payloads") }
+        return stored
+    }
+
+    /// Inserts recipients with multi-row INSERTs; returns the smallest new row id. A recipient whose payload
+    /// is `shared` (set from the first recipient when nil) gets no row in `payloads`.
     @discardableResult
     private func insert(
-        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, now: Date, into connection: any SQLConnection
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
+        into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         var first: Int64?
+        if shared == nil, let candidate = deliveries.first?.payload {
+            shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
+        }
         var start = deliveries.startIndex
         while start < deliveries.endIndex {
             let end = min(start + Self.rowsPerStatement, deliveries.endIndex)
@@ -209,16 +230,17 @@ public final class SQLGatewayStore: GatewayStore {
             for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
             if let lowest = ids.values.min() { first = min(first ?? lowest, lowest) }
             var payloads: [SQLValue] = []
-            payloads.reserveCapacity((end - start) * 2)
-            for delivery in deliveries[start..<end] {
+            for delivery in deliveries[start..<end] where delivery.payload != shared {
                 guard let id = ids[delivery.apnsID] else {
                     throw StoreError("an inserted recipient did not come back", context: "INSERT INTO deliveries")
                 }
                 payloads += [.integer(id), .blob(delivery.payload)]
             }
-            try connection.query(
-                "INSERT INTO payloads (delivery_id, payload) VALUES "
-                    + Array(repeating: "(?, ?)", count: end - start).joined(separator: ", "), payloads)
+            if !payloads.isEmpty {
+                try connection.query(
+                    "INSERT INTO payloads (delivery_id, payload) VALUES "
+                        + Array(repeating: "(?, ?)", count: payloads.count / 2).joined(separator: ", "), payloads)
+            }
             start = end
         }
         return first
@@ -260,7 +282,8 @@ public final class SQLGatewayStore: GatewayStore {
                         .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
                         Self.time(spec.createdAt), .blob(spec.request),
                     ])
-                let first = try insert(deliveries[...], of: spec, now: now, into: connection)
+                var shared: [UInt8]?
+                let first = try insert(deliveries[...], of: spec, shared: &shared, now: now, into: connection)
                 if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
                 return .created(id: spec.id)
             }
@@ -298,8 +321,9 @@ public final class SQLGatewayStore: GatewayStore {
                 var first: Int64?
                 var buffer: [NewDelivery] = []
                 buffer.reserveCapacity(Self.rowsPerStatement)
+                var shared: [UInt8]?
                 func flush() throws(StoreError) {
-                    if let lowest = try insert(buffer[...], of: spec, now: now, into: connection) {
+                    if let lowest = try insert(buffer[...], of: spec, shared: &shared, now: now, into: connection) {
                         first = min(first ?? lowest, lowest)
                     }
                     buffer.removeAll(keepingCapacity: true)
@@ -328,7 +352,20 @@ public final class SQLGatewayStore: GatewayStore {
                     ])
                 var payloads: [Int64: [UInt8]] = [:]
                 payloads.reserveCapacity(rows.count)
+                let leasedIDs = Set(rows.compactMap { $0[0].integer })
                 var start = 0
+                if let low = leasedIDs.min(), let high = leasedIDs.max(),
+                    high - low < Int64(4 * leasedIDs.count + Self.rowsPerStatement)
+                {
+                    // Leases take due rows mostly in id order: one range read instead of a statement per chunk.
+                    for row in try connection.query(
+                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
+                        [.integer(low), .integer(high)])
+                    {
+                        if let id = row[0].integer, leasedIDs.contains(id) { payloads[id] = row[1].blob ?? [] }
+                    }
+                    start = rows.count
+                }
                 while start < rows.count {
                     let end = min(start + Self.rowsPerStatement, rows.count)
                     let ids = rows[start..<end].map { $0[0] }
@@ -339,6 +376,18 @@ public final class SQLGatewayStore: GatewayStore {
                         if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
                     }
                     start = end
+                }
+                // The rest share their notification's payload.
+                var sharedBy: [String: [UInt8]] = [:]
+                for row in rows {
+                    guard let id = row[0].integer, payloads[id] == nil, let notification = row[1].text else { continue }
+                    if sharedBy[notification] == nil {
+                        sharedBy[notification] =
+                            try connection.query(
+                                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
+                            ).first?[0].blob ?? []
+                    }
+                    payloads[id] = sharedBy[notification]
                 }
                 return (rows, payloads)
             }

@@ -89,6 +89,20 @@ enum StoreMigrations {
             );
             """
         ),
+        (
+            "3-shared-payloads",
+            """
+            -- A notification's payload once, when its recipients share it (a campaign without per-recipient
+            -- data): a recipient with no row in payloads is sent this one, so intake writes one small row each.
+            CREATE TABLE shared_payloads (
+                notification_id TEXT PRIMARY KEY REFERENCES notifications (id),
+                payload {BLOB} NOT NULL
+            );
+            -- A campaign's progress (counts by state, polled while it runs) from the index alone: without
+            -- it each poll read every row of the campaign.
+            CREATE INDEX deliveries_notification_state ON deliveries (notification_id, state);
+            """
+        ),
     ]
 
     /// Applies the migrations the database lacks, in `dialect`; returns their names.
