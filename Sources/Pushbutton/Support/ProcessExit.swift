@@ -8,7 +8,8 @@ import Foundation
 
 /// How a child process ended, read with `waitpid` rather than `Process.waitUntilExit()`: on Linux the latter
 /// can miss the exit of a child that ends while other threads are starting processes, and then waits forever
-/// on a zombie (seen in the parallel test run). The test suites and tools that run many processes wait here.
+/// on a zombie (seen in the parallel test run). Whichever of the two reaps the child first, the other learns
+/// how it ended. The test suites and tools that run many processes wait here.
 package struct ProcessExit: Sendable, Equatable {
     /// The exit code, or the number of the signal that ended the process.
     package var status: Int32
@@ -25,7 +26,12 @@ package struct ProcessExit: Sendable, Equatable {
     package static func wait(for process: Process) -> ProcessExit {
         var status: Int32 = 0
         while waitpid(process.processIdentifier, &status, 0) < 0 {
-            guard errno == EINTR else { return ProcessExit(status: -1, signaled: false) }
+            guard errno == EINTR else {
+                // Foundation's own SIGCHLD handler reaped it first (ECHILD): then Foundation knows how it ended.
+                process.waitUntilExit()
+                return ProcessExit(
+                    status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal)
+            }
         }
         let signal = status & 0x7F
         return signal == 0
