@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonGateway
+import PushbuttonStore
 
 /// `pushbutton serve`: the push gateway (HTTP API, durable queue, device registry, workers) until interrupted.
 struct ServeCommand: Command {
@@ -73,9 +74,5 @@ struct ServeCommand: Command {
     }
 
     /// The store's location without a password.
-    static func redacted(_ store: String) -> String {
-        guard var components = URLComponents(string: store), components.password != nil else { return store }
-        components.password = "redacted"
-        return components.string ?? "postgres://…"
-    }
+    static func redacted(_ store: String) -> String { StoreLocation.redacted(store) }
 }

@@ -23,11 +23,7 @@ final class PostgresConnection: SQLConnection {
     deinit { PQfinish(handle) }
 
     /// The URL without its password.
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "redacted"
-        return components.string ?? "postgres://…"
-    }
+    static func redacted(_ url: String) -> String { StoreLocation.redacted(url) }
 
     func script(_ sql: String) throws(StoreError) {
         let result = PQexec(handle, sql)
