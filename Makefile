@@ -26,7 +26,10 @@ demo-server: build
 test: deps
 	$(SWIFT) build
 	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
-	$(SWIFT) test --disable-xctest
+	@# The sender's and the mock's tests time retries and timeouts; in one process with the suites that run
+	@# processes synchronously they wait for a thread of Swift's two-thread pool (issue 20 makes those async).
+	$(SWIFT) test --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	$(SWIFT) test --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
 # The concurrent parts under the thread sanitizer: the receiving side (router, registry, simulator) and
