@@ -60,6 +60,10 @@ import Testing
                 cases.append((["outbox", "status", "/nonexistent/outbox.sqlite", option, value], option))
             }
             cases.append((["payload", "--body", "x", "--relevance-score", value], "--relevance-score"))
+            // serve checks its flags before it reads the configuration.
+            for option in ["--port", "--duration"] {
+                cases.append((["serve", "--config", "/nonexistent/pushbutton.json", option, value], option))
+            }
             cases.append(
                 (
                     ["lint", "Examples/manifest.json", "Examples/payloads/message.json", "--priority", value],

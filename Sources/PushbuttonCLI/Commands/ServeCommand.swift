@@ -39,6 +39,9 @@ struct ServeCommand: Command {
             return ExitStatus.success
         }
         guard let path = arguments.value("--config") else { throw UsageError("--config FILE is required") }
+        // Flags are checked before anything is read or opened, as every command does.
+        let port = try arguments.integer("--port", in: ArgumentRange.listeningPort)
+        let duration = try arguments.seconds("--duration", in: ArgumentRange.seconds)
         let parsed = GatewayConfiguration.parse(
             try console.read(path),
             baseDirectory: (path as NSString).deletingLastPathComponent.isEmpty
@@ -49,11 +52,7 @@ struct ServeCommand: Command {
         guard var configuration = parsed.configuration else {
             throw CommandFailure("\(path) has errors (see above); the gateway did not start")
         }
-        if let port = arguments.value("--port") {
-            let number = try PayloadFlags.integer(port, "--port")
-            guard (0...65535).contains(number) else { throw UsageError("--port must be 0 to 65535, got \(number)") }
-            configuration.listen.port = number
-        }
+        if let port { configuration.listen.port = port }
         let gateway: Gateway
         do { gateway = try await Gateway.start(configuration) } catch { throw CommandFailure("serve: \(error)") }
         if arguments.has("--check") {
@@ -64,15 +63,11 @@ struct ServeCommand: Command {
         let scheme = configuration.listen.tls == nil ? "http" : "https"
         console.print(
             "pushbutton serve: listening on \(scheme)://\(configuration.listen.host):\(gateway.port) "
-                + "(HTTP/1.1 and HTTP/2; store \(Self.redacted(configuration.store)); "
+                + "(HTTP/1.1 and HTTP/2; store \(StoreLocation.redacted(configuration.store)); "
                 + "\(configuration.apps.count) app(s); \(configuration.workers.count) worker(s))")
-        let duration = try arguments.value("--duration").map { try PayloadFlags.integer($0, "--duration") }
-        await StopSignal.wait(timeout: duration.map { .seconds($0) })
+        await StopSignal.wait(timeout: duration)
         await gateway.stop()
         console.printError("pushbutton serve: stopped (\(gateway.metrics.deliveredTotal) delivered by this process)")
         return ExitStatus.success
     }
-
-    /// The store's location without a password.
-    static func redacted(_ store: String) -> String { StoreLocation.redacted(store) }
 }
