@@ -1,6 +1,7 @@
 internal import CH2O
 import Dispatch
 import Foundation
+import Pushbutton
 import PushbuttonAPNs
 
 /// An HTTP/1.1 and HTTP/2 server on h2o (`libh2o-evloop`), with optional TLS.
@@ -134,12 +135,4 @@ public final class HTTPServer: Sendable {
 public struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
-}
-
-extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
 }
