@@ -60,12 +60,22 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // libnghttp2 (libnghttp2-dev): HTTP/2 framing for the sender's default transport and the mock APNs.
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        // The HTTP/2 plumbing the sender and the mock share: the nghttp2 session callbacks, the socket channel
+        // (TCP, optionally TLS), the outbound buffer, the loop wake-up.
+        .target(
+            name: "PushbuttonHTTP2",
+            dependencies: [
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings),
         // The APNs sender: provider tokens, the request and response model, the retry policy, the transport.
         .target(
             name: "PushbuttonAPNs",
             dependencies: [
                 "Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
+                "PushbuttonHTTP2",
             ],
             swiftSettings: strictSettings),
 
@@ -73,7 +83,9 @@ let package = Package(
         // tokens, injects faults, records, and delivers to simulated devices.
         .target(
             name: "PushbuttonAPNsMock",
-            dependencies: ["Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "COpenSSL", "CNGHTTP2"],
+            dependencies: [
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "COpenSSL", "CNGHTTP2", "PushbuttonHTTP2",
+            ],
             swiftSettings: strictSettings),
 
         // h2o (libh2o-evloop-dev): the gateway's HTTP/1.1 and HTTP/2 server, cleartext or TLS on OpenSSL.

@@ -12,6 +12,8 @@ public final class APNsClient: Sendable {
     public let retryPolicy: RetryPolicy
     public let requestTimeout: Duration
     let jitter: @Sendable () -> Double
+    /// The transport's notification path, when it has one (looked up once, not per attempt).
+    let notificationTransport: (any NotificationTransport)?
 
     /// - Parameters:
     ///   - tokens: the provider token source, or `nil` for certificate authentication (set in the transport).
@@ -24,12 +26,24 @@ public final class APNsClient: Sendable {
         self.retryPolicy = retryPolicy
         self.requestTimeout = requestTimeout
         self.jitter = jitter
+        notificationTransport = transport as? any NotificationTransport
     }
 
     /// Sends one notification; returns its definite outcome.
+    ///
+    /// Honours task cancellation: a notification not sent yet (waiting for a token or a retry's backoff)
+    /// ends at once as failed with the cause "cancelled…"; an attempt under way still gets its answer, and
+    /// that answer's outcome stands, but no retry follows it.
     public func send(_ notification: APNsNotification) async -> APNsResult {
-        await withCheckedContinuation { continuation in
-            Delivery(notification, client: self) { continuation.resume(returning: $0) }.start()
+        let sink = SingleResult()
+        let delivery = Delivery(notification, client: self, sink: sink)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                sink.wait(continuation)
+                delivery.start()
+            }
+        } onCancel: {
+            delivery.cancel()
         }
     }
 
@@ -37,26 +51,34 @@ public final class APNsClient: Sendable {
     /// `onResult` with each result as it completes (in completion order). The loop waits for `onResult`, so
     /// a slow consumer slows the sending instead of piling up results: memory stays flat however long the
     /// input is. Results come back in batches through one mailbox, not one task per notification.
+    ///
+    /// An error thrown by `notifications` ends the reading; what was read is still sent, its results are
+    /// reported, and then the error is thrown. Cancelling the calling task ends the reading the same way
+    /// (what is under way finishes), without an error.
     public func send<Notifications: AsyncSequence & Sendable>(
         _ notifications: Notifications, maximumInFlight: Int = 1000,
         onResult: (APNsNotification, APNsResult) async -> Void
-    ) async where Notifications.Element == APNsNotification {
+    ) async rethrows where Notifications.Element == APNsNotification {
         let mailbox = ResultMailbox()
         var inFlight = 0
         func report(_ batch: [ResultMailbox.Item]) async {
             for item in batch { await onResult(item.notification, item.result) }
             inFlight -= batch.count
+            var storage = batch
+            mailbox.recycle(&storage)
         }
         do {
             for try await notification in notifications {
                 if inFlight >= maximumInFlight { await report(await mailbox.take()) }
-                Delivery(notification, client: self) { mailbox.put((notification, $0)) }.start()
+                Delivery(notification, client: self, sink: mailbox).start()
                 inFlight += 1
                 let ready = mailbox.takeAvailable()
                 if !ready.isEmpty { await report(ready) }
+                if Task.isCancelled { break }
             }
         } catch {
-            // The input failed: what was read is still sent and reported below.
+            while inFlight > 0 { await report(await mailbox.take()) }
+            throw error
         }
         while inFlight > 0 { await report(await mailbox.take()) }
     }
@@ -69,7 +91,9 @@ public final class APNsClient: Sendable {
     where Notifications.Element == APNsNotification {
         AsyncStream { continuation in
             let task = Task {
-                await self.send(notifications, maximumInFlight: maximumInFlight) { continuation.yield(($0, $1)) }
+                // An input error can only end this stream (AsyncStream carries none): the results of what
+                // was read come first. ``send(_:maximumInFlight:onResult:)`` throws it instead.
+                try? await self.send(notifications, maximumInFlight: maximumInFlight) { continuation.yield(($0, $1)) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }

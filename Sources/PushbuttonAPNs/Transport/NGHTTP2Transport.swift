@@ -1,5 +1,6 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
+    import Pushbutton
 
     /// HTTP/2 to APNs on libnghttp2 and OpenSSL, driven by one thread (the default transport on Linux).
     ///
@@ -11,7 +12,7 @@
     /// `apns-id`. A connection that went away is replaced (with backoff after failed attempts), an idle one
     /// is checked with PINGs, and a request past its timeout is cancelled. Certificate verification is
     /// always on. SIGPIPE is ignored from the first transport on (OpenSSL writes without `MSG_NOSIGNAL`).
-    public final class NGHTTP2Transport: APNsTransport, Sendable {
+    public final class NGHTTP2Transport: APNsTransport, NotificationTransport, Sendable {
         public let configuration: TransportConfiguration
         private let loop: ClientLoop
 
@@ -36,6 +37,26 @@
             if let problem = request.headerProblem { return completion(.failure(APNsError(.invalidRequest, problem))) }
             let stream = ClientStream(request: request, completion: completion)
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
+        }
+
+        func submit(
+            _ notification: APNsNotification, authorization: String?, timeout: Duration,
+            handler: any NotificationResponseHandler
+        ) {
+            if let problem = Self.headerProblem(notification) {
+                return handler.received(.failure(APNsError(.invalidRequest, problem)))
+            }
+            let stream = ClientStream(
+                notification: notification, authorization: authorization, timeout: timeout, handler: handler)
+            if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
+        }
+
+        /// The check of ``HTTPRequest/headerProblem`` for the values a notification's headers take as they
+        /// are (the others are written from numbers and the token).
+        private static func headerProblem(_ notification: APNsNotification) -> String? {
+            HeaderField.problem(name: "apns-topic", value: notification.topic)
+                ?? HeaderField.problem(name: "apns-push-type", value: notification.pushType.rawValue)
+                ?? notification.collapseID.flatMap { HeaderField.problem(name: "apns-collapse-id", value: $0) }
         }
 
         public func shutdown() async {

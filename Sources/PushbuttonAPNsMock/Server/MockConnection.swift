@@ -1,6 +1,7 @@
 internal import CNGHTTP2
 import Foundation
 import PushbuttonAPNs
+import PushbuttonHTTP2
 
 /// One client connection: a non-blocking socket, optionally TLS, and an nghttp2 server session.
 /// Used only on the server's thread.
@@ -212,7 +213,11 @@ final class MockConnection: NGHTTP2SessionOwner {
         streams[streamID] = MockStream()
     }
 
-    func header(_ streamID: Int32, name: String, value: String) {
+    func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        header(streamID, name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    }
+
+    private func header(_ streamID: Int32, name: String, value: String) {
         guard let stream = streams[streamID] else { return }
         switch name {
         case ":method": stream.method = value

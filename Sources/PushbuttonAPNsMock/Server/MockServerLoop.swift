@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonHTTP2
 import PushbuttonReceiver
 
 /// The server's one thread: `poll` over the listening socket, a wake-up pipe and every connection, plus

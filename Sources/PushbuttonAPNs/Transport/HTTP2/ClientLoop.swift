@@ -1,5 +1,6 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
+    import PushbuttonHTTP2
 
     /// The nghttp2 transport's one thread: it owns the connections, hands waiting requests to connections
     /// with free streams, opens and replaces connections, and runs the timers. Callers reach it only through
@@ -35,7 +36,11 @@
                 environment.cleartext
                 ? nil
                 : try TLSClientContext(caFile: environment.caFile, clientCertificate: configuration.clientCertificate)
-            wakeUp = try LoopWakeUp()
+            do {
+                wakeUp = try LoopWakeUp()
+            } catch {
+                throw APNsError(.transport, error.message)
+            }
         }
 
         deinit {
@@ -216,7 +221,7 @@
 
         private func expireWaiting(now: ContinuousClock.Instant) {
             for stream in waiting[waitingHead...] where !stream.isFinished && now >= stream.deadline {
-                stream.fail("no connection could take the request within \(stream.request.timeout)")
+                stream.fail("no connection could take the request within \(stream.timeout)")
             }
         }
 
