@@ -144,7 +144,8 @@ let package = Package(
             name: "PushbuttonOutboxTests", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton"], swiftSettings: strictSettings),
+            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonHTTP2"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsMockTests",
             dependencies: ["PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton"],

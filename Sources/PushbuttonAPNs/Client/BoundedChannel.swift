@@ -12,7 +12,7 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     private var slots: [Element?]
     private var head = 0
     private var count = 0
-    private var waiting: CheckedContinuation<Element?, Never>?
+    private var waiting: UnsafeContinuation<Element?, Never>?
     private var finished = false
     private let capacity: Int
 
@@ -21,7 +21,11 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         slots = Array(repeating: nil, count: Swift.min(self.capacity, 64))
     }
 
-    /// Adds an element, blocking the calling (non-async) thread while the channel is full.
+    /// Adds an element, blocking the calling (non-async) thread while the channel is full. Not for async
+    /// code: blocking one of the few cooperative threads can stall the consumer it waits for.
+    @available(
+        *, noasync, message: "send blocks its thread while the channel is full: call it from a thread of its own"
+    )
     public func send(_ element: Element) {
         lock.lock()
         while count >= capacity && waiting == nil { lock.wait() }
@@ -48,14 +52,13 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     }
 
     private func next() async -> Element? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
+        // The common case in a bulk send, where the reader keeps ahead: an element is there, taken
+        // without a continuation (which would cost an allocation and a suspension per element).
+        if let element = takeIfAny() { return element }
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
             lock.lock()
             if count > 0 {
-                let element = slots[head]
-                slots[head] = nil
-                head = (head + 1) % slots.count
-                count -= 1
-                lock.signal()
+                let element = takeFirst()
                 lock.unlock()
                 continuation.resume(returning: element)
             } else if finished {
@@ -67,6 +70,20 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
                 lock.unlock()
             }
         }
+    }
+
+    private func takeIfAny() -> Element? {
+        lock.withLock { count > 0 ? takeFirst() : nil }
+    }
+
+    /// Removes the oldest element and wakes a producer waiting for room. Called under `lock`.
+    private func takeFirst() -> Element? {
+        let element = slots[head]
+        slots[head] = nil
+        head = (head + 1) % slots.count
+        count -= 1
+        lock.signal()
+        return element
     }
 
     /// Doubles the ring (up to `capacity`), moving the elements to its start. Called under `lock`.

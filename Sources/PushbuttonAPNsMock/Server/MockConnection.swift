@@ -92,6 +92,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     // MARK: Events from the loop
 
     func readable() {
+        loop.ownership.check("MockConnection")
         switch state {
         case .closed: return
         case .draining: discardInput()
@@ -103,6 +104,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     }
 
     func writable() {
+        loop.ownership.check("MockConnection")
         guard case .open = state else { return }
         if !handshakeComplete && !continueHandshake() { return }
         flush()
@@ -114,6 +116,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     }
 
     func close() {
+        loop.ownership.check("MockConnection")
         guard !isClosed else { return }
         state = .closed
         channel.close()
@@ -247,6 +250,7 @@ final class MockConnection: NGHTTP2SessionOwner {
 
     /// A request is complete: decide, then answer, refuse, drop or stay silent.
     func requestComplete(_ streamID: Int32) {
+        loop.ownership.check("MockConnection")
         guard let stream = streams[streamID], !dropRequested else { return }
         if let last = goawayLastStream, streamID > last { return }  // not processed, as GOAWAY promised
         let decision = service.decide(stream.request, auth: &auth, connection: number)

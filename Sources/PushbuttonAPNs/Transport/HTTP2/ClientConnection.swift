@@ -71,6 +71,7 @@
         // MARK: Events
 
         func readable() {
+            loop.ownership.check("ClientConnection")
             switch state {
             case .connecting, .closed: return
             case .handshaking: continueHandshake()
@@ -81,6 +82,7 @@
         }
 
         func writable() {
+            loop.ownership.check("ClientConnection")
             switch state {
             case .connecting: finishConnecting()
             case .handshaking: continueHandshake()
@@ -186,6 +188,7 @@
 
         /// Opens a stream for `stream`'s request; false when this connection cannot take it.
         func submit(_ stream: ClientStream) -> Bool {
+            loop.ownership.check("ClientConnection")
             guard let session, capacity > 0 else { return false }
             writeHeaders(of: stream)
             let streamPointer = Unmanaged.passUnretained(stream).toOpaque()
@@ -327,6 +330,7 @@
 
         /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.
         func checkTimers(now: ContinuousClock.Instant) {
+            loop.ownership.check("ClientConnection")
             guard state != .closed else { return }
             if state != .ready {
                 if let oldest = streams.values.map(\.deadline).min(), now >= oldest {
@@ -358,6 +362,7 @@
         /// Closes the socket. Streams still open are reported lost (`reason`), so the client retries them
         /// with the same `apns-id`; nil closes a drained connection quietly.
         func close(_ reason: String?) {
+            loop.ownership.check("ClientConnection")
             guard state != .closed else { return }
             let wasReady = state == .ready
             state = .closed

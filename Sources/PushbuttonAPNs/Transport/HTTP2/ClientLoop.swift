@@ -7,7 +7,7 @@
     /// ``enqueue(_:)`` and ``shutdown()``.
     final class ClientLoop: @unchecked Sendable {
         // `@unchecked Sendable`: `incoming` and `accepting` are guarded by `lock`; everything else belongs to
-        // the loop's thread.
+        // the loop's thread (checked by `ownership` in debug builds).
         let configuration: TransportConfiguration
         /// `host` or `host:port`, for `:authority`.
         let authority: String
@@ -25,6 +25,8 @@
         private var nextConnectAllowed = ContinuousClock.now
         private var nextTimerCheck = ContinuousClock.now
         private let finished = ThreadExit()
+        /// The loop's thread, checked in debug builds wherever loop-only state is touched.
+        let ownership = ThreadOwnership()
         /// One read buffer shared by the connections: reads never overlap on the loop's thread.
         let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
 
@@ -79,10 +81,14 @@
 
         // MARK: Called by connections
 
-        func connectionReady() { consecutiveFailures = 0 }
+        func connectionReady() {
+            ownership.check("ClientLoop")
+            consecutiveFailures = 0
+        }
 
         /// A stream the server did not process goes back to the queue for another connection.
         func requeue(_ stream: ClientStream, because reason: String) {
+            ownership.check("ClientLoop")
             guard stream.moves < 3 else {
                 stream.fail("stream lost: \(reason), three times")
                 return
@@ -92,6 +98,7 @@
         }
 
         func connectionClosed(_ connection: ClientConnection, wasReady: Bool, reason: String?) {
+            ownership.check("ClientLoop")
             guard let reason, !wasReady else { return }
             // It never became usable: back off before the next attempt (APNs treats rapid reconnects as
             // abuse), and if no connection works, fail what waits instead of letting it time out.
@@ -106,6 +113,7 @@
         // MARK: The loop
 
         private func run() {
+            ownership.claim()
             while true {
                 takeIncoming()
                 dispatch()
@@ -140,6 +148,7 @@
 
         /// Gives waiting requests to connections with free streams, opening connections as needed.
         private func dispatch() {
+            ownership.check("ClientLoop")
             while waitingHead < waiting.count {
                 let stream = waiting[waitingHead]
                 if stream.isFinished {
