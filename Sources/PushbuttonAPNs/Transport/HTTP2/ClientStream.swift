@@ -1,5 +1,6 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
+    import Pushbutton
 
     /// One request on its way: waiting for a connection, then on a stream, until its response or failure.
     final class ClientStream {
@@ -66,8 +67,14 @@
             switch completion {
             case .http(let done): done(.success(HTTPResponse(status: status, headers: headers, body: body)))
             case .notification(let handler):
-                let headers = uniqueID.map { ["apns-unique-id": $0] } ?? [:]
-                handler.received(.success(APNsResponse(status: status, headers: headers, body: body)))
+                // A 200 has no body to read: built directly, without the header dictionary of the general
+                // reader (which escapes the same way).
+                let response =
+                    status == 200
+                    ? APNsResponse(status: 200, uniqueID: uniqueID.map(TerminalText.escaped))
+                    : APNsResponse(
+                        status: status, headers: uniqueID.map { ["apns-unique-id": $0] } ?? [:], body: body)
+                handler.received(.success(response))
             case nil: break
             }
             completion = nil
