@@ -61,11 +61,11 @@ public final class APNsClient: Sendable {
     ) async rethrows where Notifications.Element == APNsNotification {
         let mailbox = ResultMailbox()
         var inFlight = 0
-        func report(_ batch: [ResultMailbox.Item]) async {
-            for item in batch { await onResult(item.notification, item.result) }
+        func report(_ batch: consuming [ResultMailbox.Item]) async {
+            // By index, so the batch is not consumed and its (then unique) storage can be handed back.
+            for index in 0..<batch.count { await onResult(batch[index].notification, batch[index].result) }
             inFlight -= batch.count
-            var storage = batch
-            mailbox.recycle(&storage)
+            mailbox.recycle(&batch)
         }
         do {
             for try await notification in notifications {

@@ -23,6 +23,8 @@ final class MockConnection: NGHTTP2SessionOwner {
     private let service: MockAPNsService
     private var streams: [Int32: MockStream] = [:]
     private var outbound = OutboundBuffer()
+    /// Every answer's header list is written here, storage reused.
+    private let answerHeaders = NGHTTP2HeaderBlock()
     private var auth = ConnectionAuthState()
     private var raisedStreamLimit = false
     private var answered = 0
@@ -286,12 +288,17 @@ final class MockConnection: NGHTTP2SessionOwner {
 
     private func answer(_ streamID: Int32, _ response: MockResponse, apnsID: String, accepted: RecordedNotification?) {
         guard let session, let stream = streams[streamID] else { return }
-        var headers = [(":status", String(response.status)), ("apns-id", apnsID)]
-        if let accepted { headers.append(("apns-unique-id", accepted.uniqueID)) }
+        // The ids differ on every answer: kept out of the HPACK table, where they would only cost both
+        // sides an entry (and an allocation) per answer.
+        let headers = answerHeaders
+        headers.removeAll()
+        headers.add(":status", String(response.status))
+        headers.add("apns-id", apnsID, indexed: false)
+        if let accepted { headers.add("apns-unique-id", accepted.uniqueID, indexed: false) }
         let body = response.body
-        if !body.isEmpty { headers.append(("content-type", "application/json")) }
+        if !body.isEmpty { headers.add("content-type", "application/json") }
         stream.responseBody = body
-        let submitted = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
+        let submitted = headers.withNameValues { nameValues, count -> Int32 in
             guard !body.isEmpty else { return nghttp2_submit_response(session, streamID, nameValues, count, nil) }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: nil), read_callback: NGHTTP2Callbacks.readBody)
