@@ -115,3 +115,32 @@ import Testing
         #expect(count >= 8 && count < 10_000)
     }
 }
+
+/// The bulk send over a channel, refilled on the transport's thread.
+@Suite(.timeLimit(.minutes(1))) struct BulkPumpTests {
+    @Test func aChannelInputIsSentOnceEachWithinTheWindowAndEndsWhenTheChannelDoes() async throws {
+        let transport = APNsClientLifecycleTests.ScriptedTransport(statuses: [503, 503], delay: .milliseconds(1))
+        let client = APNsClient(
+            transport: transport, tokens: nil, retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
+        let channel = BoundedChannel<APNsNotification>(capacity: 8)
+        let notifications = try (0..<500).map { _ in try APNsClientLifecycleTests.notification() }
+        let producer = Thread {
+            for (index, notification) in notifications.enumerated() {
+                if index % 100 == 0 { usleep(2000) }  // the input runs dry now and then
+                channel.send(notification)
+            }
+            channel.finish()
+        }
+        producer.start()
+        var results: [UUID: APNsResult] = [:]
+        var duplicates = 0
+        await client.send(channel, maximumInFlight: 8) { notification, result in
+            if results.updateValue(result, forKey: notification.apnsID) != nil { duplicates += 1 }
+        }
+        #expect(duplicates == 0)
+        #expect(Set(results.keys) == Set(notifications.map(\.apnsID)))
+        #expect(results.values.filter(\.isDelivered).count == 500)
+        // Two 503s, each retried once: two requests more than notifications.
+        #expect(transport.requests.load(ordering: .relaxed) == 502)
+    }
+}

@@ -59,6 +59,9 @@ public final class APNsClient: Sendable {
         _ notifications: Notifications, maximumInFlight: Int = 1000,
         onResult: (APNsNotification, APNsResult) async -> Void
     ) async rethrows where Notifications.Element == APNsNotification {
+        if let source = notifications as? any SynchronousNotificationSource {
+            return try await send(pumping: source, notifications, maximumInFlight: maximumInFlight, onResult: onResult)
+        }
         let mailbox = ResultMailbox()
         var inFlight = 0
         func report(_ batch: consuming [ResultMailbox.Item]) async {
@@ -81,6 +84,38 @@ public final class APNsClient: Sendable {
             throw error
         }
         while inFlight > 0 { await report(await mailbox.take()) }
+    }
+
+    /// The bulk send over an input the transport's thread can read: the window is refilled where the
+    /// answers arrive (``BulkPump``); this task reports results, and reads the input itself only when
+    /// nothing is under way and the input had nothing ready.
+    private func send<Notifications: AsyncSequence & Sendable>(
+        pumping source: any SynchronousNotificationSource, _ notifications: Notifications, maximumInFlight: Int,
+        onResult: (APNsNotification, APNsResult) async -> Void
+    ) async rethrows where Notifications.Element == APNsNotification {
+        let pump = BulkPump(source: source, client: self, window: maximumInFlight)
+        var iterator = notifications.makeAsyncIterator()
+        pump.refill()
+        while true {
+            if Task.isCancelled { pump.stopReading(inputEnded: false) }
+            switch pump.nextStep {
+            case .done:
+                return
+            case .takeResults:
+                var batch = await pump.mailbox.take()
+                for index in 0..<batch.count { await onResult(batch[index].notification, batch[index].result) }
+                pump.reported(batch.count)
+                pump.mailbox.recycle(&batch)
+                pump.refill()
+            case .waitForInput:
+                guard let notification = try await iterator.next() else {
+                    pump.stopReading(inputEnded: true)
+                    continue
+                }
+                pump.start(notification)
+                pump.refill()
+            }
+        }
     }
 
     /// The same as a stream of results. Results wait in the stream's buffer until read, so read them as they

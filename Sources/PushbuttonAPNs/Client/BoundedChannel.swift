@@ -76,6 +76,11 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         lock.withLock { count > 0 ? takeFirst() : nil }
     }
 
+    /// The oldest element if there is one, without waiting: `nil` and whether the channel is finished.
+    func pollElement() -> (element: Element?, finished: Bool) {
+        lock.withLock { count > 0 ? (takeFirst(), false) : (nil, finished) }
+    }
+
     /// Removes the oldest element and wakes a producer waiting for room. Called under `lock`.
     private func takeFirst() -> Element? {
         let element = slots[head]
@@ -101,4 +106,12 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: self) }
+}
+
+extension BoundedChannel: SynchronousNotificationSource where Element == APNsNotification {
+    package func poll() -> NotificationPoll {
+        let (element, finished) = pollElement()
+        if let element { return .notification(element) }
+        return finished ? .finished : .empty
+    }
 }

@@ -1,6 +1,7 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
     import PushbuttonHTTP2
+    import Synchronization
 
     /// The nghttp2 transport's one thread: it owns the connections, hands waiting requests to connections
     /// with free streams, opens and replaces connections, and runs the timers. Callers reach it only through
@@ -64,7 +65,9 @@
                 return !wakeRequested
             }
             guard let wake else { return false }
-            if wake { wakeUp.signal() }
+            // On the loop's own thread (a bulk send refilling from an answer) the loop takes the request
+            // before it polls again: no wake-up needed.
+            if wake && !isLoopThread { wakeUp.signal() }
             return true
         }
 
@@ -112,7 +115,20 @@
 
         // MARK: The loop
 
+        /// Whether the caller is the loop's thread (compared by pthread id, in every build).
+        private var isLoopThread: Bool { loopThread.load(ordering: .relaxed) == Self.currentThreadID() }
+        private let loopThread = Atomic<UInt>(0)
+
+        private static func currentThreadID() -> UInt {
+            #if canImport(Darwin)
+                UInt(bitPattern: pthread_self())
+            #else
+                UInt(pthread_self())
+            #endif
+        }
+
         private func run() {
+            loopThread.store(Self.currentThreadID(), ordering: .relaxed)
             ownership.claim()
             while true {
                 takeIncoming()
