@@ -81,13 +81,14 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         lock.withLock { count > 0 ? (takeFirst(), false) : (nil, finished) }
     }
 
-    /// Removes the oldest element and wakes a producer waiting for room. Called under `lock`.
+    /// Removes the oldest element; wakes a producer waiting for room once half the channel is free, so a
+    /// producer that keeps it full wakes once per half a channel, not once per element. Called under `lock`.
     private func takeFirst() -> Element? {
         let element = slots[head]
         slots[head] = nil
         head = (head + 1) % slots.count
         count -= 1
-        lock.signal()
+        if count <= capacity / 2 { lock.signal() }
         return element
     }
 

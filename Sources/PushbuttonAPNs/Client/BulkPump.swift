@@ -3,8 +3,8 @@ import Foundation
 /// A bulk send over a ``SynchronousNotificationSource``: each finished delivery takes the next notification
 /// from the input and starts it right there, on the transport's thread, so the window of notifications
 /// under way is refilled without waking the caller's task; results still reach the caller in batches,
-/// through the mailbox. At most `window` results wait unreported: a slow consumer slows the sending, and
-/// memory stays flat.
+/// through the mailbox. At most `reportLimit` results wait unreported: a slow consumer slows the sending,
+/// and memory stays flat.
 final class BulkPump: DeliverySink, @unchecked Sendable {
     // `@unchecked Sendable`: the counters are only reached under `lock`; `source`, `client`, `mailbox`
     // and `window` are constants.
@@ -13,6 +13,9 @@ final class BulkPump: DeliverySink, @unchecked Sendable {
     private let client: APNsClient
     let mailbox = ResultMailbox()
     private let window: Int
+    /// How many results may wait for the caller before refilling pauses: more than the window, so
+    /// the window stays full while the caller's task is being woken.
+    private let reportLimit: Int
     private var inFlight = 0
     private var unreported = 0
     private var inputFinished = false
@@ -25,6 +28,7 @@ final class BulkPump: DeliverySink, @unchecked Sendable {
         self.source = source
         self.client = client
         self.window = max(1, window)
+        reportLimit = max(self.window, 4096)
     }
 
     func finished(_ notification: APNsNotification, _ result: APNsResult) {
@@ -52,7 +56,7 @@ final class BulkPump: DeliverySink, @unchecked Sendable {
     /// The next notification to start (counted as under way), or nil, leaving `refilling`.
     private func take() -> APNsNotification? {
         lock.withLock {
-            guard !stopped, !inputFinished, inFlight < window, unreported < window else {
+            guard !stopped, !inputFinished, inFlight < window, unreported < reportLimit else {
                 refilling = false
                 return nil
             }
