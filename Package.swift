@@ -48,11 +48,16 @@ let package = Package(
 
         // SQLite from Debian's libsqlite3-dev on Linux (the system's SQLite3 module on Apple platforms).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // One SQLite connection wrapper and migrator (WAL with retry, fsync per commit, migrations under the write
+        // lock), shared by the outbox and the gateway's store; `package` API, not a product.
+        .target(
+            name: "PushbuttonSQLite", dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
         // Durable delivery of background taps, and the tap event log.
         .target(
             name: "PushbuttonOutbox",
             dependencies: [
-                "PushbuttonReceiver", "Pushbutton", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
 
@@ -129,7 +134,8 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonOutboxTests", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
+            name: "PushbuttonOutboxTests",
+            dependencies: ["PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "Pushbutton"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton"], swiftSettings: strictSettings),

@@ -1,69 +1,49 @@
 /// Append-only, named schema migrations, as GRDB does them: each runs once, in order, under the write
-/// lock, and is recorded by name. A database that has a migration this code does not know was made by a newer
-/// Pushbutton and is refused rather than misread.
-struct Migrator {
+/// lock, and is recorded by name in `schema_migrations`. A database that has a migration this code does not
+/// know was made by a newer Pushbutton and is refused rather than misread; a database that is not of this
+/// kind (``recognises``) is refused untouched.
+package struct SQLiteMigrator: Sendable {
+    /// One schema change: its name (recorded once applied) and its SQL script.
+    package typealias Migration = (name: String, sql: String)
+
     /// Never edit or reorder: only append.
-    static let migrations: [(name: String, sql: String)] = [
-        (
-            "1-create-outbox",
-            """
-            CREATE TABLE outbox (
-                id INTEGER PRIMARY KEY,
-                idempotency_key TEXT NOT NULL UNIQUE,
-                url TEXT NOT NULL,
-                method TEXT NOT NULL,
-                body BLOB,
-                state TEXT NOT NULL CHECK (state IN ('pending', 'in_flight', 'delivered', 'dead')),
-                attempts INTEGER NOT NULL DEFAULT 0,
-                created_at REAL NOT NULL,
-                next_attempt_at REAL NOT NULL,
-                expires_at REAL NOT NULL,
-                lease_until REAL,
-                delivered_at REAL,
-                last_error TEXT,
-                notification_id TEXT,
-                action_id TEXT
-            );
-            CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
-            """
-        ),
-        (
-            "2-create-taps",
-            """
-            CREATE TABLE taps (
-                id INTEGER PRIMARY KEY,
-                at REAL NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('delivered', 'response')),
-                notification_id TEXT,
-                category TEXT NOT NULL,
-                action TEXT,
-                situation TEXT,
-                latency REAL,
-                reply_length INTEGER,
-                reply_text TEXT
-            );
-            CREATE INDEX taps_at ON taps (at);
-            """
-        ),
-    ]
+    package let migrations: [Migration]
+    /// What the database is, for messages: "a Pushbutton outbox".
+    package let kind: String
+    /// Whether a database that already has tables (their names, without SQLite's own) is of this kind.
+    /// Asked under the write lock before anything changes; `false` refuses the database untouched.
+    package let recognises: @Sendable (_ tables: Set<String>) -> Bool
+
+    /// - Parameter recognises: the "is this ours" check; by default a database is ours when it has a
+    ///   `schema_migrations` table.
+    package init(
+        kind: String, migrations: [Migration],
+        recognises: @escaping @Sendable (_ tables: Set<String>) -> Bool = { $0.contains("schema_migrations") }
+    ) {
+        self.kind = kind
+        self.migrations = migrations
+        self.recognises = recognises
+    }
 
     /// Applies the migrations the database lacks; returns their names.
     ///
     /// Everything happens in one write transaction (`BEGIN IMMEDIATE`): the applied migrations are read
     /// under the write lock, so any number of processes opening one new database at once apply each
-    /// migration exactly once (the others wait, then find nothing to do). A database that already has
-    /// tables of its own but no migrations table is not an outbox, and is refused untouched.
+    /// migration exactly once (the others wait, then find nothing to do).
     @discardableResult
-    static func migrate(_ database: SQLiteDatabase, now: Double) throws(SQLiteError) -> [String] {
+    package func migrate(_ database: SQLiteDatabase, now: Double) throws(SQLiteError) -> [String] {
         try database.transaction { () throws(SQLiteError) -> [String] in
             let tables = Set(
-                try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
-            if !tables.contains("schema_migrations"), let other = tables.filter({ !$0.hasPrefix("sqlite_") }).min() {
+                try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text }
+            ).filter { !$0.hasPrefix("sqlite_") }
+            if !tables.isEmpty, !recognises(tables) {
+                let shown = tables.sorted().prefix(3).map { "'\($0)'" }.joined(separator: ", ")
                 throw SQLiteError(
                     code: 1,
                     message:
-                        "the database is not a Pushbutton outbox (it has a table '\(other)' and no schema_migrations); "
-                        + "nothing was changed: give the path of an outbox, or of a new file",
+                        "the database is not \(kind) (it has the tables \(shown)\(tables.count > 3 ? ", ..." : "")"
+                        + "\(tables.contains("schema_migrations") ? "" : " and no schema_migrations")); "
+                        + "nothing was changed: give the path of \(kind), or of a new file",
                     context: "opening \(database.path)")
             }
             try database.execute(
