@@ -1,7 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 
 #if canImport(Glibc)
     import Glibc
