@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonReceiver
 import PushbuttonSQLite
+import PushbuttonSupport
 
 /// The durable outbox for background taps: nothing a tap produced is lost to a missing network, a slow
 /// server, a suspended app or a crash.
