@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import Synchronization
 
 /// Executes one notification's ``DeliveryState``: it feeds the state machine its events (a token, an
