@@ -11,6 +11,8 @@ import Testing
     final class ScriptedTransport: APNsTransport {
         let statuses: Mutex<[Int]>
         let requests = Atomic<Int>(0)
+        let underWay = Atomic<Int>(0)
+        let mostUnderWay = Atomic<Int>(0)
         let delay: Duration
 
         init(statuses: [Int] = [], delay: Duration = .zero) {
@@ -20,6 +22,9 @@ import Testing
 
         func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
             requests.add(1, ordering: .relaxed)
+            let now = underWay.add(1, ordering: .relaxed).newValue
+            mostUnderWay.max(now, ordering: .relaxed)
+            defer { underWay.subtract(1, ordering: .relaxed) }
             if delay > .zero { try? await Task.sleep(for: delay) }
             let status = statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
             let body = status == 200 ? [] : Array(#"{"reason":"ServiceUnavailable"}"#.utf8)
@@ -142,5 +147,25 @@ import Testing
         #expect(results.values.filter(\.isDelivered).count == 500)
         // Two 503s, each retried once: two requests more than notifications.
         #expect(transport.requests.load(ordering: .relaxed) == 502)
+    }
+
+    @Test func inputThatTricklesInIsStartedAsItComesNotWhenAnAnswerReturns() async throws {
+        let transport = APNsClientLifecycleTests.ScriptedTransport(delay: .seconds(1))
+        let client = APNsClient(transport: transport, tokens: nil)
+        let channel = BoundedChannel<APNsNotification>(capacity: 8)
+        let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
+        let producer = Thread {
+            for notification in notifications {
+                usleep(20_000)
+                channel.send(notification)
+            }
+            channel.finish()
+        }
+        producer.start()
+        var delivered = 0
+        await client.send(channel, maximumInFlight: 8) { _, result in delivered += result.isDelivered ? 1 : 0 }
+        #expect(delivered == 5)
+        // All five were under way together: none waited for an earlier one's answer.
+        #expect(transport.mostUnderWay.load(ordering: .relaxed) == 5)
     }
 }

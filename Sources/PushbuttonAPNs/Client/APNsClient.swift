@@ -94,6 +94,8 @@ public final class APNsClient: Sendable {
         onResult: (APNsNotification, APNsResult) async -> Void
     ) async rethrows where Notifications.Element == APNsNotification {
         let pump = BulkPump(source: source, client: self, window: maximumInFlight)
+        // Input that comes while the window has room and no answer is due is started where it arrives.
+        source.onAvailable { [weak pump] in pump?.refill() }
         var iterator = notifications.makeAsyncIterator()
         pump.refill()
         while true {

@@ -14,6 +14,9 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     private var count = 0
     private var waiting: UnsafeContinuation<Element?, Never>?
     private var finished = false
+    /// Whether the last poll found nothing, and `availabilityHandler` should hear of the next element.
+    private var pollerWaiting = false
+    private var availabilityHandler: (@Sendable () -> Void)?
     private let capacity: Int
 
     public init(capacity: Int) {
@@ -38,7 +41,9 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         if count == slots.count { grow() }
         slots[(head + count) % slots.count] = element
         count += 1
+        let notify = takeAvailabilityNotice()
         lock.unlock()
+        notify?()
     }
 
     /// No more elements will come.
@@ -47,8 +52,10 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         finished = true
         let consumer = waiting
         waiting = nil
+        let notify = takeAvailabilityNotice()
         lock.unlock()
         consumer?.resume(returning: nil)
+        notify?()
     }
 
     private func next() async -> Element? {
@@ -78,7 +85,24 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
 
     /// The oldest element if there is one, without waiting: `nil` and whether the channel is finished.
     func pollElement() -> (element: Element?, finished: Bool) {
-        lock.withLock { count > 0 ? (takeFirst(), false) : (nil, finished) }
+        lock.withLock {
+            if count > 0 { return (takeFirst(), false) }
+            pollerWaiting = !finished
+            return (nil, finished)
+        }
+    }
+
+    /// Called (on the producer's thread) when an element or the end arrives after a ``pollElement()``
+    /// found the channel empty: a poller that has nothing else to wake it learns of it.
+    func onAvailableAfterEmptyPoll(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { availabilityHandler = handler }
+    }
+
+    /// The handler to call now, if a poller waits for it. Called under `lock`.
+    private func takeAvailabilityNotice() -> (@Sendable () -> Void)? {
+        guard pollerWaiting else { return nil }
+        pollerWaiting = false
+        return availabilityHandler
     }
 
     /// Removes the oldest element; wakes a producer waiting for room once half the channel is free, so a
@@ -114,5 +138,9 @@ extension BoundedChannel: SynchronousNotificationSource where Element == APNsNot
         let (element, finished) = pollElement()
         if let element { return .notification(element) }
         return finished ? .finished : .empty
+    }
+
+    package func onAvailable(_ handler: @escaping @Sendable () -> Void) {
+        onAvailableAfterEmptyPoll(handler)
     }
 }

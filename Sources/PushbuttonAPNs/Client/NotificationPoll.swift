@@ -12,4 +12,7 @@ package enum NotificationPoll: Sendable {
 /// from the input to the connection without a hop through the caller's task.
 package protocol SynchronousNotificationSource: Sendable {
     func poll() -> NotificationPoll
+    /// `handler` is called, on the input's thread, when a notification or the end arrives after a poll
+    /// found nothing: the bulk sender then refills its window, however few notifications are under way.
+    func onAvailable(_ handler: @escaping @Sendable () -> Void)
 }

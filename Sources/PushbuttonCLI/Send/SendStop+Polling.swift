@@ -10,4 +10,8 @@ extension SendStop.Notifications: SynchronousNotificationSource {
         if case .notification = next, stop.isRequested { return .finished }
         return next
     }
+
+    func onAvailable(_ handler: @escaping @Sendable () -> Void) {
+        base.onAvailable(handler)
+    }
 }
