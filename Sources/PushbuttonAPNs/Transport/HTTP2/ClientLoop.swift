@@ -150,6 +150,7 @@
         }
 
         private var pendingCount: Int { waiting.count - waitingHead }
+        private var descriptors: [pollfd] = []
 
         private func takeIncoming() {
             let taken = lock.withLock { () -> [ClientStream] in
@@ -252,7 +253,9 @@
 
         private func waitForEvents() {
             let polled = connections
-            var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
+            // One array for every poll (capacity kept): the loop turns once per batch of answers.
+            descriptors.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0))
             for connection in polled {
                 descriptors.append(pollfd(fd: connection.socket, events: connection.pollEvents, revents: 0))
             }
