@@ -121,7 +121,10 @@ public final class APNsClient: Sendable {
     }
 
     /// The same as a stream of results. Results wait in the stream's buffer until read, so read them as they
-    /// come (or use ``send(_:maximumInFlight:onResult:)``, whose loop waits for the consumer).
+    /// come (or use ``send(_:maximumInFlight:onResult:)``, whose loop waits for the consumer). An
+    /// `AsyncStream` carries no error: an input that can throw should go to
+    /// ``send(_:maximumInFlight:onResult:)``, which throws its error; here it only ends the stream, after
+    /// the results of what was read.
     public func send<Notifications: AsyncSequence & Sendable>(
         _ notifications: Notifications, maximumInFlight: Int = 1000
     ) -> AsyncStream<(notification: APNsNotification, result: APNsResult)>
