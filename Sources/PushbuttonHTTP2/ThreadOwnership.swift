@@ -7,16 +7,25 @@ import Synchronization
 /// instead of racing silently. Release builds keep no owner and check nothing.
 package final class ThreadOwnership: Sendable {
     #if DEBUG
-        private let owner = Mutex<ObjectIdentifier?>(nil)
+        /// The owner's pthread id, 0 until claimed: an atomic, so a check costs no lock.
+        private let owner = Atomic<UInt>(0)
     #endif
 
     package init() {}
 
+    /// The calling thread's pthread id.
+    package static func currentThreadID() -> UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+
     /// Makes the calling thread the owner: the loop's thread calls it first.
     package func claim() {
         #if DEBUG
-            let current = ObjectIdentifier(Thread.current)
-            owner.withLock { $0 = current }
+            owner.store(Self.currentThreadID(), ordering: .relaxed)
         #endif
     }
 
@@ -24,8 +33,8 @@ package final class ThreadOwnership: Sendable {
     /// thread that builds a loop sets it up before starting it). Always true in release builds.
     package var isOwnerOrUnclaimed: Bool {
         #if DEBUG
-            let current = ObjectIdentifier(Thread.current)
-            return owner.withLock { $0 == nil || $0 == current }
+            let owner = owner.load(ordering: .relaxed)
+            return owner == 0 || owner == Self.currentThreadID()
         #else
             return true
         #endif

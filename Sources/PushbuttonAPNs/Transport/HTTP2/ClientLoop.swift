@@ -116,19 +116,13 @@
         // MARK: The loop
 
         /// Whether the caller is the loop's thread (compared by pthread id, in every build).
-        private var isLoopThread: Bool { loopThread.load(ordering: .relaxed) == Self.currentThreadID() }
+        private var isLoopThread: Bool {
+            loopThread.load(ordering: .relaxed) == ThreadOwnership.currentThreadID()
+        }
         private let loopThread = Atomic<UInt>(0)
 
-        private static func currentThreadID() -> UInt {
-            #if canImport(Darwin)
-                UInt(bitPattern: pthread_self())
-            #else
-                UInt(pthread_self())
-            #endif
-        }
-
         private func run() {
-            loopThread.store(Self.currentThreadID(), ordering: .relaxed)
+            loopThread.store(ThreadOwnership.currentThreadID(), ordering: .relaxed)
             ownership.claim()
             while true {
                 takeIncoming()
