@@ -6,13 +6,6 @@ import Foundation
     internal import COpenSSL
 #endif
 
-/// Why a key could not be read, made or used.
-public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A P-256 private key, as Apple's `.p8` provider keys are, that signs ES256.
 ///
 /// `description` never shows the key. On Linux the key lives in OpenSSL's libcrypto (`@unchecked Sendable`:

@@ -18,30 +18,3 @@ public protocol SystemServices: Sendable {
     /// Shows the share sheet with `content`; returns once it is on screen (the user's choice is theirs).
     func share(_ content: ShareContent) async throws
 }
-
-/// Which page of the Settings app `pushbutton.open_settings` opens.
-public enum SettingsPage: String, Sendable, Hashable, CaseIterable {
-    /// The app's own page (`UIApplication.openSettingsURLString`).
-    case app
-    /// The app's notification settings (`UIApplication.openNotificationSettingsURLString`, iOS 16).
-    case notifications
-}
-
-/// What `pushbutton.share` hands the share sheet.
-public struct ShareContent: Sendable, Hashable {
-    public var text: String?
-    /// An http(s) link.
-    public var url: String?
-
-    public init(text: String? = nil, url: String? = nil) {
-        self.text = text
-        self.url = url
-    }
-}
-
-/// Why a system service could not do what it was asked (no window to show the prompt in, no URL to open, …).
-public struct SystemServiceError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
