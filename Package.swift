@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
+        // For an app's tests only (as swift-log's InMemoryLogging), so the app does not ship the simulator.
+        .library(name: "PushbuttonReceiverTesting", targets: ["PushbuttonReceiverTesting"]),
         .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
         .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
         .library(name: "PushbuttonAPNs", targets: ["PushbuttonAPNs"]),
@@ -39,6 +41,11 @@ let package = Package(
         .target(
             name: "PushbuttonReceiver", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings
         ),
+
+        // Test doubles for the device side: the simulated notification center and system services, ManualClock.
+        .target(
+            name: "PushbuttonReceiverTesting", dependencies: ["PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
+            swiftSettings: strictSettings),
 
         // A Linux-only stand-in for Apple's UserNotifications, with Apple's names and signatures, so the
         // bridge below is compiled and tested here. On Apple platforms the bridge uses the real framework.
@@ -81,7 +88,8 @@ let package = Package(
         .target(
             name: "PushbuttonAPNsMock",
             dependencies: [
-                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonSupport", "COpenSSL", "CNGHTTP2",
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonSupport",
+                "COpenSSL", "CNGHTTP2",
             ],
             swiftSettings: strictSettings),
 
@@ -112,7 +120,7 @@ let package = Package(
             name: "PushbuttonCLI",
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
-                "PushbuttonGateway", "PushbuttonSupport",
+                "PushbuttonGateway", "PushbuttonSupport", "PushbuttonReceiverTesting",
             ],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
@@ -128,12 +136,14 @@ let package = Package(
         .testTarget(
             name: "PushbuttonTests", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
+            name: "PushbuttonReceiverTests",
+            dependencies: ["PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton", "PushbuttonSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonUserNotificationsTests",
             dependencies: [
-                "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+                "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
@@ -141,7 +151,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonOutboxTests",
-            dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
+            dependencies: [
+                "PushbuttonOutbox", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
@@ -149,7 +162,8 @@ let package = Package(
         .testTarget(
             name: "PushbuttonAPNsMockTests",
             dependencies: [
-                "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+                "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(

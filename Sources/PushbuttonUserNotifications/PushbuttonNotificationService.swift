@@ -46,7 +46,7 @@
             self.init(center: center, budget: budget, clock: ContinuousClock())
         }
 
-        /// - Parameter clock: the clock the budget is measured on (a ``ManualClock`` in tests).
+        /// - Parameter clock: the clock the budget is measured on (a `ManualClock` in tests).
         public init<C: Clock>(center: UNUserNotificationCenter, budget: Duration, clock: C)
         where C.Duration == Duration, C: Sendable {
             self.center = UserNotificationsCenter(center: center)

@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import Testing
 
 /// The mock over the network: faults, stream limits, start and stop, h2c and forwarding to a device.

@@ -4,7 +4,7 @@ import Pushbutton
 /// (`pushbutton.copy`), the rating prompt (`pushbutton.rate_app`), the Settings app (`pushbutton.open_settings`)
 /// and the share sheet (`pushbutton.share`).
 ///
-/// ``SimulatedSystemServices`` records what it is asked, for tests and the command line; the
+/// `SimulatedSystemServices` (PushbuttonReceiverTesting) records what it is asked, for tests and the command line; the
 /// `PushbuttonUserNotifications` module implements it over UIKit and StoreKit on iOS. The router calls these
 /// only for a foreground button or a body tap, when the app is coming on screen.
 public protocol SystemServices: Sendable {
