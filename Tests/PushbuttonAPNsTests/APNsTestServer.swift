@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -58,7 +59,7 @@ final class APNsTestServer {
 
     func stop() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ProcessExit.wait(for: process)
         try? FileManager.default.removeItem(at: directory)
     }
 }
