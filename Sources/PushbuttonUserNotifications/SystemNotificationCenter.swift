@@ -19,7 +19,7 @@
     ///
     /// `@unchecked Sendable`: `UNUserNotificationCenter` may be used from any thread (Apple's documentation),
     /// and this type's own mutable state is behind ``Locked``.
-    public final class UserNotificationsCenter: UserNotificationCenter, @unchecked Sendable {
+    public final class SystemNotificationCenter: UserNotificationCenter, @unchecked Sendable {
         public let center: UNUserNotificationCenter
         /// The language button titles are resolved in.
         public let locale: String?
