@@ -154,8 +154,11 @@ public struct ActionSpec: Sendable, Hashable {
     public struct GroupError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What is wrong. Extensible: compare with the static members, keep a default case.
         public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            /// The code's name, stable across releases.
             public var rawValue: String
+            /// The code named `rawValue`.
             public init(rawValue: String) { self.rawValue = rawValue }
+            /// The code's name.
             public var description: String { rawValue }
 
             /// The group has no `actions` argument.
@@ -173,11 +176,13 @@ public struct ActionSpec: Sendable, Hashable {
         /// What is wrong and how to fix it, for people.
         public var message: String
 
+        /// An error of `code`, described by `message`.
         public init(_ code: Code, _ message: String) {
             self.code = code
             self.message = message
         }
 
+        /// The message.
         public var description: String { message }
     }
 

@@ -2,8 +2,11 @@
 public struct PayloadTemplateError: Error, Sendable, CustomStringConvertible {
     /// What went wrong. Extensible: compare with the static members, keep a default case.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, stable across releases.
         public var rawValue: String
+        /// The code named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// The template is not a valid payload (see ``PayloadTemplateError/diagnostics``).
@@ -41,6 +44,7 @@ public struct PayloadTemplateError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message, or the errors among the diagnostics.
     public var description: String {
         message ?? diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; ")
     }

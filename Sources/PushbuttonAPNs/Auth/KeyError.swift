@@ -5,8 +5,11 @@
 public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure it is.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, stable across releases.
         public var rawValue: String
+        /// The code named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// The text is not a key in PEM form.
@@ -28,10 +31,12 @@ public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong and how to fix it, for people.
     public var message: String
 
+    /// An error of `code`, described by `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

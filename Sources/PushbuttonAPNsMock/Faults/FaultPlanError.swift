@@ -2,8 +2,11 @@
 public struct FaultPlanError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the specification. Extensible: compare with the static members, keep a default case.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, stable across releases.
         public var rawValue: String
+        /// The code named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// An item is not `name=value`.
