@@ -61,12 +61,16 @@ let package = Package(
 
         // SQLite from Debian's libsqlite3-dev on Linux (the system's SQLite3 module on Apple platforms).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // One SQLite connection wrapper and migrator (WAL with retry, fsync per commit, migrations under the write
+        // lock), shared by the outbox and the gateway's store; `package` API, not a product.
+        .target(
+            name: "PushbuttonSQLite", dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
         // Durable delivery of background taps, and the tap event log.
         .target(
             name: "PushbuttonOutbox",
             dependencies: [
-                "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite", "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
 
@@ -152,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonOutboxTests",
             dependencies: [
-                "PushbuttonOutbox", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),

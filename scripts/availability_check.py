@@ -37,7 +37,7 @@ import tempfile
 # The targets an app links, whose references are checked.
 APP_FACING_TARGETS = [
     "PushbuttonSupport", "Pushbutton", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonUserNotifications",
-    "PushbuttonOutbox",
+    "PushbuttonOutbox", "PushbuttonSQLite",
 ]
 # Targets whose declarations' availability counts but whose references are not checked (Linux-only).
 DECLARATION_ONLY_TARGETS = ["UserNotificationsStandIn"]

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonReceiver
 import PushbuttonReceiverTesting
+import PushbuttonSQLite
 import PushbuttonSupport
 import Testing
 
