@@ -137,6 +137,10 @@ let package = Package(
             name: "OutboxBenchmark", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             path: "Benchmarks/OutboxBenchmark", swiftSettings: strictSettings),
 
+        // What the test targets share: an async subprocess runner, one local-server helper, temporary directories.
+        .target(
+            name: "PushbuttonTestSupport", dependencies: ["PushbuttonSupport"], path: "Tests/PushbuttonTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonTests", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -161,21 +165,25 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
+            name: "PushbuttonAPNsTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsMockTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton"], swiftSettings: strictSettings
+            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PushbuttonGatewayTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
             ],
@@ -183,6 +191,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
                 "PushbuttonSupport",
             ],
