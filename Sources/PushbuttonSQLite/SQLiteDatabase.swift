@@ -54,6 +54,7 @@ package final class SQLiteDatabase {
     package let path: String
     /// Prepared statements by SQL text: the outbox runs the same few statements for every tap.
     private var statements: [String: OpaquePointer] = [:]
+    private var positionsBySQL: [String: [String: Int]] = [:]
 
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock.
@@ -138,6 +139,26 @@ package final class SQLiteDatabase {
             guard step == SQLITE_ROW else { throw failure(step, sql) }
             rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
         }
+    }
+
+    /// Runs one statement with bound values; returns its rows, to be read by column name.
+    package func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        let rows = try query(sql, values)
+        guard !rows.isEmpty else { return [] }
+        let positions = try columnPositions(sql)
+        return rows.map { SQLiteRow(positions: positions, values: $0) }
+    }
+
+    /// The result columns of a prepared statement, by name (kept with the statement).
+    private func columnPositions(_ sql: String) throws(SQLiteError) -> [String: Int] {
+        if let positions = positionsBySQL[sql] { return positions }
+        let statement = try prepared(sql)
+        var positions: [String: Int] = [:]
+        for index in 0..<sqlite3_column_count(statement) {
+            if let name = sqlite3_column_name(statement, index) { positions[String(cString: name)] = Int(index) }
+        }
+        positionsBySQL[sql] = positions
+        return positions
     }
 
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {

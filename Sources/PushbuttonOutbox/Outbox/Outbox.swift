@@ -17,7 +17,8 @@ public actor Outbox: BackendDelivery {
     public nonisolated let path: String
     public let options: OutboxOptions
     let database: SQLiteDatabase
-    private let now: @Sendable () -> Date
+    /// The clock every stored time comes from (entries, retries, the tap log).
+    let now: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private var tapInsertsSincePrune = 0
 
@@ -66,16 +67,17 @@ public actor Outbox: BackendDelivery {
                     "SELECT 1 FROM outbox WHERE idempotency_key = ?", [.text(request.idempotencyKey)])
                 if !exists.isEmpty { return .duplicate }
                 var evicted: String?
-                let waiting = try database.query("SELECT count(*) FROM outbox WHERE state IN ('pending', 'in_flight')")
-                if Int(waiting.first?.first?.integer ?? 0) >= capacity {
+                let waiting = try database.rows(
+                    "SELECT count(*) AS waiting FROM outbox WHERE state IN ('pending', 'in_flight')")
+                if Int(try waiting.first?.integer("waiting") ?? 0) >= capacity {
                     guard whenFull == .deadLetterOldest else { return nil }
-                    let oldest = try database.query(
+                    let oldest = try database.rows(
                         "SELECT id, idempotency_key FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1")
-                    if let row = oldest.first, let id = row[0].integer {
+                    if let row = oldest.first {
                         try database.query(
                             "UPDATE outbox SET state = 'dead', last_error = 'evicted: the outbox was full' WHERE id = ?",
-                            [.integer(id)])
-                        evicted = row[1].text
+                            [.integer(try row.integer("id"))])
+                        evicted = try row.text("idempotency_key")
                     }
                 }
                 try database.query(
@@ -122,11 +124,12 @@ public actor Outbox: BackendDelivery {
         let time = now().timeIntervalSince1970
         return try storage { () throws(SQLiteError) -> OutboxStatus in
             var counts: [String: Int] = [:]
-            for row in try database.query("SELECT state, count(*) FROM outbox GROUP BY state") {
-                if let state = row[0].text { counts[state] = Int(row[1].integer ?? 0) }
+            for row in try database.rows("SELECT state, count(*) AS count FROM outbox GROUP BY state") {
+                counts[try row.text("state")] = Int(try row.integer("count"))
             }
-            let oldest = try database.query("SELECT min(created_at) FROM outbox WHERE state = 'pending'").first?.first?
-                .real
+            let oldest = try database.rows(
+                "SELECT min(created_at) AS oldest FROM outbox WHERE state = 'pending'"
+            ).first?.optionalReal("oldest")
             return OutboxStatus(
                 pending: counts["pending"] ?? 0, inFlight: counts["in_flight"] ?? 0,
                 delivered: counts["delivered"] ?? 0,
@@ -134,31 +137,55 @@ public actor Outbox: BackendDelivery {
         }
     }
 
-    /// The entries in `state`, oldest first.
+    /// The entries in `state`, oldest first. An entry that cannot be read as it was stored is an error
+    /// (``OutboxError/Code/corruptEntry``), not an entry with defaults.
     public func entries(_ state: OutboxEntry.State, limit: Int = 1000) throws(OutboxError) -> [OutboxEntry] {
         let database = database
-        return try storage { () throws(SQLiteError) -> [OutboxEntry] in
-            try database.query(
-                """
-                SELECT id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at,
-                       delivered_at, last_error, notification_id, action_id
-                FROM outbox WHERE state = ? ORDER BY id LIMIT ?
-                """, [.text(state.rawValue), .integer(Int64(limit))]
-            ).map(Self.entry)
+        let rows = try storage { () throws(SQLiteError) -> [SQLiteRow] in
+            try database.rows(
+                "SELECT \(Self.entryColumns) FROM outbox WHERE state = ? ORDER BY id LIMIT ?",
+                [.text(state.rawValue), .integer(Int64(limit))])
         }
+        var entries: [OutboxEntry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows { entries.append(try entry(row)) }
+        return entries
     }
 
-    private static func entry(_ row: [SQLiteValue]) -> OutboxEntry {
-        OutboxEntry(
-            id: row[0].integer ?? 0, idempotencyKey: row[1].text ?? "", url: row[2].text ?? "",
-            method: row[3].text ?? "POST",
-            body: row[4].blob.flatMap { try? JSONParser.parse($0) },
-            state: OutboxEntry.State(rawValue: row[5].text ?? "") ?? .pending,
-            attempts: Int(row[6].integer ?? 0), createdAt: Date(timeIntervalSince1970: row[7].real ?? 0),
-            nextAttemptAt: Date(timeIntervalSince1970: row[8].real ?? 0),
-            expiresAt: Date(timeIntervalSince1970: row[9].real ?? 0),
-            deliveredAt: row[10].real.map(Date.init(timeIntervalSince1970:)), lastError: row[11].text,
-            notificationIdentifier: row[12].text, actionIdentifier: row[13].text)
+    /// The columns ``entry(_:)`` reads.
+    static let entryColumns = """
+        id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at, delivered_at,
+        last_error, notification_id, action_id
+        """
+
+    private static func json(_ bytes: [UInt8]?) throws(SQLiteError) -> JSONValue? {
+        guard let bytes else { return nil }
+        do { return try JSONParser.parse(bytes) } catch { throw SQLiteRow.corrupt("body", "is not JSON (\(error))") }
+    }
+
+    /// The entry in `row`, read by column name; a missing column, a NULL where the schema has none, an unknown
+    /// state or a body that is not JSON is corruption: never an entry sent without its body.
+    func entry(_ row: SQLiteRow) throws(OutboxError) -> OutboxEntry {
+        let id = try? row.integer("id")
+        do throws(SQLiteError) {
+            let body = try Self.json(try row.optionalBlob("body"))
+            let stateName = try row.text("state")
+            guard let state = OutboxEntry.State(rawValue: stateName) else {
+                throw SQLiteRow.corrupt("state", "holds '\(stateName)', which is not a state")
+            }
+            return OutboxEntry(
+                id: try row.integer("id"), idempotencyKey: try row.text("idempotency_key"), url: try row.text("url"),
+                method: try row.text("method"), body: body, state: state, attempts: Int(try row.integer("attempts")),
+                createdAt: Date(timeIntervalSince1970: try row.real("created_at")),
+                nextAttemptAt: Date(timeIntervalSince1970: try row.real("next_attempt_at")),
+                expiresAt: Date(timeIntervalSince1970: try row.real("expires_at")),
+                deliveredAt: try row.optionalReal("delivered_at").map(Date.init(timeIntervalSince1970:)),
+                lastError: try row.optionalText("last_error"),
+                notificationIdentifier: try row.optionalText("notification_id"),
+                actionIdentifier: try row.optionalText("action_id"))
+        } catch {
+            throw .corruptEntry(id, path: path, problem: error.message)
+        }
     }
 
     /// Removes dead letters (all, or those with the given ids); returns how many.
@@ -192,7 +219,7 @@ public actor Outbox: BackendDelivery {
         report.recovered = try recoverOrphans()
         while true {
             try expireAndGiveUp(&report)
-            let due = try dueEntries()
+            let due = try dueEntries(&report)
             for entry in due {
                 try await attempt(entry, sender: sender, endpoint: endpoint, report: &report)
             }
@@ -221,7 +248,9 @@ public actor Outbox: BackendDelivery {
         report.recovered = try recoverOrphans()
         while !Task.isCancelled {
             try expireAndGiveUp(&report)
-            for entry in try dueEntries() { try await attempt(entry, sender: sender, endpoint: nil, report: &report) }
+            for entry in try dueEntries(&report) {
+                try await attempt(entry, sender: sender, endpoint: nil, report: &report)
+            }
             try? await Task.sleep(for: min(try untilNextAttempt(), pollInterval))
         }
     }
@@ -250,17 +279,37 @@ public actor Outbox: BackendDelivery {
         }
     }
 
-    private func dueEntries() throws(OutboxError) -> [OutboxEntry] {
+    /// The entries due now, oldest first. One that cannot be read as stored is dead-lettered with the reason
+    /// (counted in `report`), never sent without its body or with defaults.
+    private func dueEntries(_ report: inout DrainReport) throws(OutboxError) -> [OutboxEntry] {
         let database = database
         let time = now().timeIntervalSince1970
-        return try storage { () throws(SQLiteError) -> [OutboxEntry] in
-            try database.query(
+        let rows = try storage { () throws(SQLiteError) -> [SQLiteRow] in
+            try database.rows(
                 """
-                SELECT id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at,
-                       delivered_at, last_error, notification_id, action_id
+                SELECT \(Self.entryColumns)
                 FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 100
-                """, [.real(time)]
-            ).map(Self.entry)
+                """, [.real(time)])
+        }
+        var due: [OutboxEntry] = []
+        due.reserveCapacity(rows.count)
+        for row in rows {
+            do {
+                due.append(try entry(row))
+            } catch  where error.code == .corruptEntry && error.entryID != nil {
+                try deadLetterCorrupt(error)
+                report.deadLettered += 1
+            }
+        }
+        return due
+    }
+
+    private func deadLetterCorrupt(_ error: OutboxError) throws(OutboxError) {
+        let database = database
+        try storage { () throws(SQLiteError) -> Void in
+            try database.query(
+                "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ? WHERE id = ?",
+                [.text("corrupt: \(error.message)"), .integer(error.entryID ?? -1)])
         }
     }
 
@@ -268,7 +317,8 @@ public actor Outbox: BackendDelivery {
         let database = database
         let time = now().timeIntervalSince1970
         let next = try storage { () throws(SQLiteError) -> Double? in
-            try database.query("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'").first?.first?.real
+            try database.rows("SELECT min(next_attempt_at) AS next FROM outbox WHERE state = 'pending'").first?
+                .optionalReal("next")
         }
         guard let next else { return .seconds(3600) }
         return .milliseconds(max(0, Int64((next - time) * 1000)))
@@ -351,7 +401,7 @@ public actor Outbox: BackendDelivery {
     private func pruneDelivered() throws(OutboxError) {
         let database = database
         let cutoff = now().timeIntervalSince1970 - options.deliveredRetention.seconds
-        try storage { () throws(SQLiteError) in
+        try storage { () throws(SQLiteError) -> Void in
             try database.query("DELETE FROM outbox WHERE state = 'delivered' AND delivered_at < ?", [.real(cutoff)])
         }
     }
