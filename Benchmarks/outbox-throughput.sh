@@ -19,8 +19,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build -c release --product OutboxBenchmark >/dev/null
-bin=$(swift build -c release --show-bin-path)/OutboxBenchmark
+# OUTBOX_BENCHMARK_BIN: a benchmark binary built elsewhere (an older commit's, for a before/after table).
+if [ -n "${OUTBOX_BENCHMARK_BIN:-}" ]; then
+  bin=$OUTBOX_BENCHMARK_BIN
+else
+  swift build -c release --product OutboxBenchmark >/dev/null
+  bin=$(swift build -c release --show-bin-path)/OutboxBenchmark
+fi
 field() { sed -E "s/.*$1=([^ ]+).*/\1/" <<<"$2"; }
 now() { date +%s.%N; }
 since() { awk -v s="$1" -v e="$(now)" 'BEGIN { print e - s }'; }
@@ -81,7 +86,7 @@ for ((round = 1; round <= rounds; round++)); do
     flags=(-s --fail -K "$work/curl.config")
     [ "$mode" = parallel ] && flags+=(--parallel --parallel-max 8)
     start=$(now)
-    curl "${flags[@]}"
+    curl "${flags[@]}" 2>/dev/null # --parallel draws a progress meter even with -s; the count below checks
     record "curl-$mode" "$(awk -v n="$count" -v s="$(since "$start")" 'BEGIN { print n / s }')"
     stop_receiver
     [ "$(wc -l <"$work/curl-$mode.ndjson")" = "$count" ]

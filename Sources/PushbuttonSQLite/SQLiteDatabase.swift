@@ -176,11 +176,39 @@ package final class SQLiteDatabase {
         do {
             let result = try body()
             try execute("COMMIT")
+            commits += 1
             return result
         } catch {
-            try? execute("ROLLBACK")
+            if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Runs `body` in a savepoint inside the current transaction: if it throws, what it changed is undone
+    /// and the transaction goes on (one request of a group commit failing loses none of the others).
+    package func savepoint<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+        try execute("SAVEPOINT one")
+        do {
+            let result = try body()
+            try execute("RELEASE one")
+            return result
+        } catch {
+            // An I/O error or a full disk can roll the whole transaction back: then there is nothing to undo.
+            if isInTransaction { try? execute("ROLLBACK TO one; RELEASE one") }
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open on this connection.
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Transactions this connection has committed with ``transaction(_:)`` (a group commit is one).
+    package private(set) var commits = 0
+
+    /// Changes on every other connection's commit (SQLite's `PRAGMA data_version`): a figure cached from
+    /// the database stays exact while this is unchanged.
+    package func dataVersion() throws(SQLiteError) -> Int64 {
+        try query("PRAGMA data_version").first?.first?.integer ?? 0
     }
 
     /// Rows changed by the last statement.

@@ -21,6 +21,14 @@ public actor Outbox: BackendDelivery {
     let now: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private var tapInsertsSincePrune = 0
+    /// Entries waiting (pending or in flight) as of `dataVersion`: exact while no other connection has
+    /// committed, so enqueueing does not count the table for every tap.
+    var waitingCache: (count: Int, dataVersion: Int64)?
+    /// Taps handed to ``deliver(_:)`` while a commit is in progress: the next commit takes them all.
+    var pendingGroup: [(request: BackendRequest, continuation: CheckedContinuation<EnqueueResult, any Error>)] = []
+    var groupCommitting = false
+    /// The waiting count a group commit computed, until its commit succeeds.
+    var pendingWaitingCache: (count: Int, dataVersion: Int64)?
 
     /// Opens (creating, mode 0600) the database at `path` and applies any missing migrations.
     public init(
@@ -39,69 +47,23 @@ public actor Outbox: BackendDelivery {
         }
     }
 
-    private func storage<Result>(_ body: () throws(SQLiteError) -> Result) throws(OutboxError) -> Result {
+    /// Runs `body` on the database, its failure an ``OutboxError``. Whatever it writes may change how many
+    /// entries wait, so the cached count is dropped.
+    func storage<Result>(_ body: () throws(SQLiteError) -> Result) throws(OutboxError) -> Result {
+        waitingCache = nil
         do { return try body() } catch { throw .storage(error) }
     }
 
     // MARK: Enqueueing
 
-    /// Stores a backend request from the router (``BackendDelivery``); returns once it is durable.
-    public func deliver(_ request: BackendRequest) async throws {
-        try enqueue(request)
-    }
-
     /// Stores `request` durably. A request whose idempotency key is already stored is not stored twice.
     @discardableResult
     public func enqueue(_ request: BackendRequest) throws(OutboxError) -> EnqueueResult {
-        try Self.check(request)
-        let time = now().timeIntervalSince1970
-        let body = request.body.map { SQLiteValue.blob(JSONWriter.compact($0)) } ?? .null
-        let capacity = options.capacity
-        let whenFull = options.whenFull
-        let database = database
-        let ttl = options.timeToLive.seconds
-        // `nil` from the transaction means full under `.rejectNew`: nothing was written.
-        let result = try storage { () throws(SQLiteError) -> EnqueueResult? in
-            try database.transaction { () throws(SQLiteError) -> EnqueueResult? in
-                let exists = try database.query(
-                    "SELECT 1 FROM outbox WHERE idempotency_key = ?", [.text(request.idempotencyKey)])
-                if !exists.isEmpty { return .duplicate }
-                var evicted: String?
-                let waiting = try database.rows(
-                    "SELECT count(*) AS waiting FROM outbox WHERE state IN ('pending', 'in_flight')")
-                if Int(try waiting.first?.integer("waiting") ?? 0) >= capacity {
-                    guard whenFull == .deadLetterOldest else { return nil }
-                    let oldest = try database.rows(
-                        "SELECT id, idempotency_key FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1")
-                    if let row = oldest.first {
-                        try database.query(
-                            "UPDATE outbox SET state = 'dead', last_error = 'evicted: the outbox was full' WHERE id = ?",
-                            [.integer(try row.integer("id"))])
-                        evicted = try row.text("idempotency_key")
-                    }
-                }
-                try database.query(
-                    """
-                    INSERT INTO outbox (idempotency_key, url, method, body, state, created_at, next_attempt_at, expires_at,
-                                        notification_id, action_id)
-                    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(request.idempotencyKey), .text(request.url), .text(request.method), body, .real(time),
-                        .real(time),
-                        .real(time + ttl), .text(request.notificationIdentifier),
-                        .text(request.actionIdentifier),
-                    ])
-                let id = database.lastInsertRowID
-                return evicted.map { .addedEvicting(id, evictedKey: $0) } ?? .added(id)
-            }
-        }
-        guard let result else { throw .full(capacity: capacity) }
-        return result
+        try enqueue(contentsOf: [request])[0].get()
     }
 
     /// Refuses what would be sent differently from how it was stored: a header smuggled or dropped.
-    private static func check(_ request: BackendRequest) throws(OutboxError) {
+    static func check(_ request: BackendRequest) throws(OutboxError) {
         if let problem = HeaderField.problem(name: "Idempotency-Key", value: request.idempotencyKey) {
             throw .invalidRequest(problem)
         }
@@ -115,7 +77,8 @@ public actor Outbox: BackendDelivery {
     /// Runs SQL on the outbox's connection (for tests and maintenance).
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        try database.query(sql, values)
+        waitingCache = nil
+        return try database.query(sql, values)
     }
 
     /// The counts by state and the age of the oldest pending entry.
