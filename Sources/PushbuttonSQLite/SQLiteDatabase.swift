@@ -171,7 +171,16 @@ package final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so writers queue instead of failing later).
-    package func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+    ///
+    /// - Parameter durable: `false` commits without an fsync (`synchronous=NORMAL` under WAL): the commit
+    ///   survives the process being killed, and a power loss may undo it (never corrupting the file), so it
+    ///   suits bookkeeping that is safe to redo, such as a delivery's outcome under at-least-once delivery.
+    package func transaction<Result>(durable: Bool = true, _ body: () throws(SQLiteError) -> Result)
+        throws(SQLiteError) -> Result
+    {
+        // Every other write (autocommit statements included) stays fsynced: only this transaction is not.
+        if !durable { try execute("PRAGMA synchronous=NORMAL") }
+        defer { if !durable { try? execute("PRAGMA synchronous=FULL") } }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()

@@ -183,9 +183,7 @@ public actor Outbox: BackendDelivery {
         while true {
             try expireAndGiveUp(&report)
             let due = try dueEntries(&report)
-            for entry in due {
-                try await attempt(entry, sender: sender, endpoint: endpoint, report: &report)
-            }
+            try await send(due, sender: sender, endpoint: endpoint, report: &report)
             let status = try status()
             report.remaining = status.pending + status.inFlight
             if !untilEmpty || report.remaining == 0 { break }
@@ -211,9 +209,7 @@ public actor Outbox: BackendDelivery {
         report.recovered = try recoverOrphans()
         while !Task.isCancelled {
             try expireAndGiveUp(&report)
-            for entry in try dueEntries(&report) {
-                try await attempt(entry, sender: sender, endpoint: nil, report: &report)
-            }
+            try await send(try dueEntries(&report), sender: sender, endpoint: nil, report: &report)
             try? await Task.sleep(for: min(try untilNextAttempt(), pollInterval))
         }
     }
@@ -285,74 +281,6 @@ public actor Outbox: BackendDelivery {
         }
         guard let next else { return .seconds(3600) }
         return .milliseconds(max(0, Int64((next - time) * 1000)))
-    }
-
-    private func attempt(
-        _ entry: OutboxEntry, sender: any OutboxSender, endpoint: String?, report: inout DrainReport
-    ) async throws(OutboxError) {
-        let database = database
-        let time = now().timeIntervalSince1970
-        // Claimed (and the attempt counted) in its own commit before sending, so a crash mid-send is visible.
-        let claimed = try storage { () throws(SQLiteError) -> Bool in
-            try database.query(
-                "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, lease_until = ? WHERE id = ? AND state = 'pending'",
-                [.real(time + options.requestTimeout.seconds), .integer(entry.id)])
-            return database.changes == 1
-        }
-        guard claimed else { return }
-        report.attempted += 1
-        var headers = ["Idempotency-Key": entry.idempotencyKey]
-        if entry.body != nil { headers["Content-Type"] = "application/json" }
-        let request = OutgoingRequest(
-            url: endpoint.map { Self.rebase(entry.url, onto: $0) } ?? entry.url, method: entry.method, headers: headers,
-            body: entry.body.map { Data(JSONWriter.compact($0)) })
-        let failure: (message: String, final: Bool)?
-        do {
-            let status = try await sender.send(request)
-            switch status {
-            case 200..<300: failure = nil
-            case 300..<400:
-                // Never followed and never a delivery: a 302 would turn the POST into a GET whose 200 is
-                // not the backend's acknowledgement, a 307 would re-post elsewhere. Retried, then dead-lettered.
-                failure = ("HTTP \(status): a redirect, which the outbox does not follow", false)
-            case 408, 425, 429, 500..<600: failure = ("HTTP \(status)", false)
-            default: failure = ("HTTP \(status): the server refused the request", true)
-            }
-        } catch {
-            failure = ("\(error)", false)
-        }
-        try record(entry, failure: failure, report: &report)
-    }
-
-    private func record(_ entry: OutboxEntry, failure: (message: String, final: Bool)?, report: inout DrainReport)
-        throws(OutboxError)
-    {
-        let database = database
-        let time = now().timeIntervalSince1970
-        let attempts = entry.attempts + 1
-        try storage { () throws(SQLiteError) in
-            guard let failure else {
-                try database.query(
-                    "UPDATE outbox SET state = 'delivered', delivered_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
-                    [.real(time), .integer(entry.id)])
-                report.delivered += 1
-                return
-            }
-            if failure.final || attempts >= options.maximumAttempts {
-                let reason =
-                    failure.final
-                    ? failure.message : "gave up after \(attempts) attempts; last error: \(failure.message)"
-                try database.query(
-                    "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ? WHERE id = ?",
-                    [.text(reason), .integer(entry.id)])
-                report.deadLettered += 1
-                return
-            }
-            try database.query(
-                "UPDATE outbox SET state = 'pending', lease_until = NULL, last_error = ?, next_attempt_at = ? WHERE id = ?",
-                [.text(failure.message), .real(time + backoff(afterAttempt: attempts).seconds), .integer(entry.id)])
-            report.retried += 1
-        }
     }
 
     /// Exponential backoff with "equal jitter": half the delay is fixed, half random, so retries spread out.
