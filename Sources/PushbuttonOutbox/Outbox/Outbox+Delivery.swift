@@ -8,7 +8,7 @@ extension Outbox {
     enum AttemptOutcome: Sendable, Hashable {
         case delivered
         /// `final`: not worth retrying (a refusal); otherwise retried with backoff.
-        case failed(message: String, final: Bool)
+        case failed(OutboxFailure, final: Bool)
     }
 
     /// Sends `entries` (due, oldest first) with up to ``OutboxOptions/maximumConcurrentRequests`` requests
@@ -123,24 +123,36 @@ extension Outbox {
         throws(SQLiteError)
     {
         let attempts = entry.attempts + 1
-        guard case .failed(let message, let final) = outcome else {
+        guard case .failed(let failure, let final) = outcome else {
             try database.query(
-                "UPDATE outbox SET state = 'delivered', delivered_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
-                [.real(time), .integer(entry.id)])
+                """
+                UPDATE outbox SET state = 'delivered', delivered_at = ?, lease_until = NULL, last_error = NULL,
+                    last_cause = NULL, last_status = NULL
+                WHERE id = ?
+                """, [.real(time), .integer(entry.id)])
             counts.delivered += 1
             return
         }
+        let cause: [SQLiteValue] = [.text(failure.code.name), failure.status.map { .integer(Int64($0)) } ?? .null]
         if final || attempts >= options.maximumAttempts {
-            let reason = final ? message : "gave up after \(attempts) attempts; last error: \(message)"
+            let reason = final ? failure.message : "gave up after \(attempts) attempts; last error: \(failure.message)"
             try database.query(
-                "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ? WHERE id = ?",
-                [.text(reason), .integer(entry.id)])
+                """
+                UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ?, last_cause = ?, last_status = ?
+                WHERE id = ?
+                """, [.text(reason)] + cause + [.integer(entry.id)])
             counts.deadLettered += 1
             return
         }
         try database.query(
-            "UPDATE outbox SET state = 'pending', lease_until = NULL, last_error = ?, next_attempt_at = ? WHERE id = ?",
-            [.text(message), .real(time + backoff(afterAttempt: attempts).seconds), .integer(entry.id)])
+            """
+            UPDATE outbox SET state = 'pending', lease_until = NULL, last_error = ?, last_cause = ?, last_status = ?,
+                next_attempt_at = ?
+            WHERE id = ?
+            """,
+            [.text(failure.message)] + cause + [
+                .real(time + backoff(afterAttempt: attempts).seconds), .integer(entry.id),
+            ])
         counts.retried += 1
     }
 
@@ -160,12 +172,16 @@ extension Outbox {
             case 300..<400:
                 // Never followed and never a delivery: a 302 would turn the POST into a GET whose 200 is
                 // not the backend's acknowledgement, a 307 would re-post elsewhere. Retried, then dead-lettered.
-                return .failed(message: "HTTP \(status): a redirect, which the outbox does not follow", final: false)
-            case 408, 425, 429, 500..<600: return .failed(message: "HTTP \(status)", final: false)
-            default: return .failed(message: "HTTP \(status): the server refused the request", final: true)
+                let message = "HTTP \(status): a redirect, which the outbox does not follow"
+                return .failed(OutboxFailure(.redirect, status: status, message: message), final: false)
+            case 408, 425, 429, 500..<600:
+                return .failed(OutboxFailure(.retryableStatus, status: status, message: "HTTP \(status)"), final: false)
+            default:
+                let message = "HTTP \(status): the server refused the request"
+                return .failed(OutboxFailure(.refused, status: status, message: message), final: true)
             }
         } catch {
-            return .failed(message: "\(error)", final: false)
+            return .failed(OutboxFailure(.network, message: "\(error)"), final: false)
         }
     }
 }

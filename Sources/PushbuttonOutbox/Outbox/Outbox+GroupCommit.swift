@@ -104,7 +104,10 @@ extension Outbox {
                 "SELECT id, idempotency_key FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1")
             if let row = oldest.first {
                 try database.query(
-                    "UPDATE outbox SET state = 'dead', last_error = 'evicted: the outbox was full' WHERE id = ?",
+                    """
+                    UPDATE outbox SET state = 'dead', last_error = 'evicted: the outbox was full', last_cause = 'evicted'
+                    WHERE id = ?
+                    """,
                     [.integer(try row.integer("id"))])
                 evicted = try row.text("idempotency_key")
                 waiting -= 1

@@ -118,8 +118,15 @@ public actor Outbox: BackendDelivery {
     /// The columns ``entry(_:)`` reads.
     static let entryColumns = """
         id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at, delivered_at,
-        last_error, notification_id, action_id
+        last_error, last_cause, last_status, notification_id, action_id
         """
+
+    private static func cause(_ row: SQLiteRow) throws(SQLiteError) -> OutboxFailure? {
+        guard let code = try row.optionalText("last_cause") else { return nil }
+        return OutboxFailure(
+            OutboxFailure.Code(code), status: try row.optionalInteger("last_status").map { Int($0) },
+            message: try row.optionalText("last_error") ?? code)
+    }
 
     private static func json(_ bytes: [UInt8]?) throws(SQLiteError) -> JSONValue? {
         guard let bytes else { return nil }
@@ -144,6 +151,7 @@ public actor Outbox: BackendDelivery {
                 expiresAt: Date(timeIntervalSince1970: try row.real("expires_at")),
                 deliveredAt: try row.optionalReal("delivered_at").map(Date.init(timeIntervalSince1970:)),
                 lastError: try row.optionalText("last_error"),
+                lastCause: try Self.cause(row),
                 notificationIdentifier: try row.optionalText("notification_id"),
                 actionIdentifier: try row.optionalText("action_id"))
         } catch {
@@ -231,7 +239,8 @@ public actor Outbox: BackendDelivery {
             try database.query(
                 """
                 UPDATE outbox SET state = 'dead',
-                    last_error = 'expired: not delivered within its time to live' || coalesce('; last error: ' || last_error, '')
+                    last_error = 'expired: not delivered within its time to live' || coalesce('; last error: ' || last_error, ''),
+                    last_cause = 'expired', last_status = NULL
                 WHERE state = 'pending' AND expires_at <= ?
                 """, [.real(time)])
             report.deadLettered += database.changes
@@ -267,7 +276,7 @@ public actor Outbox: BackendDelivery {
         let database = database
         try storage { () throws(SQLiteError) -> Void in
             try database.query(
-                "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ? WHERE id = ?",
+                "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ?, last_cause = 'corrupt' WHERE id = ?",
                 [.text("corrupt: \(error.message)"), .integer(error.entryID ?? -1)])
         }
     }

@@ -25,6 +25,8 @@ public struct OutboxEntry: Sendable, Hashable {
     public var expiresAt: Date
     public var deliveredAt: Date?
     public var lastError: String?
+    /// The last failure, typed; `nil` when there was none, or for one recorded before Pushbutton kept its kind.
+    public var lastCause: OutboxFailure?
     public var notificationIdentifier: String?
     public var actionIdentifier: String?
 }
