@@ -76,11 +76,15 @@ for ((round = 1; round <= rounds; round++)); do
   # The disk's fsync rate drifts with other load: each round's ratio is taken from back-to-back runs.
   record enqueue-ratio "$(awk -v a="${results[enqueue]##* }" -v b="${results[shell]##* }" 'BEGIN { print 100 * a / b }')"
 
-  grouped=$("$bin" enqueue-group "$count" "$work/grouped.sqlite")
-  record group "$(awk -v n="$count" -v s="$(field seconds "$grouped")" 'BEGIN { print n / s }')"
+  # (An older binary without group commit leaves its row empty.)
+  senders="urlsession"
+  if grouped=$("$bin" enqueue-group "$count" "$work/grouped.sqlite" 2>/dev/null); then
+    record group "$(awk -v n="$count" -v s="$(field seconds "$grouped")" 'BEGIN { print n / s }')"
+    senders="urlsession curl"
+  fi
 
   # The same taps drained once per sender (the closed database is complete without its WAL).
-  for sender in urlsession curl; do
+  for sender in $senders; do
     cp "$work/outbox.sqlite" "$work/drain-$sender.sqlite"
     start_receiver "$work/drain-$sender.ndjson"
     delivered=$("$bin" deliver "$work/drain-$sender.sqlite" "http://127.0.0.1:$port" "$sender")
@@ -105,19 +109,23 @@ done
 # min median max of a space-separated list
 stats() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -g | awk '{ v[NR] = $1 } END { printf "%.0f %.0f %.0f", v[1], v[int((NR + 1) / 2)], v[NR] }'; }
 median() { stats "$1" | cut -d' ' -f2; }
-row() { read -r lo mid hi <<<"$(stats "${results[$1]}")"; printf '%-62s %8s %8s %8s\n' "$2" "$mid" "$lo" "$hi"; }
+row() {
+  if [ -z "${results[$1]:-}" ]; then printf '%-62s %8s\n' "$2" "-"; return; fi
+  read -r lo mid hi <<<"$(stats "${results[$1]}")"
+  printf '%-62s %8s %8s %8s\n' "$2" "$mid" "$lo" "$hi"
+}
 printf '\n%-62s %8s %8s %8s\n' "outbox benchmark ($count taps, $rounds rounds)" "median/s" "min" "max"
 row shell "sqlite3 shell: one INSERT per transaction, fsync each (reference)"
 row enqueue "Outbox.enqueue, one tap per transaction (duplicate+cap check)"
 row curl-sequential "curl: one kept-alive connection, one request at a time"
 row curl-parallel "curl --parallel --parallel-max 8"
 row group "Outbox.enqueue(contentsOf:), all taps at once (group commit)"
-row drain-urlsession "Outbox.drain, 8 at once, URLSessionSender"
+row drain-urlsession "Outbox.drain, URLSessionSender (8 at once; before: 1)"
 row drain-curl "Outbox.drain, 8 at once, CurlSender (libcurl, Linux)"
 echo
 row enqueue-ratio "enqueue as % of the shell, per round (back to back)"
 curl_best=$(awk -v a="$(median "${results[curl-sequential]}")" -v b="$(median "${results[curl-parallel]}")" \
   'BEGIN { print (a > b ? a : b) }')
 awk -v e="$(median "${results[enqueue]}")" -v s="$(median "${results[shell]}")" \
-  -v u="$(median "${results[drain-urlsession]}")" -v d="$(median "${results[drain-curl]}")" -v c="$curl_best" \
+  -v u="$(median "${results[drain-urlsession]}")" -v d="$(median "${results[drain-curl]:-0}")" -v c="$curl_best" \
   'BEGIN { printf "\nratios (medians): enqueue %.2fx the sqlite3 shell (target 0.90); drain %.2fx the faster curl with CurlSender, %.2fx with URLSessionSender (target 0.80)\n", e / s, d / c, u / c }'
