@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
+        // For an app's tests only (as swift-log's InMemoryLogging), so the app does not ship the simulator.
+        .library(name: "PushbuttonReceiverTesting", targets: ["PushbuttonReceiverTesting"]),
         .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
         .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
         .library(name: "PushbuttonAPNs", targets: ["PushbuttonAPNs"]),
@@ -26,22 +28,33 @@ let package = Package(
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
+        // What several modules share and no app calls: the lock, clocks, Duration helpers, SplitMix64, backoff,
+        // process exits. `package` access only, and not a product. Foundation only, like the model.
+        .target(name: "PushbuttonSupport", swiftSettings: strictSettings),
+
         // The model: actions, categories, the manifest, built-ins, the legacy model, JSON.
         // Foundation only, so it compiles for Apple platforms too.
         .target(name: "Pushbutton", swiftSettings: strictSettings),
 
         // The device side: notification center protocol and simulator, registration that merges,
         // the action registry and the response router.
-        .target(name: "PushbuttonReceiver", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+        .target(
+            name: "PushbuttonReceiver", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings
+        ),
+
+        // Test doubles for the device side: the simulated notification center and system services, ManualClock.
+        .target(
+            name: "PushbuttonReceiverTesting", dependencies: ["PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
+            swiftSettings: strictSettings),
 
         // A Linux-only stand-in for Apple's UserNotifications, with Apple's names and signatures, so the
         // bridge below is compiled and tested here. On Apple platforms the bridge uses the real framework.
-        .target(name: "UserNotificationsStandIn", swiftSettings: strictSettings),
+        .target(name: "UserNotificationsStandIn", dependencies: ["PushbuttonSupport"], swiftSettings: strictSettings),
         // The thin bridge between PushbuttonReceiver and UserNotifications.
         .target(
             name: "PushbuttonUserNotifications",
             dependencies: [
-                "PushbuttonReceiver", "Pushbutton",
+                "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
@@ -59,7 +72,7 @@ let package = Package(
         .target(
             name: "PushbuttonOutbox",
             dependencies: [
-                "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite",
+                "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite", "PushbuttonSupport",
                 .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
@@ -72,7 +85,7 @@ let package = Package(
         .target(
             name: "PushbuttonAPNs",
             dependencies: [
-                "Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
@@ -81,7 +94,10 @@ let package = Package(
         // tokens, injects faults, records, and delivers to simulated devices.
         .target(
             name: "PushbuttonAPNsMock",
-            dependencies: ["Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "COpenSSL", "CNGHTTP2"],
+            dependencies: [
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonSupport",
+                "COpenSSL", "CNGHTTP2",
+            ],
             swiftSettings: strictSettings),
 
         // h2o (libh2o-evloop-dev): the gateway's HTTP/1.1 and HTTP/2 server, cleartext or TLS on OpenSSL.
@@ -93,7 +109,8 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "CPostgreSQL", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
@@ -101,7 +118,7 @@ let package = Package(
             name: "PushbuttonGateway",
             dependencies: [
                 "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
-                "COpenSSL",
+                "COpenSSL", "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
 
@@ -110,7 +127,7 @@ let package = Package(
             name: "PushbuttonCLI",
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
-                "PushbuttonGateway",
+                "PushbuttonGateway", "PushbuttonSupport", "PushbuttonReceiverTesting",
             ],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
@@ -123,14 +140,21 @@ let package = Package(
             name: "OutboxBenchmark", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             path: "Benchmarks/OutboxBenchmark", swiftSettings: strictSettings),
 
-        .testTarget(name: "PushbuttonTests", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+        // What the test targets share: an async subprocess runner, one local-server helper, temporary directories.
+        .target(
+            name: "PushbuttonTestSupport", dependencies: ["PushbuttonSupport"], path: "Tests/PushbuttonTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton"],
+            name: "PushbuttonTests", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonReceiverTests",
+            dependencies: ["PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton", "PushbuttonSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonUserNotificationsTests",
             dependencies: [
-                "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
+                "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
@@ -138,27 +162,42 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonOutboxTests",
-            dependencies: ["PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "Pushbutton"],
+            dependencies: [
+                "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton"], swiftSettings: strictSettings),
+            name: "PushbuttonAPNsTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsMockTests",
-            dependencies: ["PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton"],
+            dependencies: [
+                "PushbuttonTestSupport",
+                "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton"], swiftSettings: strictSettings
+            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PushbuttonGatewayTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
-                "Pushbutton", "pushbutton",
+                "Pushbutton", "pushbutton", "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
-            dependencies: ["PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton"],
+            dependencies: [
+                "PushbuttonTestSupport",
+                "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
+                "PushbuttonSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -3,6 +3,7 @@
     import Pushbutton
     import PushbuttonReceiver
     import PushbuttonSQLite
+    import PushbuttonSupport
     import Testing
 
     @testable import PushbuttonOutbox

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonReceiver
 import PushbuttonSQLite
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonOutbox

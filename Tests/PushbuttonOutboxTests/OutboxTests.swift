@@ -1,7 +1,9 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSQLite
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonOutbox

@@ -1,5 +1,7 @@
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
+import PushbuttonSupport
 
 /// Records what the router handed to the backend.
 final class RecordingBackend: BackendDelivery {

@@ -1,5 +1,7 @@
 import Foundation
 import Pushbutton
+import PushbuttonReceiverTesting
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonReceiver

@@ -1,11 +1,12 @@
 import Foundation
+import PushbuttonSupport
 import Testing
 
 @testable import Pushbutton
 
 /// Writes random payloads (random Unicode included) and checks that two independent parsers,
 /// Foundation's and Python's `json` module, read back exactly the value that was written.
-@Suite struct PayloadPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct PayloadPropertyTests {
     static let count = 2000
 
     static func randomPayloads() -> [Payload] {

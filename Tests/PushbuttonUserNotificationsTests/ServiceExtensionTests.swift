@@ -1,6 +1,8 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
+import PushbuttonSupport
 import PushbuttonUserNotifications
 import Testing
 import UserNotificationsStandIn

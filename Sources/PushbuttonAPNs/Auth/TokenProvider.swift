@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// The one provider token every connection shares, refreshed by age.
 ///
@@ -70,14 +71,4 @@ public actor TokenProvider {
         mintCount += 1
         return token
     }
-}
-
-/// The token last minted, behind a lock, for ``TokenProvider/freshToken()``.
-final class PublishedToken: @unchecked Sendable {
-    // `@unchecked Sendable`: `token` is only reached under `lock`.
-    private let lock = NSLock()
-    private var token: ProviderToken?
-
-    func get() -> ProviderToken? { lock.withLock { token } }
-    func set(_ token: ProviderToken?) { lock.withLock { self.token = token } }
 }

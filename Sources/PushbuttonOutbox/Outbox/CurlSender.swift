@@ -10,6 +10,7 @@
     /// certificates are verified, redirects are never followed (their status is the result), only `http`
     /// and `https` URLs are sent, and a header value with a control character is refused, not sent.
     public struct CurlSender: OutboxSender {
+        /// How long one request may take, connecting included.
         public let timeout: Duration
         private let owner: CurlWorkers.Owner
 
@@ -23,6 +24,9 @@
             owner = CurlWorkers.Owner(CurlWorkers(count: max(1, connections), timeoutMilliseconds: Int(milliseconds)))
         }
 
+        /// Sends `request` on a kept-alive connection and returns the HTTP status (a redirect's own status:
+        /// it is not followed); throws for a refused header, a URL that is not `http` or `https`, and for
+        /// network failures, which the outbox retries.
         public func send(_ request: OutgoingRequest) async throws -> Int {
             for (name, value) in request.headers {
                 if let problem = HeaderField.problem(name: name, value: value) { throw Failure(problem) }

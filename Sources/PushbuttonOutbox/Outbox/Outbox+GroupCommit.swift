@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonReceiver
 import PushbuttonSQLite
+import PushbuttonSupport
 
 extension Outbox {
     /// Stores a backend request from the router (``BackendDelivery``); returns once it is durable.

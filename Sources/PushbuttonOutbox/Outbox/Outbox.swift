@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonReceiver
 import PushbuttonSQLite
+import PushbuttonSupport
 
 /// The durable outbox for background taps: nothing a tap produced is lost to a missing network, a slow
 /// server, a suspended app or a crash.
@@ -14,7 +15,9 @@ import PushbuttonSQLite
 /// ``OutboxOptions/maximumAttempts`` or ``OutboxOptions/timeToLive`` an entry is dead-lettered with its last
 /// error, counted and listed, never dropped silently.
 public actor Outbox: BackendDelivery {
+    /// The SQLite database's path.
     public nonisolated let path: String
+    /// How the outbox retries, expires, caps, prunes and delivers.
     public let options: OutboxOptions
     let database: SQLiteDatabase
     /// The clock every stored time comes from (entries, retries, the tap log).

@@ -10,6 +10,7 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
+        /// The code's name, as `full` or `corruptEntry`.
         public var description: String { name }
 
         /// The outbox holds ``OutboxOptions/capacity`` waiting entries and the policy is to refuse new ones.
@@ -26,6 +27,7 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let corruptEntry = Code("corruptEntry")
     }
 
+    /// What kind of failure this is: branch on it.
     public let code: Code
     /// What happened, where, and how to fix it: one line.
     public let message: String
@@ -50,6 +52,7 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         self.entryID = entryID
     }
 
+    /// The ``message``.
     public var description: String { message }
 
     /// The outbox is full; the entry was not stored.

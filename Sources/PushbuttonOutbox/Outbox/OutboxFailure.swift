@@ -5,6 +5,7 @@ public struct OutboxFailure: Sendable, Hashable, CustomStringConvertible {
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         let name: String
         init(_ name: String) { self.name = name }
+        /// The code's name, as `refused` or `expired` (what the database's `last_cause` column holds).
         public var description: String { name }
 
         /// The backend answered with a status worth retrying (408, 425, 429, 5xx); ``OutboxFailure/status``.
@@ -23,6 +24,7 @@ public struct OutboxFailure: Sendable, Hashable, CustomStringConvertible {
         public static let corrupt = Code("corrupt")
     }
 
+    /// What kind of failure this is: branch on it.
     public let code: Code
     /// The HTTP status, for ``Code/retryableStatus``, ``Code/redirect`` and ``Code/refused``.
     public let status: Int?
@@ -35,5 +37,6 @@ public struct OutboxFailure: Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 }
