@@ -47,7 +47,7 @@ struct Router: Sendable {
         return "\(method) /" + names.joined(separator: "/")
     }
 
-    private func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
+    func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         guard let header = request.header("authorization") else { throw .unauthorized() }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
@@ -58,7 +58,7 @@ struct Router: Sendable {
         return credential
     }
 
-    private func app(_ id: String, for credential: Credential, secret: Bool) throws(GatewayError) -> AppRuntime {
+    func app(_ id: String, for credential: Credential, secret: Bool) throws(GatewayError) -> AppRuntime {
         guard credential.app == id else {
             throw .forbidden("this key belongs to another app; it can do nothing to app '\(id)'")
         }
@@ -89,6 +89,7 @@ struct Router: Sendable {
             }
             return captured
         }
+        if let response = try TapRoutes(intake: intake).handle(request, segments, router: self) { return response }
         if match("GET", "metrics") != nil {
             _ = try secretCredential(request)
             let depth = try? intake.store.queueDepth()
