@@ -145,6 +145,7 @@ let package = Package(
             dependencies: [
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton",
+                "PushbuttonReceiver",
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -236,7 +236,7 @@ final class TapService: Sendable {
 
     /// A fraction 0…1, rounded to 4 decimals; 0 when there is nothing to divide by.
     static func rate(_ part: Int, of whole: Int) -> JSONValue {
-        guard whole > 0 else { return .integer(0) }
+        guard whole > 0 else { return .double(0) }
         return .double((Double(part) / Double(whole) * 10_000).rounded() / 10_000)
     }
 
