@@ -78,7 +78,7 @@ public actor GatewayClient {
             try await enqueue(
                 BackendRequest(
                     url: connection.deviceURL(hex), method: "PUT", body: next.body,
-                    idempotencyKey: "register:\(hex):\(next.milliseconds)", notificationIdentifier: "",
+                    idempotencyKey: next.idempotencyKey, notificationIdentifier: "",
                     actionIdentifier: "register"))
             try Self.save(next, to: statePath)
         } catch {

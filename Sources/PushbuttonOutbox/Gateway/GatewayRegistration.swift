@@ -31,6 +31,12 @@ struct GatewayRegistration: Sendable, Hashable {
         return .object(object)
     }
 
+    /// Names this registration in the outbox: two that differ in anything, even made in the same millisecond,
+    /// are two entries.
+    var idempotencyKey: String {
+        "register:\(token):\(milliseconds):" + String(FNV1a.hash(JSONWriter.compact(body)), radix: 16)
+    }
+
     var milliseconds: Int64 { Int64((registeredAt.timeIntervalSince1970 * 1000).rounded()) }
 
     var jsonValue: JSONValue {
