@@ -124,6 +124,7 @@ let package = Package(
             dependencies: [
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+                "PushbuttonOutbox",
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
             exclude: ["Fixtures"],
