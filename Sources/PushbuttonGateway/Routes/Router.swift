@@ -4,7 +4,7 @@ import PushbuttonStore
 
 /// Matches a request to its route, checks its key, and calls the service; routes only parse, call and
 /// render. Every `/v1` route needs a key (`401` without one); a key of another app gets `403`, and so does a
-/// publishable key anywhere but device registration.
+/// publishable key anywhere but device registration, tags and taps.
 struct Router: Sendable {
     let intake: IntakeService
     let keys: KeyRing
@@ -63,7 +63,7 @@ struct Router: Sendable {
             throw .forbidden("this key belongs to another app; it can do nothing to app '\(id)'")
         }
         guard !secret || credential.kind == .secret else {
-            throw .forbidden("a publishable key can only register and forget devices; use the app's secret key")
+            throw .forbidden("a publishable key can only register devices, change their tags and report taps; use the app's secret key")
         }
         guard let app = intake.apps[id] else { throw .notFound("no app '\(id)' is configured") }
         return app
@@ -72,7 +72,7 @@ struct Router: Sendable {
     private func secretCredential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         let credential = try credential(request)
         guard credential.kind == .secret else {
-            throw .forbidden("a publishable key can only register and forget devices; use the app's secret key")
+            throw .forbidden("a publishable key can only register devices, change their tags and report taps; use the app's secret key")
         }
         return credential
     }
