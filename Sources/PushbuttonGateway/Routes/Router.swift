@@ -63,7 +63,7 @@ struct Router: Sendable {
             throw .forbidden("this key belongs to another app; it can do nothing to app '\(id)'")
         }
         guard !secret || credential.kind == .secret else {
-            throw .forbidden("a publishable key can only register devices, change their tags and report taps; use the app's secret key")
+            throw .forbidden("a publishable key only registers devices and reports taps; use the app's secret key")
         }
         guard let app = intake.apps[id] else { throw .notFound("no app '\(id)' is configured") }
         return app
@@ -72,7 +72,7 @@ struct Router: Sendable {
     private func secretCredential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         let credential = try credential(request)
         guard credential.kind == .secret else {
-            throw .forbidden("a publishable key can only register devices, change their tags and report taps; use the app's secret key")
+            throw .forbidden("a publishable key only registers devices and reports taps; use the app's secret key")
         }
         return credential
     }
