@@ -133,6 +133,23 @@ struct GatewayClientTests {
         #expect(try await replying.report(reply, situation: .backgroundButton)?.reply == "On my way")
     }
 
+    @Test func aRegistrationTheGatewayRefusedIsQueuedAgainOnTheNextLaunch() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let client = try client(fixture)
+        #expect(try await client.register(token: Self.token, locale: "fr-FR", appVersion: "2.0"))
+        // A wrong publishable key: 401, final, dead-lettered.
+        let refused = try await client.outbox.drain(sender: client.sender(over: ScriptedSender([401])))
+        #expect(refused.deadLettered == 1)
+        fixture.advance(60)
+        let relaunched = try self.client(fixture)
+        #expect(try await relaunched.register(token: Self.token, locale: "fr-FR", appVersion: "2.0"))
+        #expect(try await relaunched.outbox.status().dead == 0)
+        let sender = ScriptedSender([])
+        #expect(try await relaunched.outbox.drain(sender: relaunched.sender(over: sender)).delivered == 1)
+        #expect(try await !relaunched.register(token: Self.token, locale: "fr-FR", appVersion: "2.0"))
+    }
+
     @Test func theKeyGoesOnlyToTheGateway() async throws {
         let sender = ScriptedSender([])
         let authorizing = GatewayAuthorizingSender(connection: Self.connection, over: sender)

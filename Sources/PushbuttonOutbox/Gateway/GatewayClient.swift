@@ -55,8 +55,8 @@ public actor GatewayClient {
             locale: locale, appVersion: appVersion, userID: userID, tags: tags)
     }
 
-    /// Queues `PUT /v1/apps/{app}/devices/{token}` when anything differs from the last registration; returns
-    /// whether it did. The registration time goes with it, so the gateway revives a token it saw die only for
+    /// Queues `PUT /v1/apps/{app}/devices/{token}` when anything differs from the last registration, or when the
+    /// gateway refused the last one for good (it is in the outbox's dead letters); returns whether it did. The registration time goes with it, so the gateway revives a token it saw die only for
     /// a registration made after that.
     @discardableResult
     public func register(
@@ -70,7 +70,11 @@ public actor GatewayClient {
         let next = GatewayRegistration(
             token: hex, environment: connection.environment, locale: locale, appVersion: appVersion, userID: userID,
             tags: Array(Set(tags)).sorted(), registeredAt: now())
-        if let registration, registration.matches(next) { return false }
+        if let registration, registration.matches(next) {
+            // Unchanged, unless the gateway refused it for good (a wrong key, say): then it is queued again.
+            guard let dead = try await deadLetter(registration.idempotencyKey) else { return false }
+            do { try await outbox.purgeDeadLetters(ids: [dead]) } catch { throw .outbox(error) }
+        }
         // Taken before the outbox is awaited, so a second call meanwhile sees it and queues nothing twice.
         let previous = registration
         registration = next
@@ -122,6 +126,15 @@ public actor GatewayClient {
     public nonisolated func attach(to router: ResponseRouter) {
         router.onResponse { response, situation in
             try await self.report(response, situation: situation)
+        }
+    }
+
+    /// The id of the dead-lettered entry with this idempotency key, if there is one.
+    private func deadLetter(_ key: String) async throws(GatewayClientError) -> Int64? {
+        do {
+            return try await outbox.entries(.dead, limit: 10_000).first { $0.idempotencyKey == key }?.id
+        } catch {
+            throw .outbox(error)
         }
     }
 
