@@ -60,8 +60,11 @@ final class TapService: Sendable {
             throw .invalid(document.locating(diagnostics), what: "the taps")
         }
         var records: [TapRecord] = []
+        let times = RFC3339()
         for (index, event) in events.enumerated() {
-            if let record = Self.read(event, at: path.appending(index), app: app.id, diagnostics: &diagnostics) {
+            if let record = Self.read(
+                event, at: path.appending(index), app: app.id, times: times, diagnostics: &diagnostics)
+            {
                 records.append(record)
             }
         }
@@ -73,9 +76,9 @@ final class TapService: Sendable {
     }
 
     /// One tap event, or `nil` with its diagnostics.
-    static func read(_ value: JSONValue, at path: JSONPath, app: String, diagnostics: inout [Diagnostic])
-        -> TapRecord?
-    {
+    static func read(
+        _ value: JSONValue, at path: JSONPath, app: String, times: RFC3339, diagnostics: inout [Diagnostic]
+    ) -> TapRecord? {
         let before = diagnostics.count { $0.severity == .error }
         guard let event = ConfigReader(value, at: path, what: "a tap event", diagnostics: &diagnostics) else {
             return nil
@@ -141,7 +144,7 @@ final class TapService: Sendable {
         }
         var at: Date?
         if let text = event.string("at", required: true, diagnostics: &diagnostics) {
-            at = RFC3339.date(text)
+            at = times.date(text)
             if at == nil {
                 fail("at", .typeMismatch, "'at' is not an RFC 3339 time", hint: "e.g. 2026-12-01T10:45:00.250Z")
             }
@@ -160,6 +163,7 @@ final class TapService: Sendable {
     /// `GET /v1/apps/{app}/stats?campaign=ID | category=ID [&from=RFC3339&to=RFC3339]`.
     func statistics(app: AppRuntime, query: [String: String]) throws(GatewayError) -> HTTPResponse {
         var diagnostics: [Diagnostic] = []
+        let times = RFC3339()
         for key in query.keys.sorted() where !["campaign", "category", "from", "to"].contains(key) {
             diagnostics.append(
                 Diagnostic(
@@ -176,7 +180,7 @@ final class TapService: Sendable {
         }
         func time(_ key: String) -> Date? {
             guard let text = query[key] else { return nil }
-            guard let date = RFC3339.date(text) else {
+            guard let date = times.date(text) else {
                 diagnostics.append(
                     Diagnostic(
                         .error, .typeMismatch, at: .root.appending(key), "'\(key)' is not an RFC 3339 time",
@@ -221,7 +225,8 @@ final class TapService: Sendable {
             200,
             Self.render(
                 statistics, app: app.id, campaign: campaign, category: category, definition: definition,
-                from: query["from"] == nil ? nil : from, to: query["to"] == nil ? nil : to))
+                from: query["from"] == nil ? nil : from.map(times.text),
+                to: query["to"] == nil ? nil : to.map(times.text)))
     }
 
     /// The category a stored request names (`category`, or a whole payload's `aps.category`).
@@ -242,7 +247,7 @@ final class TapService: Sendable {
 
     static func render(
         _ statistics: TapStatistics, app: String, campaign: String?, category: String?,
-        definition: Pushbutton.Category?, from: Date?, to: Date?
+        definition: Pushbutton.Category?, from: String?, to: String?
     ) -> JSONValue {
         let delivered = statistics.deliveries[.delivered] ?? 0
         let rejected = statistics.deliveries[.rejected] ?? 0
@@ -267,8 +272,8 @@ final class TapService: Sendable {
         return [
             "app": .string(app), "campaign": campaign.map(JSONValue.string) ?? .null,
             "category": category.map(JSONValue.string) ?? .null,
-            "from": from.map { .string(RFC3339.text($0)) } ?? .null,
-            "to": to.map { .string(RFC3339.text($0)) } ?? .null,
+            "from": from.map(JSONValue.string) ?? .null,
+            "to": to.map(JSONValue.string) ?? .null,
             "sent": .integer(Int64(delivered + rejected + failed)), "delivered": .integer(Int64(delivered)),
             "rejected": .integer(Int64(rejected)), "failed": .integer(Int64(failed)),
             "dead_tokens": .integer(Int64(statistics.deadTokens)), "responses": .integer(Int64(responses)),

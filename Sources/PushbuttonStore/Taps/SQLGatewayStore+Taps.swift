@@ -4,25 +4,38 @@ import Pushbutton
 extension SQLGatewayStore: TapStore {
     private static func seconds(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
 
+    /// Taps per multi-row INSERT (13 values each, well under either database's limit on bound values).
+    static let tapsPerStatement = 200
+
     public func record(taps: [TapRecord], now: Date) throws(StoreError) -> TapBatchResult {
         guard !taps.isEmpty else { return TapBatchResult(accepted: 0, duplicates: 0) }
         return try pool.with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> TapBatchResult in
                 var accepted = 0
-                for tap in taps {
-                    accepted += try connection.run(
-                        """
-                        INSERT INTO tap_events (app, event_id, token, notification_id, campaign_id, category, response,
-                            button, foreground, latency_ms, reply, responded_at, received_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app, event_id) DO NOTHING
-                        """,
-                        [
+                var start = 0
+                while start < taps.count {
+                    let end = min(start + Self.tapsPerStatement, taps.count)
+                    var values: [SQLValue] = []
+                    values.reserveCapacity((end - start) * 13)
+                    for tap in taps[start..<end] {
+                        values += [
                             .text(tap.app), .text(tap.eventID), .text(tap.token), .text(tap.notificationID),
                             tap.campaignID.sql, .text(tap.category), .text(tap.response.rawValue), tap.button.sql,
                             .integer(tap.foreground ? 1 : 0), tap.latencyMilliseconds.sql, tap.reply.sql,
                             Self.seconds(tap.respondedAt), Self.seconds(now),
                         ]
+                    }
+                    // A repeated id, stored before or earlier in the batch, inserts nothing: `changes` counts the new.
+                    let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    accepted += try connection.run(
+                        """
+                        INSERT INTO tap_events (app, event_id, token, notification_id, campaign_id, category, response,
+                            button, foreground, latency_ms, reply, responded_at, received_at)
+                        VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
+                        ON CONFLICT (app, event_id) DO NOTHING
+                        """, values
                     ).changes
+                    start = end
                 }
                 return TapBatchResult(accepted: accepted, duplicates: taps.count - accepted)
             }
