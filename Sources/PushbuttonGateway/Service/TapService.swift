@@ -60,11 +60,8 @@ final class TapService: Sendable {
             throw .invalid(document.locating(diagnostics), what: "the taps")
         }
         var records: [TapRecord] = []
-        let times = RFC3339()
         for (index, event) in events.enumerated() {
-            if let record = Self.read(
-                event, at: path.appending(index), app: app.id, times: times, diagnostics: &diagnostics)
-            {
+            if let record = Self.read(event, at: path.appending(index), app: app.id, diagnostics: &diagnostics) {
                 records.append(record)
             }
         }
@@ -77,7 +74,7 @@ final class TapService: Sendable {
 
     /// One tap event, or `nil` with its diagnostics.
     static func read(
-        _ value: JSONValue, at path: JSONPath, app: String, times: RFC3339, diagnostics: inout [Diagnostic]
+        _ value: JSONValue, at path: JSONPath, app: String, diagnostics: inout [Diagnostic]
     ) -> TapRecord? {
         let before = diagnostics.count { $0.severity == .error }
         guard let event = ConfigReader(value, at: path, what: "a tap event", diagnostics: &diagnostics) else {
@@ -144,7 +141,7 @@ final class TapService: Sendable {
         }
         var at: Date?
         if let text = event.string("at", required: true, diagnostics: &diagnostics) {
-            at = times.date(text)
+            at = RFC3339.date(text)
             if at == nil {
                 fail("at", .typeMismatch, "'at' is not an RFC 3339 time", hint: "e.g. 2026-12-01T10:45:00.250Z")
             }
@@ -163,7 +160,6 @@ final class TapService: Sendable {
     /// `GET /v1/apps/{app}/stats?campaign=ID | category=ID [&from=RFC3339&to=RFC3339]`.
     func statistics(app: AppRuntime, query: [String: String]) throws(GatewayError) -> HTTPResponse {
         var diagnostics: [Diagnostic] = []
-        let times = RFC3339()
         for key in query.keys.sorted() where !["campaign", "category", "from", "to"].contains(key) {
             diagnostics.append(
                 Diagnostic(
@@ -180,7 +176,7 @@ final class TapService: Sendable {
         }
         func time(_ key: String) -> Date? {
             guard let text = query[key] else { return nil }
-            guard let date = times.date(text) else {
+            guard let date = RFC3339.date(text) else {
                 diagnostics.append(
                     Diagnostic(
                         .error, .typeMismatch, at: .root.appending(key), "'\(key)' is not an RFC 3339 time",
@@ -225,8 +221,8 @@ final class TapService: Sendable {
             200,
             Self.render(
                 statistics, app: app.id, campaign: campaign, category: category, definition: definition,
-                from: query["from"] == nil ? nil : from.map(times.text),
-                to: query["to"] == nil ? nil : to.map(times.text)))
+                from: query["from"] == nil ? nil : from.map(RFC3339.text),
+                to: query["to"] == nil ? nil : to.map(RFC3339.text)))
     }
 
     /// The category a stored request names (`category`, or a whole payload's `aps.category`).
