@@ -187,7 +187,7 @@ let package = Package(
                 "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
-                "PushbuttonReceiver",
+                "PushbuttonReceiver", "PushbuttonReceiverTesting",
             ],
             swiftSettings: strictSettings),
         .testTarget(

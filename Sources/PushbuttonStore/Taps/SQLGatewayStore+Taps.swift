@@ -7,6 +7,7 @@ extension SQLGatewayStore: TapStore {
     /// Taps per multi-row INSERT (13 values each, well under either database's limit on bound values).
     static let tapsPerStatement = 200
 
+    /// Stores the batch in one transaction, 200 taps per INSERT; a known event id inserts nothing.
     public func record(taps: [TapRecord], now: Date) throws(StoreError) -> TapBatchResult {
         guard !taps.isEmpty else { return TapBatchResult(accepted: 0, duplicates: 0) }
         return try pool.with { connection throws(StoreError) in
@@ -42,6 +43,7 @@ extension SQLGatewayStore: TapStore {
         }
     }
 
+    /// Notes categories of notifications without one, in one transaction.
     public func categorize(
         app: String, limit: Int, _ categoryOf: (NotificationSpec.Kind, [UInt8]) -> String?
     ) throws(StoreError) -> Int {
@@ -106,6 +108,7 @@ extension SQLGatewayStore: TapStore {
         return (sql, values)
     }
 
+    /// Counts with a few aggregate queries on a reading connection; the percentiles are read by rank.
     public func statistics(_ query: StatsQuery) throws(StoreError) -> TapStatistics {
         let (deliveries, taps, scopeValues) = Self.filters(query)
         let (finished, finishedValues) = Self.window("d.finished_at", query)
@@ -159,6 +162,7 @@ extension SQLGatewayStore: TapStore {
 }
 
 extension SQLGatewayStore: DeviceTagStore {
+    /// Rewrites the device's tags and its tag index in one transaction.
     public func updateTags(app: String, token: String, add: [String], remove: [String], now: Date)
         throws(StoreError) -> DeviceRecord?
     {
