@@ -156,6 +156,7 @@ let package = Package(
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+                "PushbuttonOutbox",
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
             exclude: ["Fixtures"],
@@ -189,6 +190,7 @@ let package = Package(
                 "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
+                "PushbuttonReceiver", "PushbuttonReceiverTesting",
             ],
             swiftSettings: strictSettings),
         .testTarget(
