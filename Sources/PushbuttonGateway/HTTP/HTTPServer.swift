@@ -68,13 +68,17 @@ public final class HTTPServer: Sendable {
         runner.start()
     }
 
-    /// Stops accepting and ends the loop thread. Connections still open are dropped; the loop's memory and its
-    /// idle handler threads stay until the process ends (a server is started once per process, or per test).
+    /// Stops accepting, ends the loop thread, then the handler threads once the requests they hold are answered.
+    /// Connections still open are dropped; the loop's memory stays until the process ends.
     public func stop() async {
         guard let server = state.server else { return }
         pb_http_server_stop(server)
         await thread.wait()
+        await state.threads.stop()
     }
+
+    /// How many handler threads are running (0 once ``stop()`` returned).
+    var runningHandlerThreads: Int { state.threads.runningThreads }
 
     private static let onRequest: pb_http_request_cb = { context, ticket, request in
         guard let context, let ticket, let request else { return }

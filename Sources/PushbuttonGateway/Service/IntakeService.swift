@@ -50,11 +50,14 @@ final class IntakeService: Sendable {
 
     func register(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
         var diagnostics: [Diagnostic] = []
-        if !DeviceTokenText.isValid(token) {
+        var token = token
+        do {
+            token = try DeviceToken(token).hex
+        } catch {
             diagnostics.append(
                 Diagnostic(
-                    .error, "invalid-token", at: .root, "the device token in the path is not 64 hexadecimal digits",
-                    hint: "PUT /v1/apps/{app}/devices/{64 hex digits}"))
+                    .error, "invalid-token", at: .root, "the device token in the path: \(error.message)",
+                    hint: "PUT /v1/apps/{app}/devices/{64 to 200 hex digits}"))
         }
         let document = try Self.document(body.isEmpty ? Array("{}".utf8) : body, what: "the device")
         guard
@@ -116,8 +119,9 @@ final class IntakeService: Sendable {
                 diagnostics += checked.diagnostics
                 var withIDs = payload
                 var actions = withIDs.actions ?? PayloadActions()
-                actions.extra["notification_id"] = .string(notificationID)
-                if let campaignID { actions.extra["campaign_id"] = .string(campaignID) }
+                // The tracking ids of the issue-16 contract: a tap names them, so it is joined to its send.
+                actions.extra["id"] = .string(notificationID)
+                if let campaignID { actions.extra["campaign"] = .string(campaignID) }
                 withIDs.actions = actions
                 template = try PayloadTemplate(
                     withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))
@@ -240,7 +244,7 @@ final class IntakeService: Sendable {
     /// `POST /v1/apps/{app}/campaigns`: the first NDJSON line is the campaign (a notification without `to`),
     /// each further line a recipient. More pages of recipients may follow with ``appendPage(campaign:app:body:)``.
     func createCampaign(app: AppRuntime, body: [UInt8], idempotencyKey: String?) throws(GatewayError) -> HTTPResponse {
-        let lines = NDJSONLines(body)
+        let lines = Self.lines(body)
         guard let (header, _) = lines.first(where: { !$0.text.isEmpty }) else {
             throw .invalid(
                 [
@@ -294,7 +298,7 @@ final class IntakeService: Sendable {
             throw .invalid(diagnostics, what: "the stored campaign")
         }
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: id, locate: document.locating)
-        let lines = NDJSONLines(body)
+        let lines = Self.lines(body)
         let page = try checkRecipients(lines, skipFirst: false, app: app.id, compiled: compiled, defaults: draft.data)
         let added = try storeRecipients(page, campaign: id)
         metrics.accepted(app.id, added)
@@ -335,10 +339,12 @@ final class IntakeService: Sendable {
             data.merge(members) { $1 }
         }
         if let token = object["token"] {
-            guard let text = token.stringValue, DeviceTokenText.isValid(text) else {
-                throw refuse(.root.appending("token"), "a device token is 64 hexadecimal digits")
+            guard let text = token.stringValue, let checked = try? DeviceToken(text) else {
+                throw refuse(
+                    .root.appending("token"),
+                    "a device token is 64 to \(DeviceToken.maximumDigits) hexadecimal digits (an even number)")
             }
-            return RecipientLine(token: text.lowercased(), user: nil, data: data)
+            return RecipientLine(token: checked.hex, user: nil, data: data)
         }
         if let user = object["user"]?.stringValue, !user.isEmpty {
             return RecipientLine(token: nil, user: user, data: data)
@@ -372,13 +378,30 @@ final class IntakeService: Sendable {
         }
     }
 
+    /// The lines of an NDJSON body, numbered from 1, split by the model's ``LineSplitter`` (as `pushbutton
+    /// send` reads its input), without their leading blanks. The body is already bounded by the server's limit.
+    static func lines(_ body: [UInt8]) -> [(text: ArraySlice<UInt8>, line: Int)] {
+        var splitter = LineSplitter(maximumLength: max(1, body.count))
+        var lines: [(text: ArraySlice<UInt8>, line: Int)] = []
+        func keep(_ line: LineSplitter.Line) {
+            guard case .text(let bytes) = line else { return }
+            var slice = bytes[...]
+            while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
+            lines.append((slice, lines.count + 1))
+        }
+        splitter.feed(body, keep)
+        splitter.finish(keep)
+        return lines
+    }
+
     /// Reads every recipient line and renders its payload; a bad line refuses the whole page.
     private func checkRecipients(
-        _ lines: NDJSONLines, skipFirst: Bool, app: String, compiled: Compiled, defaults: [String: JSONValue]
+        _ lines: [(text: ArraySlice<UInt8>, line: Int)], skipFirst: Bool, app: String, compiled: Compiled,
+        defaults: [String: JSONValue]
     ) throws(GatewayError) -> Page {
         var page = Page()
         var users: Set<String> = []
-        let first = skipFirst ? lines.firstLineNumber : 0
+        let first = skipFirst ? (lines.first { !$0.text.isEmpty }?.line ?? 0) : 0
         for (text, line) in lines where !text.isEmpty && line != first {
             let recipient = try readRecipient(text, line: line, defaults: defaults)
             let payload = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)

@@ -29,7 +29,7 @@ public final class SQLGatewayStore: GatewayStore {
             location: "sqlite:\(path)")
     }
 
-    private func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+    func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
         try pool.with(body)
     }
 
@@ -37,8 +37,8 @@ public final class SQLGatewayStore: GatewayStore {
         try readers.with(body)
     }
 
-    private static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
-    private static func date(_ value: SQLValue) -> Date? {
+    static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
+    static func date(_ value: SQLValue) -> Date? {
         value.real.map { Date(timeIntervalSince1970: $0) }
     }
 
@@ -146,16 +146,22 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
-    public func markInactive(app: String, token: String, since: Date) throws(StoreError) -> Bool {
+    public func markInactive(app: String, token: String, since: Date, now: Date) throws(StoreError) -> Bool {
         try with { connection throws(StoreError) in
-            try connection.run(
-                """
-                UPDATE devices SET active = 0, inactive_since = ?, updated_at = ?
-                WHERE app = ? AND token = ? AND registered_at < ? AND (active = 1 OR inactive_since < ?)
-                """,
-                [Self.time(since), Self.time(Date()), .text(app), .text(token), Self.time(since), Self.time(since)]
-            ).changes > 0
+            try Self.markInactive(app: app, token: token, since: since, now: now, connection)
         }
+    }
+
+    private static func markInactive(
+        app: String, token: String, since: Date, now: Date, _ connection: any SQLConnection
+    ) throws(StoreError) -> Bool {
+        try connection.run(
+            """
+            UPDATE devices SET active = 0, inactive_since = ?, updated_at = ?
+            WHERE app = ? AND token = ? AND registered_at < ? AND (active = 1 OR inactive_since < ?)
+            """,
+            [Self.time(since), Self.time(now), .text(app), .text(token), Self.time(since), Self.time(since)]
+        ).changes > 0
     }
 
     // MARK: The queue
@@ -309,9 +315,12 @@ public final class SQLGatewayStore: GatewayStore {
     ) throws(StoreError) -> Int? {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> Int? in
+                // PostgreSQL: the campaign's row stays locked until the page is in, so a cancel waits for the
+                // page and then cancels it too, or (when first) makes this append see the campaign closed.
                 guard
                     let row = try connection.query(
-                        "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'",
+                        "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'"
+                            + dialect.lockRow,
                         [.text(id)]
                     ).first
                 else { return nil }
@@ -402,10 +411,12 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
-    public func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool] {
-        guard !results.isEmpty else { return [] }
+    public func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
+        -> RecordedOutcomes
+    {
+        guard !results.isEmpty else { return RecordedOutcomes(recorded: []) }
         return try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> [Bool] in
+            try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
                 var recorded = Set<Int64>()
                 var start = 0
                 // One UPDATE … FROM (VALUES …) per chunk; the casts type the values for PostgreSQL.
@@ -449,7 +460,45 @@ public final class SQLGatewayStore: GatewayStore {
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
-                return results.map { recorded.contains($0.delivery.id) }
+                // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
+                // lose the other.
+                var deactivated: [String: Int] = [:]
+                var events: [SQLValue] = []
+                for result in results where recorded.contains(result.delivery.id) {
+                    let delivery = result.delivery
+                    switch result.outcome {
+                    case .delivered: continue
+                    case .rejected(let status, _, let at):
+                        if status == 410,
+                            try Self.markInactive(
+                                app: delivery.app, token: delivery.token, since: at ?? now, now: now, connection)
+                        {
+                            deactivated[delivery.app, default: 0] += 1
+                        }
+                        let kind: WebhookEvent.Kind = status == 410 ? .deviceUnregistered : .notificationFailed
+                        if webhookEvents { events += [.integer(delivery.id), .text(kind.rawValue), Self.time(now)] }
+                    case .failed:
+                        if webhookEvents {
+                            events += [
+                                .integer(delivery.id), .text(WebhookEvent.Kind.notificationFailed.rawValue),
+                                Self.time(now),
+                            ]
+                        }
+                    }
+                }
+                var eventStart = 0
+                while eventStart < events.count {
+                    let eventEnd = min(eventStart + 3 * Self.rowsPerStatement, events.count)
+                    try connection.query(
+                        "INSERT INTO webhook_events (delivery_id, type, created_at) VALUES "
+                            + Array(repeating: "(?, ?, ?)", count: (eventEnd - eventStart) / 3).joined(
+                                separator: ", ") + " ON CONFLICT (delivery_id) DO NOTHING",
+                        Array(events[eventStart..<eventEnd]))
+                    eventStart = eventEnd
+                }
+                return RecordedOutcomes(
+                    recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
+                    webhookEvents: events.count / 3)
             }
         }
     }
