@@ -137,14 +137,18 @@ let package = Package(
             name: "PushbuttonAPNsMockTests",
             dependencies: ["PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton"],
             swiftSettings: strictSettings),
+        // Test support shared by the store's and the gateway's tests (a throwaway PostgreSQL server); no product
+        // ships it.
+        .target(name: "PushbuttonTestSupport", path: "Tests/PushbuttonTestSupport", swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton"], swiftSettings: strictSettings
+            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton", "PushbuttonTestSupport"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PushbuttonGatewayTests",
             dependencies: [
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
-                "Pushbutton", "pushbutton",
+                "Pushbutton", "pushbutton", "PushbuttonTestSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(

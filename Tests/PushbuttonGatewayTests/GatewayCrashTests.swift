@@ -4,6 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonGateway
 import PushbuttonStore
+import PushbuttonTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
