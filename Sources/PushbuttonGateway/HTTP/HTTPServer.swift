@@ -24,7 +24,7 @@ public final class HTTPServer: Sendable {
         nonisolated(unsafe) var server: UnsafeMutablePointer<pb_http_server_t>?
         init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, threads: Int) {
             self.handler = handler
-            self.threads = HandlerThreads(count: threads, name: "pushbutton-http-handler")
+            self.threads = HandlerThreads(count: threads, name: "pb-http")
         }
     }
 
@@ -61,10 +61,10 @@ public final class HTTPServer: Sendable {
         thread = exit
         let address = UInt(bitPattern: server)
         let runner = Thread {
+            Thread.current.name = "pb-http-loop"
             pb_http_server_run(UnsafeMutablePointer(bitPattern: address))
             exit.signal()
         }
-        runner.name = "pushbutton-http"
         runner.start()
     }
 

@@ -21,6 +21,7 @@ final class HandlerThreads: Sendable {
     private let running: Atomic<Int>
     private let exits: [ThreadExit]
 
+    /// `name` is at most 12 bytes (Linux keeps 15 of a thread's name; the index follows it).
     init(count: Int, name: String) {
         let count = max(1, count)
         running = Atomic(count)
@@ -29,11 +30,13 @@ final class HandlerThreads: Sendable {
             let queue = self.queue
             let exit = exits[index]
             let thread = Thread { [self] in
+                // Named from inside: on Linux a name set before start() is not applied, and one longer than 15
+                // bytes is refused (the thread would keep its creator's name, a Dispatch queue's in profiles).
+                Thread.current.name = "\(name)-\(index)"
                 while let job = Self.next(queue) { job() }
                 running.subtract(1, ordering: .releasing)
                 exit.signal()
             }
-            thread.name = "\(name)-\(index)"
             thread.start()
         }
     }

@@ -31,7 +31,7 @@ final class DeliveryWorkers: Sendable {
         self.metrics = metrics
         self.webhook = webhook
         self.now = now
-        threads = HandlerThreads(count: options.count + 1, name: "pushbutton-store")
+        threads = HandlerThreads(count: options.count + 1, name: "pb-store")
     }
 
     /// Runs `options.count` workers (and the webhook relay) until the task is cancelled; each finishes its
