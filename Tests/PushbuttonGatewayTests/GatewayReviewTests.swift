@@ -47,8 +47,10 @@ struct GatewayReviewTests {
         #expect(try await fixture.request("POST", "/v1/apps/chat/notifications", key: nil, json: "{}").status == 401)
         #expect(try await fixture.request("PATCH", "/v1/apps/chat/notifications").status == 405)
         #expect(try await fixture.request("GET", "/v1/notifications/n_\(UUID().uuidString)").status == 404)
+        #expect(try await fixture.request("GET", "/metrics").status == 200)
         let metrics = try await fixture.request("GET", "/metrics")
         #expect(metrics.status == 200)
+        #expect(metrics.body.contains(#"pushbutton_http_requests_total{route="GET /metrics",status="200"} 1"#))
         let prefix = #"pushbutton_http_requests_total{route=""#
         var counts: [String: Int] = [:]
         for line in metrics.body.split(separator: "\n") where line.hasPrefix(prefix) {

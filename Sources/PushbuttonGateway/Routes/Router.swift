@@ -41,7 +41,8 @@ struct Router: Sendable {
         }
         var route = Self.unknownRoute
         do {
-            return (route, try authorized(request, method, segments, route: &route))
+            let response = try authorized(request, method, segments, route: &route)
+            return (route, response)
         } catch {
             return (route, error.response)
         }
