@@ -310,6 +310,8 @@ final class IntakeService: Sendable {
         var token: String?
         var user: String?
         var data: [String: JSONValue]
+        /// Whether the line gave data of its own (else it is the campaign's, and so is its payload).
+        var ownData = false
     }
 
     private func readRecipient(_ text: ArraySlice<UInt8>, line: Int, defaults: [String: JSONValue])
@@ -338,16 +340,17 @@ final class IntakeService: Sendable {
             }
             data.merge(members) { $1 }
         }
+        let ownData = object["data"] != nil
         if let token = object["token"] {
             guard let text = token.stringValue, let checked = try? DeviceToken(text) else {
                 throw refuse(
                     .root.appending("token"),
                     "a device token is 64 to \(DeviceToken.maximumDigits) hexadecimal digits (an even number)")
             }
-            return RecipientLine(token: checked.hex, user: nil, data: data)
+            return RecipientLine(token: checked.hex, user: nil, data: data, ownData: ownData)
         }
         if let user = object["user"]?.stringValue, !user.isEmpty {
-            return RecipientLine(token: nil, user: user, data: data)
+            return RecipientLine(token: nil, user: user, data: data, ownData: ownData)
         }
         throw refuse(.root, "a recipient needs a 'token' or a 'user'")
     }
@@ -401,10 +404,18 @@ final class IntakeService: Sendable {
     ) throws(GatewayError) -> Page {
         var page = Page()
         var users: Set<String> = []
+        var campaignPayload: [UInt8]?
         let first = skipFirst ? (lines.first { !$0.text.isEmpty }?.line ?? 0) : 0
         for (text, line) in lines where !text.isEmpty && line != first {
             let recipient = try readRecipient(text, line: line, defaults: defaults)
-            let payload = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)
+            // Recipients without data of their own share one rendering (and one buffer) of the campaign's.
+            let payload: [UInt8]
+            if !recipient.ownData, let shared = campaignPayload {
+                payload = shared
+            } else {
+                payload = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)
+                if !recipient.ownData { campaignPayload = payload }
+            }
             if let user = recipient.user { users.insert(user) }
             page.recipients.append((recipient.token, recipient.user, payload))
             guard page.recipients.count <= maximumRecipients else {
