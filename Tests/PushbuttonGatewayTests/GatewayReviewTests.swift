@@ -33,7 +33,7 @@ struct GatewayReviewTests {
         #expect(threads.count >= 3, "lease, record and the webhook relay's calls: \(threads)")
         #expect(
             threads.allSatisfy { $0.hasPrefix("pb-store-") },
-            "not on Swift's cooperative pool: \(Set(threads).sorted())")
+            "not on Swift's cooperative pool: \(threads)")
         #expect(fixture.gateway.runningThreads == 0, "the handler and store threads ended with the gateway")
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import PushbuttonStore
 import Synchronization
 
+@testable import PushbuttonGateway
+
 /// A store that records the name of the thread each call of the workers' runs on, and otherwise passes every
 /// call to the store it wraps.
 final class ThreadRecordingStore: GatewayStore {
@@ -14,7 +16,7 @@ final class ThreadRecordingStore: GatewayStore {
     var workerThreads: [String] { names.withLock { $0 } }
 
     private func note() {
-        let name = Thread.current.name ?? "(unnamed)"
+        let name = HandlerThreads.currentThreadName
         names.withLock { $0.append(name) }
     }
 

@@ -61,7 +61,7 @@ public final class HTTPServer: Sendable {
         thread = exit
         let address = UInt(bitPattern: server)
         let runner = Thread {
-            Thread.current.name = "pb-http-loop"
+            pb_thread_set_name("pb-http-loop")
             pb_http_server_run(UnsafeMutablePointer(bitPattern: address))
             exit.signal()
         }

@@ -1,6 +1,5 @@
+internal import CH2O
 import Foundation
-import PushbuttonAPNs
-import Synchronization
 
 /// A fixed set of threads that run blocking work: the routes' handlers, and the workers' store calls.
 ///
@@ -10,32 +9,30 @@ import Synchronization
 /// ``stop()`` ends the threads once the jobs already queued have run.
 final class HandlerThreads: Sendable {
     private final class Queue: @unchecked Sendable {
-        // `@unchecked Sendable`: `jobs`, `head` and `stopping` are only touched under `condition`'s lock.
+        // `@unchecked Sendable`: every variable is only touched under `condition`'s lock (a pthread mutex,
+        // which ThreadSanitizer sees, unlike the futex inside Synchronization's Mutex).
         let condition = NSCondition()
         var jobs: [@Sendable () -> Void] = []
         var head = 0
         var stopping = false
+        var running = 0
+        var stopped: [CheckedContinuation<Void, Never>] = []
     }
 
     private let queue = Queue()
-    private let running: Atomic<Int>
-    private let exits: [ThreadExit]
 
     /// `name` is at most 12 bytes (Linux keeps 15 of a thread's name; the index follows it).
     init(count: Int, name: String) {
         let count = max(1, count)
-        running = Atomic(count)
-        exits = (0..<count).map { _ in ThreadExit() }
+        queue.running = count
         for index in 0..<count {
             let queue = self.queue
-            let exit = exits[index]
-            let thread = Thread { [self] in
-                // Named from inside: on Linux a name set before start() is not applied, and one longer than 15
-                // bytes is refused (the thread would keep its creator's name, a Dispatch queue's in profiles).
-                Thread.current.name = "\(name)-\(index)"
+            let thread = Thread {
+                // Named from inside, in the kernel: on Linux a Thread.name set before start() is not applied,
+                // and one over 15 bytes is refused (the thread keeps its creator's name, a Dispatch queue's).
+                pb_thread_set_name("\(name)-\(index)")
                 while let job = Self.next(queue) { job() }
-                running.subtract(1, ordering: .releasing)
-                exit.signal()
+                Self.exited(queue)
             }
             thread.start()
         }
@@ -58,8 +55,29 @@ final class HandlerThreads: Sendable {
         return job
     }
 
+    /// The calling thread's name as the kernel has it ("pb-store-0" on one of these threads).
+    static var currentThreadName: String {
+        var buffer = [CChar](repeating: 0, count: 16)
+        pb_thread_name(&buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// A thread's last act: the last one to end resumes whoever waits in ``stop()``.
+    private static func exited(_ queue: Queue) {
+        queue.condition.lock()
+        queue.running -= 1
+        let waiters = queue.running == 0 ? queue.stopped : []
+        if queue.running == 0 { queue.stopped = [] }
+        queue.condition.unlock()
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// How many of the threads are still running (0 after ``stop()`` returned).
-    var runningThreads: Int { running.load(ordering: .acquiring) }
+    var runningThreads: Int {
+        queue.condition.lock()
+        defer { queue.condition.unlock() }
+        return queue.running
+    }
 
     /// Queues a job. After ``stop()`` it runs on the caller's thread instead, so nothing queued is lost.
     func run(_ job: @escaping @Sendable () -> Void) {
@@ -93,14 +111,19 @@ final class HandlerThreads: Sendable {
 
     /// Lets the queued jobs run, then ends every thread; returns when they have ended.
     func stop() async {
-        Self.markStopping(queue)
-        for exit in exits { await exit.wait() }
+        let queue = self.queue
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Self.stop(queue, then: continuation)
+        }
     }
 
-    private static func markStopping(_ queue: Queue) {
+    private static func stop(_ queue: Queue, then continuation: CheckedContinuation<Void, Never>) {
         queue.condition.lock()
         queue.stopping = true
         queue.condition.broadcast()
+        let ended = queue.running == 0
+        if !ended { queue.stopped.append(continuation) }
         queue.condition.unlock()
+        if ended { continuation.resume() }
     }
 }
