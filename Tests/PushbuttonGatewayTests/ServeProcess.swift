@@ -1,5 +1,5 @@
 import Foundation
-import Pushbutton
+import PushbuttonSupport
 import Synchronization
 
 #if canImport(Glibc)
