@@ -98,8 +98,7 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
@@ -164,7 +163,8 @@ let package = Package(
             name: "PushbuttonTestSupport", dependencies: ["PushbuttonSupport"], path: "Tests/PushbuttonTestSupport",
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton", "PushbuttonTestSupport"],
+            name: "PushbuttonStoreTests",
+            dependencies: ["PushbuttonStore", "Pushbutton", "PushbuttonTestSupport", "PushbuttonSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -22,7 +22,7 @@ public final class SQLGatewayStore: GatewayStore {
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
         let connection = try SQLiteConnection(path: path, cacheKiB: 16384)
-        try StoreMigrations.migrate(connection, dialect: .sqlite, now: now)
+        try StoreMigrations.migrateSQLite(connection.database, now: now)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
             pool: ConnectionPool([connection]), readers: ConnectionPool(readers), dialect: .sqlite,

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSQLite
 
 /// Append-only, named schema migrations, as the outbox's `Migrator` does them: each runs once, in order,
 /// in a transaction, and is recorded by name. A database with a migration this code does not know was made
@@ -121,7 +122,26 @@ enum StoreMigrations {
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
     static let advisoryLock: Int64 = 0x7062_7374_6f72_65
 
-    /// Applies the migrations the database lacks, in `dialect`; returns their names.
+    /// The SQLite store's migrator: the shared one of `PushbuttonSQLite` (migrations under the write lock, the
+    /// same refusal of a newer database as the outbox's), which also refuses a database that is not a gateway
+    /// store (an outbox, say) untouched.
+    static let sqliteMigrator = SQLiteMigrator(
+        kind: "a Pushbutton gateway store",
+        migrations: migrations.map { (name: $0.name, sql: SQLDialect.sqlite.render($0.sql)) },
+        recognises: { $0.contains("schema_migrations") && $0.contains("devices") })
+
+    /// Applies the migrations an SQLite store lacks; returns their names.
+    @discardableResult
+    static func migrateSQLite(_ database: SQLiteDatabase, now: Date) throws(StoreError) -> [String] {
+        do {
+            return try sqliteMigrator.migrate(database, now: now.timeIntervalSince1970)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// Applies the migrations the database lacks, in `dialect` (PostgreSQL; SQLite goes through
+    /// ``migrateSQLite(_:now:)``); returns their names.
     @discardableResult
     static func migrate(_ connection: any SQLConnection, dialect: SQLDialect, now: Date) throws(StoreError)
         -> [String]
