@@ -314,7 +314,7 @@ final class IntakeService: Sendable {
         var ownData = false
     }
 
-    private func readRecipient(_ text: ArraySlice<UInt8>, line: Int, defaults: [String: JSONValue])
+    private func readRecipient(_ text: [UInt8], line: Int, defaults: [String: JSONValue])
         throws(GatewayError) -> RecipientLine
     {
         func refuse(_ path: JSONPath, _ message: String, hint: String? = nil) -> GatewayError {
@@ -326,7 +326,7 @@ final class IntakeService: Sendable {
                         hint: hint, location: SourceLocation(line: line, column: 1, offset: 0))
                 ], what: "the recipient list")
         }
-        guard let value = try? JSONParser.parse(Array(text)), let object = value.objectValue else {
+        guard let value = try? JSONParser.parse(text), let object = value.objectValue else {
             throw refuse(
                 .root, "not a JSON object", hint: #"one recipient per line: {"token": "<64 hex>", "data": {…}}"#)
         }
@@ -383,14 +383,13 @@ final class IntakeService: Sendable {
 
     /// The lines of an NDJSON body, numbered from 1, split by the model's ``LineSplitter`` (as `pushbutton
     /// send` reads its input), without their leading blanks. The body is already bounded by the server's limit.
-    static func lines(_ body: [UInt8]) -> [(text: ArraySlice<UInt8>, line: Int)] {
+    static func lines(_ body: [UInt8]) -> [(text: [UInt8], line: Int)] {
         var splitter = LineSplitter(maximumLength: max(1, body.count))
-        var lines: [(text: ArraySlice<UInt8>, line: Int)] = []
+        var lines: [(text: [UInt8], line: Int)] = []
         func keep(_ line: LineSplitter.Line) {
             guard case .text(let bytes) = line else { return }
-            var slice = bytes[...]
-            while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
-            lines.append((slice, lines.count + 1))
+            let blanks = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            lines.append((blanks == 0 ? bytes : Array(bytes.dropFirst(blanks)), lines.count + 1))
         }
         splitter.feed(body, keep)
         splitter.finish(keep)
@@ -399,7 +398,7 @@ final class IntakeService: Sendable {
 
     /// Reads every recipient line and renders its payload; a bad line refuses the whole page.
     private func checkRecipients(
-        _ lines: [(text: ArraySlice<UInt8>, line: Int)], skipFirst: Bool, app: String, compiled: Compiled,
+        _ lines: [(text: [UInt8], line: Int)], skipFirst: Bool, app: String, compiled: Compiled,
         defaults: [String: JSONValue]
     ) throws(GatewayError) -> Page {
         var page = Page()

@@ -24,10 +24,8 @@ enum SQLDialect: Sendable {
     /// transaction has locked, so several processes lease at once without waiting or sharing a row.
     /// Values: lease token, lease end, now, now, limit.
     var leaseStatement: String {
-        let returning = """
-            RETURNING id, notification_id, app, token, apns_id, topic, push_type, priority, expiration, collapse_id,
-                leases
-            """
+        // The headers (topic, push type…) are the notification's: the lease reads them from it, once.
+        let returning = "RETURNING id, notification_id, token, apns_id, leases"
         switch self {
         case .sqlite:
             return """

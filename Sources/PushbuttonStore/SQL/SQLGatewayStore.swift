@@ -225,16 +225,23 @@ public final class SQLGatewayStore: GatewayStore {
                     delivery.skippedBecause == nil ? .null : Self.time(now),
                 ]
             }
+            // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
+            // promised, so by apns-id); the rest only tell the smallest id.
+            let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
             let rows = try connection.query(
                 """
                 INSERT INTO deliveries (notification_id, app, token, apns_id, topic, push_type, priority,
                     expiration, collapse_id, state, due_at, reason, finished_at)
-                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", ")) RETURNING id, apns_id
+                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
+                RETURNING id\(ownPayloads ? ", apns_id" : "")
                 """, values)
-            // RETURNING's order is not promised: rows are matched to their payloads by apns-id.
+            if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
+            guard ownPayloads else {
+                start = end
+                continue
+            }
             var ids: [String: Int64] = [:]
             for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
-            if let lowest = ids.values.min() { first = min(first ?? lowest, lowest) }
             var payloads: [SQLValue] = []
             for delivery in deliveries[start..<end] where delivery.payload != shared {
                 guard let id = ids[delivery.apnsID] else {
@@ -351,8 +358,9 @@ public final class SQLGatewayStore: GatewayStore {
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
-        let (rows, payloads) = try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]]) in
+        let (rows, payloads, specs) = try with { connection throws(StoreError) in
+            try connection.transaction {
+                () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
                 let rows = try connection.query(
                     dialect.leaseStatement,
                     [
@@ -398,16 +406,31 @@ public final class SQLGatewayStore: GatewayStore {
                     }
                     payloads[id] = sharedBy[notification]
                 }
-                return (rows, payloads)
+                // The headers are the notification's (each row has copies): read once per notification, not
+                // turned into strings again for each recipient.
+                var specs: [String: [SQLValue]] = [:]
+                for row in rows {
+                    guard let notification = row[1].text, specs[notification] == nil else { continue }
+                    specs[notification] =
+                        try connection.query(
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id FROM notifications WHERE id = ?",
+                            [.text(notification)]
+                        ).first ?? []
+                }
+                return (rows, payloads, specs)
             }
         }
         return rows.map { row in
             let id = row[0].integer ?? 0
+            let notification = row[1].text ?? ""
+            let spec = specs[notification] ?? []
+            func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
             return LeasedDelivery(
-                id: id, notificationID: row[1].text ?? "", app: row[2].text ?? "", token: row[3].text ?? "",
-                apnsID: row[4].text ?? "", payload: payloads[id] ?? [], topic: row[5].text ?? "",
-                pushType: row[6].text ?? "alert", priority: row[7].integer.map(Int.init), expiration: row[8].integer,
-                collapseID: row[9].text, leases: Int(row[10].integer ?? 1), leaseToken: token)
+                id: id, notificationID: notification, app: column(0).text ?? "", token: row[2].text ?? "",
+                apnsID: row[3].text ?? "", payload: payloads[id] ?? [], topic: column(1).text ?? "",
+                pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
+                expiration: column(4).integer, collapseID: column(5).text, leases: Int(row[4].integer ?? 1),
+                leaseToken: token)
         }
     }
 
