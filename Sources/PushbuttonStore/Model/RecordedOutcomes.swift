@@ -7,6 +7,7 @@ public struct RecordedOutcomes: Sendable, Hashable {
     /// Webhook events queued by the batch (one per recorded rejection or failure, when asked for).
     public var webhookEvents: Int
 
+    /// What a batch did.
     public init(recorded: [Bool], deactivated: [String: Int] = [:], webhookEvents: Int = 0) {
         self.recorded = recorded
         self.deactivated = deactivated

@@ -1,6 +1,7 @@
 import Foundation
 
 extension SQLGatewayStore {
+    /// Claims queued webhook events (PostgreSQL skips rows another process holds).
     public func claimWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
         -> [WebhookEvent]
     {
@@ -41,6 +42,7 @@ extension SQLGatewayStore {
         }
     }
 
+    /// Removes webhook events that were handed on, in chunks.
     public func finishWebhookEvents(_ ids: [Int64]) throws(StoreError) {
         guard !ids.isEmpty else { return }
         try with { connection throws(StoreError) in

@@ -434,6 +434,8 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
+    /// Records outcomes with one UPDATE per chunk, then the 410s' deactivations and the webhook events, in one
+    /// transaction.
     public func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
         -> RecordedOutcomes
     {
