@@ -109,8 +109,7 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
@@ -181,7 +180,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            name: "PushbuttonStoreTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton", "PushbuttonSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(
