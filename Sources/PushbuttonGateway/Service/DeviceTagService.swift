@@ -24,7 +24,8 @@ final class DeviceTagService: Sendable {
         if (try? DeviceToken(token)) == nil {
             diagnostics.append(
                 Diagnostic(
-                    .error, "invalid-token", at: .root, "the device token in the path is not 64 to \(DeviceToken.maximumDigits) hexadecimal digits",
+                    .error, "invalid-token", at: .root,
+                    "the device token in the path is not 64 to \(DeviceToken.maximumDigits) hexadecimal digits",
                     hint: "POST /v1/apps/{app}/devices/{token in hex}/tags"))
         }
         guard let reader = ConfigReader(document.value, at: .root, what: "the tag change", diagnostics: &diagnostics)
