@@ -66,11 +66,14 @@ let package = Package(
         .target(
             name: "PushbuttonSQLite", dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings),
+        // libcurl (libcurl4-openssl-dev): the outbox's kept-alive HTTP sender on Linux (CurlSender).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Durable delivery of background taps, and the tap event log.
         .target(
             name: "PushbuttonOutbox",
             dependencies: [
                 "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite", "PushbuttonSupport",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
 
@@ -116,8 +119,7 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
@@ -163,6 +165,7 @@ let package = Package(
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+                "PushbuttonOutbox",
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
             exclude: ["Fixtures"],
@@ -189,7 +192,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            name: "PushbuttonStoreTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton", "PushbuttonSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -198,6 +202,7 @@ let package = Package(
                 "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
+                "PushbuttonReceiver", "PushbuttonReceiverTesting",
             ],
             swiftSettings: strictSettings),
         .testTarget(

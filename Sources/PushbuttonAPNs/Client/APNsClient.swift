@@ -59,6 +59,16 @@ public final class APNsClient: Sendable {
         _ notifications: Notifications, maximumInFlight: Int = 1000,
         onResult: (APNsNotification, APNsResult) async -> Void
     ) async rethrows where Notifications.Element == APNsNotification {
+        try await send(notifications, maximumInFlight: maximumInFlight) { notification, result, _ in
+            await onResult(notification, result)
+        }
+    }
+
+    /// The same, with how many attempts each result took (retries included), for a caller that records it.
+    public func send<Notifications: AsyncSequence & Sendable>(
+        _ notifications: Notifications, maximumInFlight: Int = 1000,
+        onOutcome onResult: (_ notification: APNsNotification, _ result: APNsResult, _ attempts: Int) async -> Void
+    ) async rethrows where Notifications.Element == APNsNotification {
         if let source = notifications as? any SynchronousNotificationSource {
             return try await send(pumping: source, notifications, maximumInFlight: maximumInFlight, onResult: onResult)
         }
@@ -66,7 +76,9 @@ public final class APNsClient: Sendable {
         var inFlight = 0
         func report(_ batch: consuming [ResultMailbox.Item]) async {
             // By index, so the batch is not consumed and its (then unique) storage can be handed back.
-            for index in 0..<batch.count { await onResult(batch[index].notification, batch[index].result) }
+            for index in 0..<batch.count {
+                await onResult(batch[index].notification, batch[index].result, batch[index].attempts)
+            }
             inFlight -= batch.count
             mailbox.recycle(&batch)
         }
@@ -91,7 +103,7 @@ public final class APNsClient: Sendable {
     /// nothing is under way and the input had nothing ready.
     private func send<Notifications: AsyncSequence & Sendable>(
         pumping source: any SynchronousNotificationSource, _ notifications: Notifications, maximumInFlight: Int,
-        onResult: (APNsNotification, APNsResult) async -> Void
+        onResult: (APNsNotification, APNsResult, Int) async -> Void
     ) async rethrows where Notifications.Element == APNsNotification {
         let pump = BulkPump(source: source, client: self, window: maximumInFlight)
         // Input that comes while the window has room and no answer is due is started where it arrives.
@@ -105,7 +117,9 @@ public final class APNsClient: Sendable {
                 return
             case .takeResults:
                 var batch = await pump.mailbox.take()
-                for index in 0..<batch.count { await onResult(batch[index].notification, batch[index].result) }
+                for index in 0..<batch.count {
+                    await onResult(batch[index].notification, batch[index].result, batch[index].attempts)
+                }
                 pump.reported(batch.count)
                 pump.mailbox.recycle(&batch)
                 pump.refill()

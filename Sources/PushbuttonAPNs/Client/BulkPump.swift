@@ -31,12 +31,12 @@ final class BulkPump: DeliverySink, @unchecked Sendable {
         reportLimit = max(self.window, 4096)
     }
 
-    func finished(_ notification: APNsNotification, _ result: APNsResult) {
+    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
         lock.withLock {
             inFlight -= 1
             unreported += 1
         }
-        mailbox.finished(notification, result)
+        mailbox.finished(notification, result, attempts: attempts)
         refill()
     }
 

@@ -41,7 +41,7 @@ final class Delivery: NotificationResponseHandler, Sendable {
         switch action {
         case .none: return
         case .send(let token): send(token: token)
-        case .finish(let result): sink.finished(notification, result)
+        case .finish(let result): sink.finished(notification, result, attempts: state.withLock { $0.attempt })
         case .retry(let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
                 perform(state.withLock { $0.backoffEnded() })

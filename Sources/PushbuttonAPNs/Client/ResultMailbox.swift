@@ -4,16 +4,16 @@ import Foundation
 /// one wake-up for many results rather than one per result.
 final class ResultMailbox: DeliverySink, @unchecked Sendable {
     // `@unchecked Sendable`: `results`, `spare` and `waiting` are only reached under `lock`.
-    typealias Item = (notification: APNsNotification, result: APNsResult)
+    typealias Item = (notification: APNsNotification, result: APNsResult, attempts: Int)
     private let lock = NSLock()
     private var results: [Item] = []
     /// The array the consumer handed back, reused as the next batch's storage.
     private var spare: [Item] = []
     private var waiting: UnsafeContinuation<[Item], Never>?
 
-    func finished(_ notification: APNsNotification, _ result: APNsResult) {
+    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
         lock.lock()
-        results.append((notification, result))
+        results.append((notification, result, attempts))
         guard let consumer = waiting else { return lock.unlock() }
         waiting = nil
         let batch = swapOut()

@@ -23,7 +23,7 @@ final class SingleResult: DeliverySink, Sendable {
         if let ready { continuation.resume(returning: ready) }
     }
 
-    func finished(_ notification: APNsNotification, _ result: APNsResult) {
+    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
         let waiting = state.withLock { state -> CheckedContinuation<APNsResult, Never>? in
             guard case .waiting(let continuation) = state else {
                 if case .empty = state { state = .done(result) }
