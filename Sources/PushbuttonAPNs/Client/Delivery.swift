@@ -32,7 +32,10 @@ final class Delivery: @unchecked Sendable {
                 token = try await tokens.token()
                 send()
             } catch {
-                finish(.failed(apnsID: notification.apnsID, attempts: 0, lastCause: "provider token: \(error)"))
+                finish(
+                    .failed(
+                        apnsID: notification.apnsID, attempts: 0,
+                        lastCause: APNsError(.invalidKey, "provider token: \(error)")))
             }
         }
     }
@@ -47,17 +50,17 @@ final class Delivery: @unchecked Sendable {
 
     private func handle(_ outcome: Result<HTTPResponse, APNsError>) {
         var response: APNsResponse?
-        let cause: String
+        let cause: APNsError
         switch outcome {
         case .success(let http):
             let parsed = APNsResponse(status: http.status, headers: http.headers, body: http.body)
             response = parsed
-            cause = "\(parsed.status) \(parsed.reason?.rawValue ?? "")"
+            cause = APNsError(.serverAnswer, "\(parsed.status) \(parsed.reason?.rawValue ?? "")")
         case .failure(let error):
             if error.kind == .shutDown || error.kind == .invalidRequest {
-                return finish(.failed(apnsID: notification.apnsID, attempts: attempt, lastCause: error.message))
+                return finish(.failed(apnsID: notification.apnsID, attempts: attempt, lastCause: error))
             }
-            cause = error.message
+            cause = error
         }
         let decision = client.retryPolicy.decide(
             after: response, attempt: attempt, tokenRefreshed: tokenRefreshed, jitter: client.jitter())
@@ -81,7 +84,7 @@ final class Delivery: @unchecked Sendable {
     }
 
     /// Rejected when APNs refused it for good, failed when retries ran out.
-    private func final(_ response: APNsResponse?, _ cause: String) -> APNsResult {
+    private func final(_ response: APNsResponse?, _ cause: APNsError) -> APNsResult {
         guard let response, !RetryPolicy.isRetryable(status: response.status, reason: response.reason) else {
             return .failed(apnsID: notification.apnsID, attempts: attempt, lastCause: cause)
         }
