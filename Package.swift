@@ -109,8 +109,7 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
@@ -156,6 +155,7 @@ let package = Package(
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+                "PushbuttonOutbox",
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
             exclude: ["Fixtures"],
@@ -180,7 +180,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            name: "PushbuttonStoreTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton", "PushbuttonSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -189,6 +190,7 @@ let package = Package(
                 "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
+                "PushbuttonReceiver", "PushbuttonReceiverTesting",
             ],
             swiftSettings: strictSettings),
         .testTarget(
