@@ -68,7 +68,9 @@ import Testing
         task.cancel()
         #expect(
             await task.value
-                == .failed(apnsID: notification.apnsID, attempts: 0, lastCause: "cancelled before it was sent"))
+                == .failed(
+                    apnsID: notification.apnsID, attempts: 0,
+                    lastCause: APNsError(.cancelled, "cancelled before it was sent")))
         #expect(transport.requests.load(ordering: .relaxed) == 0)
     }
 
@@ -84,7 +86,7 @@ import Testing
             await task.value
                 == .failed(
                     apnsID: notification.apnsID, attempts: 1,
-                    lastCause: "cancelled before a retry (503 ServiceUnavailable)"))
+                    lastCause: APNsError(.cancelled, "cancelled before a retry (503 ServiceUnavailable)")))
         #expect(transport.requests.load(ordering: .relaxed) == 1)
     }
 

@@ -44,7 +44,10 @@ import Testing
         _ = failing.start(freshToken: nil)
         #expect(
             failing.tokenFailed("the key is gone")
-                == .finish(.failed(apnsID: Self.id, attempts: 0, lastCause: "provider token: the key is gone")))
+                == .finish(
+                    .failed(
+                        apnsID: Self.id, attempts: 0,
+                        lastCause: APNsError(.invalidKey, "provider token: the key is gone"))))
     }
 
     @Test func certificateAuthenticationSendsWithoutAToken() {
@@ -67,7 +70,8 @@ import Testing
         _ = state.backoffEnded()
         #expect(
             state.received(Self.answer(429, "TooManyRequests"), jitter: 0)
-                == .finish(.failed(apnsID: Self.id, attempts: 3, lastCause: "429 TooManyRequests")))
+                == .finish(
+                    .failed(apnsID: Self.id, attempts: 3, lastCause: APNsError(.serverAnswer, "429 TooManyRequests"))))
     }
 
     @Test func finalAnswersAreRejectionsWithTheirReasonAndTimestamp() {
@@ -85,7 +89,7 @@ import Testing
             _ = state.start(freshToken: nil)
             #expect(
                 state.received(.failure(APNsError(kind, "no")), jitter: 0)
-                    == .finish(.failed(apnsID: Self.id, attempts: 1, lastCause: "no")))
+                    == .finish(.failed(apnsID: Self.id, attempts: 1, lastCause: APNsError(kind, "no"))))
         }
     }
 
@@ -116,12 +120,19 @@ import Testing
         _ = waiting.start(freshToken: nil)
         #expect(
             waiting.cancel()
-                == .finish(.failed(apnsID: Self.id, attempts: 0, lastCause: "cancelled before it was sent")))
+                == .finish(
+                    .failed(
+                        apnsID: Self.id, attempts: 0, lastCause: APNsError(.cancelled, "cancelled before it was sent")))
+        )
         #expect(waiting.tokenObtained(try Self.token()) == .none)  // the token that comes later is not used
 
         var idle = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
         #expect(
-            idle.cancel() == .finish(.failed(apnsID: Self.id, attempts: 0, lastCause: "cancelled before it was sent")))
+            idle.cancel()
+                == .finish(
+                    .failed(
+                        apnsID: Self.id, attempts: 0, lastCause: APNsError(.cancelled, "cancelled before it was sent")))
+        )
         #expect(idle.start(freshToken: nil) == .none)
 
         var delivered = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
@@ -136,7 +147,8 @@ import Testing
             retrying.received(Self.answer(503, "ServiceUnavailable"), jitter: 0)
                 == .finish(
                     .failed(
-                        apnsID: Self.id, attempts: 1, lastCause: "cancelled before a retry (503 ServiceUnavailable)")))
+                        apnsID: Self.id, attempts: 1,
+                        lastCause: APNsError(.cancelled, "cancelled before a retry (503 ServiceUnavailable)"))))
 
         var backingOff = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
         _ = backingOff.start(freshToken: nil)
@@ -145,6 +157,7 @@ import Testing
             backingOff.cancel()
                 == .finish(
                     .failed(
-                        apnsID: Self.id, attempts: 1, lastCause: "cancelled before a retry (500 InternalServerError)")))
+                        apnsID: Self.id, attempts: 1,
+                        lastCause: APNsError(.cancelled, "cancelled before a retry (500 InternalServerError)"))))
     }
 }

@@ -17,7 +17,9 @@ import Testing
             .rejected(apnsID: id, status: 410, reason: .unregistered, unregisteredAt: Date(timeIntervalSince1970: 1.5)),
             .rejected(
                 apnsID: id, status: 400, reason: APNsReason(rawValue: "Bad\"Device\u{1}Token"), unregisteredAt: nil),
-            .failed(apnsID: id, attempts: 5, lastCause: "stream lost: the server closed the connection\n\\"),
+            .failed(
+                apnsID: id, attempts: 5,
+                lastCause: APNsError(.transport, "stream lost: the server closed the connection\n\\")),
         ]
         var writer = SendResultLine()
         for result in results {

@@ -46,7 +46,7 @@ struct DeliveryState: Sendable {
     private(set) var cancelRequested = false
     /// The last answer and its cause, for the outcome when retries end.
     private var lastResponse: APNsResponse?
-    private var lastCause = ""
+    private var lastCause = APNsError(.transport, "no attempt was made")
 
     init(apnsID: UUID, policy: RetryPolicy, usesTokens: Bool) {
         self.apnsID = apnsID
@@ -73,7 +73,9 @@ struct DeliveryState: Sendable {
 
     mutating func tokenFailed(_ description: String) -> Action {
         guard phase == .waitingForToken else { return .none }
-        return finish(.failed(apnsID: apnsID, attempts: attempt, lastCause: "provider token: \(description)"))
+        return finish(
+            .failed(
+                apnsID: apnsID, attempts: attempt, lastCause: APNsError(.invalidKey, "provider token: \(description)")))
     }
 
     /// The answer to the attempt under way, or how it failed in transit.
@@ -83,13 +85,13 @@ struct DeliveryState: Sendable {
         switch outcome {
         case .success(let answer):
             response = answer
-            lastCause = "\(answer.status) \(answer.reason?.rawValue ?? "")"
+            lastCause = APNsError(.serverAnswer, "\(answer.status) \(answer.reason?.rawValue ?? "")")
         case .failure(let error):
             if error.kind == .shutDown || error.kind == .invalidRequest {
-                return finish(.failed(apnsID: apnsID, attempts: attempt, lastCause: error.message))
+                return finish(.failed(apnsID: apnsID, attempts: attempt, lastCause: error))
             }
             response = nil
-            lastCause = error.message
+            lastCause = error
         }
         lastResponse = response
         let decision = policy.decide(
@@ -148,7 +150,9 @@ struct DeliveryState: Sendable {
     private func cancelled() -> APNsResult {
         .failed(
             apnsID: apnsID, attempts: attempt,
-            lastCause: attempt == 0 ? "cancelled before it was sent" : "cancelled before a retry (\(lastCause))")
+            lastCause: APNsError(
+                .cancelled,
+                attempt == 0 ? "cancelled before it was sent" : "cancelled before a retry (\(lastCause.message))"))
     }
 
     /// Rejected when APNs refused it for good, failed when retries ran out.

@@ -33,7 +33,7 @@ struct SendResultLine {
             return writer.bytes
         case .failed(_, let attempts, let cause):
             integer("attempts", Int64(attempts))
-            string("error", cause)
+            string("error", cause.message)
             identity(line: line, id: id)
             writer.writeRaw(",\"status\":\"failed\"")
         }
