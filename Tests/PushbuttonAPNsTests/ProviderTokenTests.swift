@@ -15,8 +15,7 @@ func python(_ script: String, _ arguments: [String] = []) throws -> (Int32, Stri
     process.standardError = output
     try process.run()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    return (ProcessExit.wait(for: process).status, text)
 }
 
 @Suite(.timeLimit(.minutes(5))) struct ProviderTokenTests {

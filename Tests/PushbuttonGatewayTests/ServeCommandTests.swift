@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonSupport
 import Testing
 
 /// `pushbutton serve` as a user runs it: key helpers, --check, and a bad configuration's exit.
@@ -21,9 +22,10 @@ struct ServeCommandTests {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/err"))
         try process.run()
-        process.waitUntilExit()
+        // Not waitUntilExit(): Foundation can miss a child's exit and wait for ever (ProcessExit reaps it).
+        let exit = ProcessExit.wait(for: process)
         return (
-            process.terminationStatus, try String(contentsOfFile: directory + "/out", encoding: .utf8),
+            exit.status, try String(contentsOfFile: directory + "/out", encoding: .utf8),
             try String(contentsOfFile: directory + "/err", encoding: .utf8)
         )
     }

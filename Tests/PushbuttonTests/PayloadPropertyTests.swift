@@ -61,8 +61,8 @@ import Testing
         process.standardOutput = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let exit = ProcessExit.wait(for: process)
+        #expect(exit.status == 0 && !exit.signaled, "\(text)")
         #expect(text.contains("\(Self.count) payloads read back equal"))
     }
 }

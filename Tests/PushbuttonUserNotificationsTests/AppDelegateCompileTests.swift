@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 import Testing
 
 /// An iOS app's Swift 6 delegate must be able to hand Pushbutton the completion handlers UIKit and
@@ -50,9 +51,9 @@ import Testing
         swiftc.standardOutput = handle
         swiftc.standardError = handle
         try swiftc.run()
-        swiftc.waitUntilExit()
+        let exit = ProcessExit.wait(for: swiftc)
         try handle.close()
-        return (swiftc.terminationStatus, String(decoding: try Data(contentsOf: output), as: UTF8.self))
+        return (exit.status, String(decoding: try Data(contentsOf: output), as: UTF8.self))
     }
 
     static func fixture() throws -> String {
