@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "PushbuttonAPNsMock", targets: ["PushbuttonAPNsMock"]),
         .library(name: "PushbuttonStore", targets: ["PushbuttonStore"]),
         .library(name: "PushbuttonGateway", targets: ["PushbuttonGateway"]),
+        .library(name: "PushbuttonPreview", targets: ["PushbuttonPreview"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -88,12 +89,15 @@ let package = Package(
                 "Pushbutton", "CPostgreSQL", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
+        // How iOS shows a notification and its buttons, as HTML and SVG: `pushbutton preview` and the console.
+        .target(name: "PushbuttonPreview", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
         .target(
             name: "PushbuttonGateway",
             dependencies: [
                 "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
                 "COpenSSL",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
 
@@ -103,6 +107,7 @@ let package = Package(
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
                 "PushbuttonGateway",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
@@ -145,11 +150,15 @@ let package = Package(
             dependencies: [
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
-            dependencies: ["PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton"],
+            dependencies: [
+                "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
+                "PushbuttonPreview",
+            ],
             swiftSettings: strictSettings
         ),
     ],

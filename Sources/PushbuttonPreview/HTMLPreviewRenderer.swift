@@ -1,7 +1,8 @@
 /// A self-contained HTML page (no external resources) showing a notification as iOS draws it: the banner,
 /// then the expanded notification with its buttons.
-enum HTMLPreviewRenderer {
-    static func render(_ preview: NotificationPreview, locale: String) -> String {
+public enum HTMLPreviewRenderer {
+    /// The whole page for `preview`, its `lang` set to `locale`.
+    public static func render(_ preview: NotificationPreview, locale: String) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="\(escape(locale))"\(preview.isRightToLeft ? " dir=\"rtl\"" : "")>
@@ -73,7 +74,7 @@ enum HTMLPreviewRenderer {
     /// Text for HTML and SVG (XML) content and attribute values. Characters XML 1.0 does not allow at all,
     /// not even as references (C0 controls other than tab, LF and CR; U+FFFE and U+FFFF), become U+FFFD,
     /// so the SVG stays well-formed whatever the text holds.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
