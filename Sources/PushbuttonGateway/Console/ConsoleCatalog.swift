@@ -10,7 +10,12 @@ struct ConsoleCatalog: Sendable {
     var locales: [String]
 
     init(manifest: Manifest) {
-        categories = manifest.categorySet().categories
+        // The app's own categories first, in the manifest's order, then the built-ins it uses.
+        let all = manifest.categorySet().categories
+        let own = manifest.categories.map(\.identifier)
+        categories =
+            own.compactMap { identifier in all.first { $0.identifier == identifier } }
+            + all.filter { !own.contains($0.identifier) }
         defaultLocale = manifest.defaultLocale
         var seen: Set<String> = [manifest.defaultLocale]
         var locales = [manifest.defaultLocale]
