@@ -54,7 +54,7 @@ enum ComposePage {
             <select id="locale" name="locale">
             """
         for locale in catalog.locales {
-            html += "<option\(locale == form.locale ? " selected" : "")>\(e(locale))</option>\n"
+            html += "<option value=\"\(e(locale))\"\(locale == form.locale ? " selected" : "")>\(e(locale))</option>\n"
         }
         html += """
             </select>

@@ -48,6 +48,7 @@ enum ConsolePage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) — Pushbutton console</title>
+            <link rel="icon" href="data:,">
             <link rel="stylesheet" href="/console/assets/console.css">
             <script src="/console/assets/console.js" defer></script>
             </head>

@@ -1,0 +1,99 @@
+import Foundation
+import Pushbutton
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The console in a real browser: Debian's chromium driven by chromium-driver and python3-selenium
+/// (scripts/deps.sh installs them) through scripts/console_browser_test.py, against a gateway and a mock APNs
+/// on 127.0.0.1. The script signs in, composes for a category with three buttons, sees the preview follow the
+/// title and an invalid URL's diagnostic beside its button, sends to an uploaded list as a campaign and finds
+/// the campaign's chart; its screenshots are in .build/console-screenshots.
+@Suite(.timeLimit(.minutes(4)))
+struct ConsoleBrowserTests {
+    typealias F = ConsoleFixture
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func composeSendAndChartInChromium() async throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/lib/python3/dist-packages/selenium"] {
+            #expect(FileManager.default.fileExists(atPath: tool), "\(tool) is missing: run scripts/deps.sh")
+        }
+        let fixture = try await ConsoleFixture()
+        defer { Task { await fixture.stop() } }
+        let list = fixture.directory + "/recipients.txt"
+        try "\(F.token(1))\n\(F.token(2))\n\(F.token(3))\n\(F.token(4))\n".write(
+            toFile: list, atomically: true, encoding: .utf8)
+        let screenshots = Self.packageRoot.appendingPathComponent(".build/console-screenshots").path
+        try? FileManager.default.removeItem(atPath: screenshots)
+        let arguments = [
+            Self.packageRoot.appendingPathComponent("scripts/console_browser_test.py").path, "--base", fixture.base,
+            "--key", F.secret, "--recipients", list, "--out", screenshots,
+        ]
+        let result = try await Blocking.run { try Self.run("/usr/bin/python3", arguments, timeout: 150) }
+        #expect(result.status == 0, "the browser test failed: \(result.stderr)\n\(result.stdout)")
+        let report = try? JSONParser.parse(Array(result.stdout.utf8))
+        let steps = report?.objectValue?["steps"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(steps.contains("preview changed with the title"), "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("diagnostic for an invalid URL") }, "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("campaign page has") && $0.contains("chart-outcomes") }, "\(steps)")
+        for name in [
+            "01-login", "02-compose", "03-compose-invalid-url", "04-campaign", "05-campaigns",
+            "06-compose-phone", "07-devices",
+        ] {
+            let path = screenshots + "/\(name).png"
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
+            #expect(
+                bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && bytes.count > 10_000, "\(path) is not a screenshot")
+        }
+    }
+
+    /// Runs a program to its end (killed after `timeout` seconds): its status and output.
+    static func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        let stderrData = Pipe.Reader(errors.fileHandleForReading)
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        let exit = ProcessExit.wait(for: process)
+        watchdog.cancel()
+        return (exit.status, String(decoding: stdout, as: UTF8.self), stderrData.text())
+    }
+}
+
+extension Pipe {
+    /// Reads a pipe to its end on a thread of its own, so neither of a child's two pipes fills while the other
+    /// is read.
+    final class Reader: @unchecked Sendable {
+        // @unchecked Sendable: `data` is written once by the reading thread before `done` is signalled, and
+        // read only after waiting for it.
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle) {
+            Thread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }.start()
+        }
+
+        func text() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}
