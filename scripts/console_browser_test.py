@@ -58,9 +58,16 @@ def main():
     steps = []
 
     def shot(name, width=1280):
-        driver.set_window_size(width, 900)
-        height = driver.execute_script("return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)")
-        driver.set_window_size(width, min(max(height, 600) + 20, 4000))
+        """The whole page at `width` CSS pixels, from its top."""
+        height = 900
+        for _ in range(4):  # the window is taller than its viewport, and the layout settles at the new width
+            driver.set_window_size(width, height)
+            driver.execute_script("window.scrollTo(0, 0)")
+            inner, full = driver.execute_script(
+                "return [window.innerHeight, document.documentElement.scrollHeight]")
+            if inner >= full or height >= 5000:
+                break
+            height = min(height + full - inner, 5000)
         path = os.path.join(args.out, name + ".png")
         driver.save_screenshot(path)
         driver.set_window_size(1280, 900)

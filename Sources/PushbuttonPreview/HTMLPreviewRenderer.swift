@@ -105,7 +105,7 @@ public enum HTMLPreviewRenderer {
         *{box-sizing:border-box;margin:0;padding:0}
         body{font:15px/1.3 -apple-system,"SF Pro Text","Helvetica Neue",Arial,sans-serif;color:#111;\
         background:linear-gradient(160deg,#1d3557,#457b9d 55%,#a8dadc);min-height:100vh}
-        .phone{width:390px;margin:0 auto;padding:16px 10px 24px}
+        .phone{width:390px;max-width:100%;margin:0 auto;padding:16px 10px 24px}
         h2{font-size:11px;letter-spacing:.08em;text-transform:uppercase;color:rgba(255,255,255,.75);margin:10px 6px 6px}
         .card{background:rgba(245,245,247,.92);border-radius:20px;padding:11px 14px 12px;\
         box-shadow:0 4px 18px rgba(0,0,0,.18)}

@@ -80,7 +80,7 @@ enum CampaignChart {
         if let deadTokens { bars.append(bar("Dead tokens", deadTokens, "#ff3b30")) }
         bars += [bar("Failed", failed, "#af52de"), bar("Not sent yet", pending, "#8e8e93")]
         return chart(
-            id: "chart-outcomes", title: "Deliveries (\(sent) sent)",
+            id: "chart-outcomes", title: "What became of \(sent) send\(sent == 1 ? "" : "s")",
             description: bars.map { "\($0.label): \($0.value)" }.joined(separator: "; "), bars: bars,
             axis: "0 – \(sent) sends")
     }
@@ -91,7 +91,7 @@ enum CampaignChart {
         var parts: [String] = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"\(id)\" role=\"img\" "
                 + "aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(width) \(height)\" "
-                + "width=\"100%\" preserveAspectRatio=\"xMinYMin meet\" font-family=\"\(font)\">",
+                + "width=\"\(width)\" height=\"\(height)\" font-family=\"\(font)\">",
             "<title id=\"\(id)-title\">\(escape(title))</title>",
             "<desc id=\"\(id)-desc\">\(escape(description))</desc>",
             "<text x=\"0\" y=\"20\" font-size=\"16\" font-weight=\"600\" fill=\"#111\">\(escape(title))</text>",

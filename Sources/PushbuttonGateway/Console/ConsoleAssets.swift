@@ -58,6 +58,7 @@ enum ConsoleAssets {
         .table-wrap{overflow-x:auto}
         progress{width:100%;height:14px}
         .chart{max-width:100%;height:auto;display:block;margin:6px 0 12px}
+        .grid2 .chart{width:100%}
         .grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(260px,1fr));gap:14px}
         .login{max-width:420px;margin:40px auto}
         code,.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;word-break:break-all}
