@@ -129,6 +129,7 @@ let package = Package(
             dependencies: [
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
+                "PushbuttonOutbox",
             ],
             // Source the tests compile with swiftc themselves (a Swift 6 app delegate), not part of the target.
             exclude: ["Fixtures"],
@@ -150,6 +151,7 @@ let package = Package(
             dependencies: [
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton",
+                "PushbuttonReceiver",
                 "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),

@@ -58,7 +58,7 @@ struct GatewayEndToEndTests {
         #expect(payload["aps"]?.objectValue?["alert"]?.objectValue?["title"] == "Anna")
         #expect(payload["action_args"]?.objectValue?["message"] == 42)
         let actions = try #require(payload["pushbutton"]?.objectValue)
-        #expect(actions["notification_id"]?.stringValue == id)
+        #expect(actions["id"]?.stringValue == id)
         #expect(actions["buttons"]?.objectValue?["like"] != nil)
 
         // To a user: resolved to that user's active devices.
@@ -111,7 +111,7 @@ struct GatewayEndToEndTests {
         let anna = try #require(
             fixture.mock.notifications.first { $0.payloadText.contains("Hello Anna") })
         #expect(anna.payloadText.contains("Your order A-1 shipped"))
-        #expect(anna.payloadText.contains(#""campaign_id":"\#(campaignID)""#))
+        #expect(anna.payloadText.contains(#""campaign":"\#(campaignID)""#))
         let ben = try #require(fixture.mock.notifications.first { $0.payloadText.contains("Hello Ben") })
         #expect(ben.deviceToken.lowercased() == second)
         #expect(ben.payloadText.contains("Your order - shipped"))

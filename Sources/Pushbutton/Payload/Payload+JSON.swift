@@ -86,6 +86,8 @@ extension PayloadActions {
         if !body.isEmpty { object["body"] = .array(body.map(\.jsonValue)) }
         if !dismiss.isEmpty { object["dismiss"] = .array(dismiss.map(\.jsonValue)) }
         if !dynamicButtons.isEmpty { object["define"] = .array(dynamicButtons.map(\.jsonValue)) }
+        if let notificationID { object["id"] = .string(notificationID) }
+        if let campaignID { object["campaign"] = .string(campaignID) }
         return .object(object)
     }
 }

@@ -6,13 +6,15 @@
 ///   "buttons": { "like": [{"action": "pushbutton.callback", "args": {"url": "https://api.example.com/like"}}] },
 ///   "body": [{"action": "pushbutton.deeplink", "args": {"url": "chatter://message/42"}}],
 ///   "dismiss": [{"action": "mark_seen", "args": {"id": 42}}],
-///   "define": [{"id": "yes", "title": "Yes", "options": ["foreground"]}]
+///   "define": [{"id": "yes", "title": "Yes", "options": ["foreground"]}],
+///   "id": "n_3f2a…", "campaign": "c_91b0…"
 /// }
 /// ```
 ///
 /// `buttons` maps a button identifier of the payload's category to the actions its tap runs, in order;
 /// `body` runs on a tap of the notification itself, `dismiss` when it is dismissed (only reported for
-/// categories with `customDismissAction`). `define` carries dynamic buttons (see ``DynamicButton``).
+/// categories with `customDismissAction`). `define` carries dynamic buttons (see ``DynamicButton``). `id` and
+/// `campaign` are the gateway's tracking ids (``notificationID``, ``campaignID``), which a device reports with each tap.
 public struct PayloadActions: Sendable, Hashable {
     /// The format version this Pushbutton writes and reads.
     public static let currentVersion = 1
@@ -28,10 +30,15 @@ public struct PayloadActions: Sendable, Hashable {
     public var dynamicButtons: [DynamicButton]
     /// Keys this version does not know, kept so a payload passes through unchanged.
     public var extra: [String: JSONValue]
+    /// `id`: the notification id the gateway gave this notification, so a tap can be joined to its send.
+    public var notificationID: String?
+    /// `campaign`: the campaign it belongs to; absent for a notification outside a campaign.
+    public var campaignID: String?
 
     public init(
         version: Int = PayloadActions.currentVersion, buttons: [String: [ActionSpec]] = [:], body: [ActionSpec] = [],
-        dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = [], extra: [String: JSONValue] = [:]
+        dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = [], extra: [String: JSONValue] = [:],
+        notificationID: String? = nil, campaignID: String? = nil
     ) {
         self.version = version
         self.buttons = buttons
@@ -39,6 +46,8 @@ public struct PayloadActions: Sendable, Hashable {
         self.dismiss = dismiss
         self.dynamicButtons = dynamicButtons
         self.extra = extra
+        self.notificationID = notificationID
+        self.campaignID = campaignID
     }
 
     /// Whether no action and no button is set.

@@ -210,7 +210,7 @@ struct PayloadReader {
         guard let object = ObjectReader(value, at: path, what: "'pushbutton'", diagnostics: &diagnostics) else {
             return nil
         }
-        let known = ["v", "buttons", "body", "dismiss", "define"]
+        let known = ["v", "buttons", "body", "dismiss", "define", "id", "campaign"]
         object.reportUnknownKeys(known: known, in: "'pushbutton'", diagnostics: &diagnostics)
         var actions = PayloadActions()
         actions.extra = object.members.filter { !known.contains($0.key) }
@@ -238,6 +238,8 @@ struct PayloadReader {
         if let dismiss = object.members["dismiss"] {
             actions.dismiss = readSpecs(dismiss, at: path.appending("dismiss"))
         }
+        actions.notificationID = object.string("id", diagnostics: &diagnostics)
+        actions.campaignID = object.string("campaign", diagnostics: &diagnostics)
         for (index, element) in (object.array("define", diagnostics: &diagnostics) ?? []).enumerated() {
             if let button = readDynamicButton(element, at: path.appending("define").appending(index)) {
                 actions.dynamicButtons.append(button)

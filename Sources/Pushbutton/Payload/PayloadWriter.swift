@@ -167,11 +167,13 @@ public struct PayloadWriter: Sendable {
             }
             writer.writeRaw(UInt8(ascii: "}"))
         }
+        if let campaign = actions.campaignID { writeString(#""campaign":"#, campaign, &first) }
         if !actions.dynamicButtons.isEmpty {
             Self.writeRawKey(#""define":"#, &writer, &first)
             writer.write(.array(actions.dynamicButtons.map(\.jsonValue)))
         }
         if !actions.dismiss.isEmpty { writeSpecs(#""dismiss":"#, actions.dismiss, &first) }
+        if let id = actions.notificationID { writeString(#""id":"#, id, &first) }
         Self.writeRawKey(#""v":"#, &writer, &first)
         writer.write(Int64(actions.version))
         writer.writeRaw(UInt8(ascii: "}"))

@@ -4,7 +4,7 @@ import PushbuttonStore
 
 /// Matches a request to its route, checks its key, and calls the service; routes only parse, call and
 /// render. Every `/v1` route needs a key (`401` without one); a key of another app gets `403`, and so does a
-/// publishable key anywhere but device registration.
+/// publishable key anywhere but device registration, tags and taps.
 struct Router: Sendable {
     let intake: IntakeService
     let keys: KeyRing
@@ -51,7 +51,7 @@ struct Router: Sendable {
         return "\(method) /" + names.joined(separator: "/")
     }
 
-    private func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
+    func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         guard let header = request.header("authorization") else { throw .unauthorized() }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
@@ -62,12 +62,12 @@ struct Router: Sendable {
         return credential
     }
 
-    private func app(_ id: String, for credential: Credential, secret: Bool) throws(GatewayError) -> AppRuntime {
+    func app(_ id: String, for credential: Credential, secret: Bool) throws(GatewayError) -> AppRuntime {
         guard credential.app == id else {
             throw .forbidden("this key belongs to another app; it can do nothing to app '\(id)'")
         }
         guard !secret || credential.kind == .secret else {
-            throw .forbidden("a publishable key can only register and forget devices; use the app's secret key")
+            throw .forbidden("a publishable key only registers devices and reports taps; use the app's secret key")
         }
         guard let app = intake.apps[id] else { throw .notFound("no app '\(id)' is configured") }
         return app
@@ -76,7 +76,7 @@ struct Router: Sendable {
     private func secretCredential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         let credential = try credential(request)
         guard credential.kind == .secret else {
-            throw .forbidden("a publishable key can only register and forget devices; use the app's secret key")
+            throw .forbidden("a publishable key only registers devices and reports taps; use the app's secret key")
         }
         return credential
     }
@@ -93,6 +93,7 @@ struct Router: Sendable {
             }
             return captured
         }
+        if let response = try TapRoutes(intake: intake).handle(request, segments, router: self) { return response }
         if match("GET", "metrics") != nil {
             _ = try secretCredential(request)
             let depth = try? intake.store.queueDepth()

@@ -116,8 +116,8 @@ final class IntakeService: Sendable {
                 diagnostics += checked.diagnostics
                 var withIDs = payload
                 var actions = withIDs.actions ?? PayloadActions()
-                actions.extra["notification_id"] = .string(notificationID)
-                if let campaignID { actions.extra["campaign_id"] = .string(campaignID) }
+                actions.notificationID = notificationID
+                actions.campaignID = campaignID
                 withIDs.actions = actions
                 template = try PayloadTemplate(
                     withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))

@@ -103,6 +103,7 @@ enum StoreMigrations {
             CREATE INDEX deliveries_notification_state ON deliveries (notification_id, state);
             """
         ),
+        TapSchema.migration,
     ]
 
     /// Applies the migrations the database lacks, in `dialect`; returns their names.

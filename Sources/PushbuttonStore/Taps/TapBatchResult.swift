@@ -1,0 +1,12 @@
+/// What storing one batch of taps did.
+public struct TapBatchResult: Sendable, Hashable {
+    /// Events stored for the first time.
+    public var accepted: Int
+    /// Events whose id was stored before (or repeated within the batch): not stored again.
+    public var duplicates: Int
+
+    public init(accepted: Int, duplicates: Int) {
+        self.accepted = accepted
+        self.duplicates = duplicates
+    }
+}
