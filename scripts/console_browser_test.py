@@ -36,7 +36,8 @@ def main():
     parser.add_argument("--key", required=True, help="a secret API key of the app")
     parser.add_argument("--recipients", required=True, help="a recipient list file to upload")
     parser.add_argument("--out", required=True, help="the directory for the screenshots")
-    parser.add_argument("--taps-command", help="once the campaign is finished, create this file and wait for FILE.done (the caller posts taps meanwhile)")
+    parser.add_argument("--taps-command", help="once the campaign is finished, write its id to this file and wait "
+                        "for FILE.done (the caller posts taps for it meanwhile)")
     parser.add_argument("--expect-tap-chart", action="store_true", help="the campaign page must chart taps")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -177,7 +178,9 @@ def main():
             driver.get(campaign_url)
         if args.taps_command:
             # The test posts taps for the campaign now, then the page is read again.
-            open(args.taps_command, "w").close()
+            with open(args.taps_command + ".tmp", "w") as ready:
+                ready.write(campaign_url.rsplit("/", 1)[-1])
+            os.rename(args.taps_command + ".tmp", args.taps_command)
             ready = args.taps_command + ".done"
             deadline = time.time() + 20
             while not os.path.exists(ready):

@@ -71,10 +71,7 @@ public final class Gateway: Sendable {
         let intake = IntakeService(
             store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
         let console = ConsoleRoutes(
-            apps: configuration.apps, secureCookies: configuration.listen.tls != nil,
-            stats: { _, _ throws(GatewayError) in
-                throw GatewayError(501, "not_supported", "this gateway has no stats API yet")
-            }, now: now)
+            apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
         let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
         let server: HTTPServer
         do {

@@ -27,19 +27,39 @@ struct ConsoleBrowserTests {
         let list = fixture.directory + "/recipients.txt"
         try "\(F.token(1))\n\(F.token(2))\n\(F.token(3))\n\(F.token(4))\n".write(
             toFile: list, atomically: true, encoding: .utf8)
+        let ready = fixture.directory + "/taps-ready"
         let screenshots = Self.packageRoot.appendingPathComponent(".build/console-screenshots").path
         try? FileManager.default.removeItem(atPath: screenshots)
         let arguments = [
             Self.packageRoot.appendingPathComponent("scripts/console_browser_test.py").path, "--base", fixture.base,
-            "--key", F.secret, "--recipients", list, "--out", screenshots,
+            "--key", F.secret, "--recipients", list, "--out", screenshots, "--taps-command", ready,
+            "--expect-tap-chart",
         ]
+        // Once the campaign is out, its users tap: two Like, one Reply (the script waits for them).
+        let poster = Task {
+            let deadline = ContinuousClock.now + .seconds(150)
+            while !FileManager.default.fileExists(atPath: ready), ContinuousClock.now < deadline, !Task.isCancelled {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let campaign = try String(contentsOfFile: ready, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            let status = try await fixture.postTaps(
+                campaign: campaign, [(1, "like", 1800), (2, "like", 5200), (3, "reply", 21_000)])
+            try "\(status)".write(toFile: ready + ".done", atomically: true, encoding: .utf8)
+            return status
+        }
         let result = try await Blocking.run { try Self.run("/usr/bin/python3", arguments, timeout: 150) }
+        poster.cancel()
+        #expect(try await poster.value == 200)
         #expect(result.status == 0, "the browser test failed: \(result.stderr)\n\(result.stdout)")
         let report = try? JSONParser.parse(Array(result.stdout.utf8))
         let steps = report?.objectValue?["steps"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(steps.contains("preview changed with the title"), "\(steps)")
         #expect(steps.contains { $0.hasPrefix("diagnostic for an invalid URL") }, "\(steps)")
-        #expect(steps.contains { $0.hasPrefix("campaign page has") && $0.contains("chart-outcomes") }, "\(steps)")
+        #expect(
+            steps.contains {
+                $0.hasPrefix("campaign page has") && $0.contains("chart-outcomes") && $0.contains("chart-buttons")
+            }, "\(steps)")
         for name in [
             "01-login", "02-compose", "03-compose-invalid-url", "04-campaign", "05-campaigns",
             "06-compose-phone", "07-devices",

@@ -87,6 +87,24 @@ struct ConsoleFixture {
         }
     }
 
+    /// Reports taps for a campaign with the publishable key, as the devices' gateway clients do: each
+    /// `(token, button, latency)` a button tap 'at' now; the answer's status.
+    func postTaps(campaign: String, _ taps: [(token: Int, button: String, latency: Int)]) async throws -> Int {
+        let events = taps.map { tap in
+            """
+            {"event_id": "\(UUID().uuidString.lowercased())", "token": "\(Self.token(tap.token))", \
+            "notification": "\(campaign)", "campaign": "\(campaign)", "category": "message", "response": "button", \
+            "button": "\(tap.button)", "foreground": false, "latency_ms": \(tap.latency), "at": "2026-12-01T10:00:00Z"}
+            """
+        }
+        let reply = try await Curl.run([
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
+            "Authorization: Bearer \(Self.publishable)",
+            "--data", #"{"taps": [\#(events.joined(separator: ","))]}"#, "\(base)/v1/apps/chat/taps",
+        ])
+        return Int(reply) ?? 0
+    }
+
     func stop() async {
         await gateway.stop()
         await mock.stop()

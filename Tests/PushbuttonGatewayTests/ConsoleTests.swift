@@ -136,6 +136,13 @@ struct ConsoleTests {
         #expect(page.contains("3 of 3"), "\(page)")
         #expect(page.contains(#"id="chart-outcomes""#) && page.contains("<title id=\"chart-outcomes-title\">"))
         #expect(page.contains(#"data-label="Delivered""#) && page.contains("2 · 66.7% of sends"))
+        // Token 1 taps Like: the chart of taps per button shows it as a share of the two deliveries.
+        let campaign = String(location.dropFirst("/console/campaigns/".count))
+        #expect(try await fixture.postTaps(campaign: campaign, [(1, "like", 2500)]) == 200)
+        let charted = try await fixture.curl("GET", location, jar: jar).body
+        #expect(charted.contains(#"id="chart-buttons""#) && charted.contains("1 · 50.0% of deliveries"), "\(charted)")
+        #expect(charted.contains(#"id="chart-time""#) && charted.contains("2.5 s"))
+        #expect(charted.contains("Dead tokens") && charted.contains("1 · 33.3% of sends"))
         let listPage = try await fixture.curl("GET", "/console/campaigns", jar: jar)
         #expect(listPage.body.contains("Weekly news") && listPage.body.contains(String(location.dropFirst(19))))
 

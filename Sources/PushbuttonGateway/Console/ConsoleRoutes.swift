@@ -4,7 +4,8 @@ import PushbuttonStore
 
 /// The web console under `/console`: sign-in with an app's secret key (a session cookie, HttpOnly,
 /// SameSite=Strict, Secure over TLS), and the compose, campaigns and devices pages. Each route reads the
-/// request, calls a service (``ComposeService``, the store's ``ConsoleQueries``, the stats) and renders a page.
+/// request, calls a service (``ComposeService``, the store's ``ConsoleQueries``, ``TapService``'s stats) and
+/// renders a page.
 ///
 /// Every form that changes something carries the session's CSRF token; the preview endpoint takes it in a
 /// header. The key is only ever read from a posted form, never from a URL, and never written into a page.
@@ -15,20 +16,13 @@ struct ConsoleRoutes: Sendable {
     let catalogs: [String: ConsoleCatalog]
     /// Whether the gateway listens with TLS: the cookie is then `Secure`.
     let secureCookies: Bool
-    /// A campaign's stats in the shared contract's JSON (`GET /v1/apps/{app}/stats?campaign=ID`).
-    let stats: @Sendable (_ app: String, _ campaign: String) throws(GatewayError) -> JSONValue
     let now: @Sendable () -> Date
 
-    init(
-        apps: [AppConfiguration], secureCookies: Bool,
-        stats: @escaping @Sendable (_ app: String, _ campaign: String) throws(GatewayError) -> JSONValue,
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) {
+    init(apps: [AppConfiguration], secureCookies: Bool, now: @escaping @Sendable () -> Date = { Date() }) {
         var catalogs: [String: ConsoleCatalog] = [:]
         for app in apps { catalogs[app.id] = ConsoleCatalog(manifestPath: app.manifestPath) }
         self.catalogs = catalogs
         self.secureCookies = secureCookies
-        self.stats = stats
         self.now = now
     }
 
@@ -249,7 +243,15 @@ struct ConsoleRoutes: Sendable {
         }
         var stats: CampaignStats?
         var problem: String?
-        do { stats = CampaignStats(try self.stats(app.id, id)) } catch { problem = error.message }
+        // The same numbers as GET /v1/apps/{app}/stats?campaign=ID.
+        do {
+            let response = try TapService(store: intake.store, apps: intake.apps, now: intake.now).statistics(
+                app: app, query: ["campaign": id])
+            stats = (try? JSONParser.parse(response.body)).flatMap(CampaignStats.init)
+            if stats == nil { problem = "the stats could not be read" }
+        } catch {
+            problem = error.message
+        }
         return ConsolePage.response(
             200, CampaignPage.render(record, stats: stats, statsProblem: problem, catalog: catalog, session: session))
     }
