@@ -46,7 +46,7 @@ struct Router: Sendable {
     static func routeName(_ method: String, _ segments: [String]) -> String {
         var names = segments
         if names.count >= 3, names[0] == "v1", names[1] == "apps" { names[2] = "{app}" }
-        if names.count >= 5, names[3] == "devices" { names[4] = "{token}" }
+        if names.count >= 5, names[3] == "devices", names[4] != "summary" { names[4] = "{token}" }
         if names.count >= 3, names[0] == "v1", ["notifications", "campaigns"].contains(names[1]) { names[2] = "{id}" }
         return "\(method) /" + names.joined(separator: "/")
     }
