@@ -48,7 +48,9 @@ struct ConsoleBrowserTests {
             try "\(status)".write(toFile: ready + ".done", atomically: true, encoding: .utf8)
             return status
         }
-        let result = try await Blocking.run { try Self.run("/usr/bin/python3", arguments, timeout: 150) }
+        let result = try await Blocking.run {
+            try Self.run("/usr/bin/python3", arguments, outputIn: fixture.directory, timeout: 150)
+        }
         poster.cancel()
         #expect(try await poster.value == 200)
         #expect(result.status == 0, "the browser test failed: \(result.stderr)\n\(result.stdout)")
@@ -71,49 +73,28 @@ struct ConsoleBrowserTests {
         }
     }
 
-    /// Runs a program to its end (killed after `timeout` seconds): its status and output.
-    static func run(_ program: String, _ arguments: [String], timeout: Double) throws -> (
-        status: Int32, stdout: String, stderr: String
-    ) {
+    /// Runs a program to its end (killed after `timeout` seconds): its status and output. The output goes to
+    /// files, not pipes, for the reason ``ConsoleFixture/curl(_:_:jar:arguments:)`` gives.
+    static func run(_ program: String, _ arguments: [String], outputIn directory: String, timeout: Double) throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let stdoutPath = directory + "/browser-test.out"
+        let stderrPath = directory + "/browser-test.err"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        let stderrData = Pipe.Reader(errors.fileHandleForReading)
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
         let exit = ProcessExit.wait(for: process)
         watchdog.cancel()
-        return (exit.status, String(decoding: stdout, as: UTF8.self), stderrData.text())
-    }
-}
-
-extension Pipe {
-    /// Reads a pipe to its end on a thread of its own, so neither of a child's two pipes fills while the other
-    /// is read.
-    final class Reader: @unchecked Sendable {
-        // @unchecked Sendable: `data` is written once by the reading thread before `done` is signalled, and
-        // read only after waiting for it.
-        private var data = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ handle: FileHandle) {
-            Thread { [self] in
-                data = handle.readDataToEndOfFile()
-                done.signal()
-            }.start()
-        }
-
-        func text() -> String {
-            done.wait()
-            return String(decoding: data, as: UTF8.self)
-        }
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return (exit.signaled ? -exit.status : exit.status, read(stdoutPath), read(stderrPath))
     }
 }

@@ -75,13 +75,14 @@ struct ConsoleFixture {
             (4, "production", "en-US", "1.9"),
         ]
         for (number, environment, locale, version) in devices {
-            let reply = try await Curl.run([
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H",
-                "Authorization: Bearer \(Self.publishable)", "--data",
-                #"{"environment": "\#(environment)", "locale": "\#(locale)", "app_version": "\#(version)", "user_id": "u\#(number)", "tags": ["beta"]}"#,
-                "\(base)/v1/apps/chat/devices/\(Self.token(number))",
-            ])
-            guard reply == "200" else {
+            let reply = try await curl(
+                "PUT", "/v1/apps/chat/devices/\(Self.token(number))",
+                arguments: [
+                    "-H", "Authorization: Bearer \(Self.publishable)", "--data",
+                    #"{"environment": "\#(environment)", "locale": "\#(locale)", "app_version": "\#(version)", "user_id": "u\#(number)", "tags": ["beta"]}"#,
+                ]
+            ).status
+            guard reply == 200 else {
                 throw GatewayFixture.FixtureError(description: "registering device \(number): \(reply)")
             }
         }
@@ -97,12 +98,13 @@ struct ConsoleFixture {
             "button": "\(tap.button)", "foreground": false, "latency_ms": \(tap.latency), "at": "2026-12-01T10:00:00Z"}
             """
         }
-        let reply = try await Curl.run([
-            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-            "Authorization: Bearer \(Self.publishable)",
-            "--data", #"{"taps": [\#(events.joined(separator: ","))]}"#, "\(base)/v1/apps/chat/taps",
-        ])
-        return Int(reply) ?? 0
+        return try await curl(
+            "POST", "/v1/apps/chat/taps",
+            arguments: [
+                "-H", "Authorization: Bearer \(Self.publishable)", "--data",
+                #"{"taps": [\#(events.joined(separator: ","))]}"#,
+            ]
+        ).status
     }
 
     func stop() async {
@@ -113,16 +115,36 @@ struct ConsoleFixture {
 
     /// One request with curl: the status, the response headers (lowercase names) and the body. `jar` keeps
     /// cookies between calls; redirects are not followed.
+    ///
+    /// curl writes to files, not pipes: a PostgreSQL server that another suite starts meanwhile inherits the
+    /// test process's open descriptors, and would keep a pipe's reader waiting for an end that never comes.
     func curl(_ method: String, _ path: String, jar: String? = nil, arguments: [String] = []) async throws -> (
         status: Int, headers: [String: String], body: String
     ) {
-        var command = ["-s", "-i", "-X", method]
+        let name = directory + "/curl-" + UUID().uuidString
+        var command = ["-s", "--max-time", "20", "-X", method, "-D", name + ".headers", "-o", name + ".body"]
         if let jar { command += ["-b", jar, "-c", jar] }
-        let output = try await Curl.run(command + arguments + [base + path])
-        guard let split = output.range(of: "\r\n\r\n") else {
-            throw GatewayFixture.FixtureError(description: "no response to \(method) \(path): \(output)")
+        command += arguments + [base + path]
+        let fullCommand = command
+        let exit = try await Blocking.run { () throws -> ProcessExit in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = fullCommand
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return ProcessExit.wait(for: process)
         }
-        let lines = output[..<split.lowerBound].split(separator: "\r\n")
+        defer {
+            try? FileManager.default.removeItem(atPath: name + ".headers")
+            try? FileManager.default.removeItem(atPath: name + ".body")
+        }
+        let head = (try? String(contentsOfFile: name + ".headers", encoding: .utf8)) ?? ""
+        guard exit.status == 0, !exit.signaled, !head.isEmpty else {
+            throw GatewayFixture.FixtureError(description: "curl \(method) \(path) exited with \(exit.status)")
+        }
+        let lines = head.split(separator: "\r\n")
         let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
@@ -130,7 +152,8 @@ struct ConsoleFixture {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
         }
-        return (status, headers, String(output[split.upperBound...]))
+        let body = (try? String(contentsOfFile: name + ".body", encoding: .utf8)) ?? ""
+        return (status, headers, body)
     }
 
     /// Signs in with `key` into a new cookie jar; returns the jar and the session's CSRF token.
