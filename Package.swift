@@ -27,33 +27,44 @@ let package = Package(
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
+        // What several modules share and no app calls: the lock, clocks, Duration helpers, SplitMix64, backoff,
+        // process exits. `package` access only, and not a product. Foundation only, like the model.
+        .target(name: "PushbuttonSupport", swiftSettings: strictSettings),
+
         // The model: actions, categories, the manifest, built-ins, the legacy model, JSON.
         // Foundation only, so it compiles for Apple platforms too.
         .target(name: "Pushbutton", swiftSettings: strictSettings),
 
         // The device side: notification center protocol and simulator, registration that merges,
         // the action registry and the response router.
-        .target(name: "PushbuttonReceiver", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+        .target(
+            name: "PushbuttonReceiver", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings
+        ),
 
         // A Linux-only stand-in for Apple's UserNotifications, with Apple's names and signatures, so the
         // bridge below is compiled and tested here. On Apple platforms the bridge uses the real framework.
-        .target(name: "UserNotificationsStandIn", swiftSettings: strictSettings),
+        .target(name: "UserNotificationsStandIn", dependencies: ["PushbuttonSupport"], swiftSettings: strictSettings),
         // The thin bridge between PushbuttonReceiver and UserNotifications.
         .target(
             name: "PushbuttonUserNotifications",
             dependencies: [
-                "PushbuttonReceiver", "Pushbutton",
+                "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
 
         // SQLite from Debian's libsqlite3-dev on Linux (the system's SQLite3 module on Apple platforms).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // One SQLite connection wrapper and migrator (WAL with retry, fsync per commit, migrations under the write
+        // lock), shared by the outbox and the gateway's store; `package` API, not a product.
+        .target(
+            name: "PushbuttonSQLite", dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
         // Durable delivery of background taps, and the tap event log.
         .target(
             name: "PushbuttonOutbox",
             dependencies: [
-                "PushbuttonReceiver", "Pushbutton", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite", "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
 
@@ -65,7 +76,7 @@ let package = Package(
         .target(
             name: "PushbuttonAPNs",
             dependencies: [
-                "Pushbutton", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
@@ -74,7 +85,9 @@ let package = Package(
         // tokens, injects faults, records, and delivers to simulated devices.
         .target(
             name: "PushbuttonAPNsMock",
-            dependencies: ["Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "COpenSSL", "CNGHTTP2"],
+            dependencies: [
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonSupport", "COpenSSL", "CNGHTTP2",
+            ],
             swiftSettings: strictSettings),
 
         // h2o (libh2o-evloop-dev): the gateway's HTTP/1.1 and HTTP/2 server, cleartext or TLS on OpenSSL.
@@ -86,7 +99,8 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "CPostgreSQL", .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
+                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
         // How iOS shows a notification and its buttons, as HTML and SVG: `pushbutton preview` and the console.
@@ -96,7 +110,7 @@ let package = Package(
             name: "PushbuttonGateway",
             dependencies: [
                 "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
-                "COpenSSL",
+                "COpenSSL", "PushbuttonSupport",
                 "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
@@ -106,7 +120,7 @@ let package = Package(
             name: "PushbuttonCLI",
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
-                "PushbuttonGateway",
+                "PushbuttonGateway", "PushbuttonSupport",
                 "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
@@ -120,14 +134,15 @@ let package = Package(
             name: "OutboxBenchmark", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             path: "Benchmarks/OutboxBenchmark", swiftSettings: strictSettings),
 
-        .testTarget(name: "PushbuttonTests", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton"],
+            name: "PushbuttonTests", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonUserNotificationsTests",
             dependencies: [
-                "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton",
+                "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
                 "PushbuttonOutbox",
             ],
@@ -135,13 +150,19 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonOutboxTests", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
+            name: "PushbuttonOutboxTests",
+            dependencies: [
+                "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton"], swiftSettings: strictSettings),
+            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsMockTests",
-            dependencies: ["PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton"],
+            dependencies: [
+                "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton"], swiftSettings: strictSettings
@@ -150,7 +171,7 @@ let package = Package(
             name: "PushbuttonGatewayTests",
             dependencies: [
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
-                "Pushbutton", "pushbutton",
+                "Pushbutton", "pushbutton", "PushbuttonSupport",
                 "PushbuttonReceiver",
                 "PushbuttonPreview",
             ],
@@ -159,6 +180,7 @@ let package = Package(
             name: "PushbuttonCLITests",
             dependencies: [
                 "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
+                "PushbuttonSupport",
                 "PushbuttonPreview",
             ],
             swiftSettings: strictSettings

@@ -35,7 +35,10 @@ import sys
 import tempfile
 
 # The targets an app links, whose references are checked.
-APP_FACING_TARGETS = ["Pushbutton", "PushbuttonReceiver", "PushbuttonUserNotifications", "PushbuttonOutbox"]
+APP_FACING_TARGETS = [
+    "PushbuttonSupport", "Pushbutton", "PushbuttonReceiver", "PushbuttonUserNotifications", "PushbuttonOutbox",
+    "PushbuttonSQLite",
+]
 # Targets whose declarations' availability counts but whose references are not checked (Linux-only).
 DECLARATION_ONLY_TARGETS = ["UserNotificationsStandIn"]
 # Toolchain modules the targets may use; each symbol graph includes its extensions of other modules.

@@ -1,5 +1,6 @@
 #if !os(tvOS)
     import PushbuttonReceiver
+    import PushbuttonSupport
 
     #if canImport(UserNotifications)
         import UserNotifications

@@ -3,6 +3,7 @@
     import Foundation
     import Pushbutton
     import PushbuttonReceiver
+    import PushbuttonSupport
 
     #if canImport(UserNotifications)
         import UserNotifications

@@ -1,16 +1,16 @@
 import Foundation
+import PushbuttonSupport
 
 /// Mirrors the part of UIKit's `UIPasteboard` that `pushbutton.copy` uses (developer.apple.com/documentation/
 /// uikit/uipasteboard): iOS, Mac Catalyst and visionOS only.
 ///
-/// `@unchecked Sendable`: its one value is only reached under `lock`.
+/// `@unchecked Sendable` (an `open` class, as Apple's): its one value sits in a `Locked`.
 @available(iOS 3.0, *)
 @available(macOS, unavailable)
 @available(tvOS, unavailable)
 @available(watchOS, unavailable)
 open class UIPasteboard: NSObject, @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: String?
+    private let value = Locked<String?>(nil)
 
     private static let generalPasteboard = UIPasteboard()
 
@@ -21,15 +21,7 @@ open class UIPasteboard: NSObject, @unchecked Sendable {
     /// The string of the first pasteboard item; setting it replaces every item.
     @available(iOS 3.0, *)
     open var string: String? {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return value
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            value = newValue
-        }
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }

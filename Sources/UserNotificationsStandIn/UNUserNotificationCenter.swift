@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// Mirrors `UNUserNotificationCenterDelegate`. Apple's methods are optional; here they have defaults that do
 /// what the system does when a delegate lacks the method (present nothing, finish at once, open nothing).
@@ -45,11 +46,10 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var setCategoriesCalls = 0
         var holdsCategoryReads = false
         var heldReads: [@Sendable (Set<UNNotificationCategory>) -> Void] = []
+        weak var delegate: (any UNUserNotificationCenterDelegate)?
     }
 
-    private let lock = NSLock()
-    private var state = State()
-    private weak var storedDelegate: (any UNUserNotificationCenterDelegate)?
+    private let state = Locked(State())
     nonisolated(unsafe) private static let shared = UNUserNotificationCenter()
 
     /// Stand-in only: a fresh center for a test (apps use `current()`).
@@ -58,19 +58,19 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     open class func current() -> UNUserNotificationCenter { shared }
 
     open weak var delegate: (any UNUserNotificationCenterDelegate)? {
-        get { locked { storedDelegate } }
-        set { locked { storedDelegate = newValue } }
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
     }
 
     open func requestAuthorization(
         options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        completionHandler(locked { state.grants }, nil)
+        completionHandler(state.withLock { $0.grants }, nil)
     }
 
     @available(tvOS, unavailable)
     open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-        locked {
+        state.withLock { state in
             state.categories = categories
             state.setCategoriesCalls += 1
         }
@@ -78,7 +78,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     @available(tvOS, unavailable)
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
-        let answer: Set<UNNotificationCategory>? = locked {
+        let answer: Set<UNNotificationCategory>? = state.withLock { state in
             if state.holdsCategoryReads {
                 state.heldReads.append(completionHandler)
                 return nil
@@ -98,38 +98,38 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             completionHandler?(StandInError(message: "\(path) is not a property-list value"))
             return
         }
-        locked { state.requests.append(request) }
+        state.withLock { $0.requests.append(request) }
         completionHandler?(nil)
     }
 
     open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
-        locked { state.requests.removeAll { identifiers.contains($0.identifier) } }
+        state.withLock { $0.requests.removeAll { identifiers.contains($0.identifier) } }
     }
 
     @available(tvOS, unavailable)
     open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
-        locked { state.removedDelivered += identifiers }
+        state.withLock { $0.removedDelivered += identifiers }
     }
 
     // MARK: Stand-in only
 
     /// What the user answers to `requestAuthorization`.
-    public func standInSetAuthorizationAnswer(_ grants: Bool) { locked { state.grants = grants } }
+    public func standInSetAuthorizationAnswer(_ grants: Bool) { state.withLock { $0.grants = grants } }
     /// The pending local requests.
-    public var standInPendingRequests: [UNNotificationRequest] { locked { state.requests } }
+    public var standInPendingRequests: [UNNotificationRequest] { state.withLock { $0.requests } }
     /// How many times `setNotificationCategories` was called.
-    public var standInSetCategoriesCalls: Int { locked { state.setCategoriesCalls } }
+    public var standInSetCategoriesCalls: Int { state.withLock { $0.setCategoriesCalls } }
     /// The identifiers passed to `removeDeliveredNotifications`.
-    public var standInRemovedDelivered: [String] { locked { state.removedDelivered } }
+    public var standInRemovedDelivered: [String] { state.withLock { $0.removedDelivered } }
     /// The registered categories, without going through the asynchronous getter.
-    public var standInCategories: Set<UNNotificationCategory> { locked { state.categories } }
+    public var standInCategories: Set<UNNotificationCategory> { state.withLock { $0.categories } }
 
     /// Makes `getNotificationCategories` wait (a system slow to answer) until ``standInReleaseCategoryReads()``.
-    public func standInHoldCategoryReads() { locked { state.holdsCategoryReads = true } }
+    public func standInHoldCategoryReads() { state.withLock { $0.holdsCategoryReads = true } }
 
     /// Answers every held `getNotificationCategories` and stops holding.
     public func standInReleaseCategoryReads() {
-        let (held, categories) = locked {
+        let (held, categories) = state.withLock { state in
             state.holdsCategoryReads = false
             defer { state.heldReads = [] }
             return (state.heldReads, state.categories)
@@ -170,12 +170,6 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         default:
             return path
         }
-    }
-
-    private func locked<Result>(_ body: () -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
     }
 }
 

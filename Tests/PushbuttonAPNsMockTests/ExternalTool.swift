@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Runs an independent client (h2load, nghttp, aioapns) to completion, off Swift's cooperative threads.
 enum ExternalTool {

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonAPNsMock

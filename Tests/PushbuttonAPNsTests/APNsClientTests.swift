@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonAPNs
@@ -73,7 +74,7 @@ import Testing
         let server = try APNsTestServer()
         defer { server.stop() }
         // Every reading of the clock is 21 minutes later, so the refresh is allowed.
-        let time = PushbuttonAPNsTestsLocked(Date(timeIntervalSince1970: 1_800_000_000))
+        let time = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         let client = try Self.client(server: server) {
             time.withLock {
                 $0 = $0.addingTimeInterval(21 * 60); return $0

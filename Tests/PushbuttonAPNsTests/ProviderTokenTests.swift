@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonAPNs
@@ -91,7 +92,7 @@ func python(_ script: String, _ arguments: [String] = []) throws -> (Int32, Stri
 
 @Suite struct TokenProviderTests {
     final class Clock: Sendable {
-        let time = PushbuttonAPNsTestsLocked(Date(timeIntervalSince1970: 1_800_000_000))
+        let time = Locked(Date(timeIntervalSince1970: 1_800_000_000))
         func advance(minutes: Double) { time.withLock { $0 = $0.addingTimeInterval(minutes * 60) } }
         var now: @Sendable () -> Date { { [time] in time.withLock { $0 } } }
     }
@@ -131,18 +132,5 @@ func python(_ script: String, _ arguments: [String] = []) throws -> (Int32, Stri
         let key = try P256PrivateKey.generate()
         #expect(TokenProvider(key: key, keyID: "K", teamID: "T", refreshInterval: 60).refreshInterval == 20 * 60)
         #expect(TokenProvider(key: key, keyID: "K", teamID: "T", refreshInterval: 7200).refreshInterval == 59 * 60)
-    }
-}
-
-/// A lock for the test's shared state.
-final class PushbuttonAPNsTestsLocked<Value>: @unchecked Sendable {
-    // Safe: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Runs the built `pushbutton` binary, as a user would, and captures what it printed.
 enum CLI {

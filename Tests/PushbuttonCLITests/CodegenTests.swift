@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import Testing
 
 /// The generated Swift compiles (the golden files are part of this test target) and declares exactly

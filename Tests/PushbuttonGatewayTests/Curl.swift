@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Runs the `curl` command line (HTTP/1.1 and HTTP/2 prior knowledge) for tests of the server.
 enum Curl {

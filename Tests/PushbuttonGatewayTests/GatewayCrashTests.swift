@@ -4,6 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonGateway
 import PushbuttonStore
+import PushbuttonSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSQLite
 import Testing
 
 @testable import PushbuttonOutbox
@@ -11,8 +12,8 @@ import Testing
             // The database as the first release left it: only the first migration.
             let old = try SQLiteDatabase(path: fixture.path)
             try old.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
-            try old.execute(Migrator.migrations[0].sql)
-            try old.query("INSERT INTO schema_migrations VALUES (?, 0)", [.text(Migrator.migrations[0].name)])
+            try old.execute(OutboxSchema.migrations[0].sql)
+            try old.query("INSERT INTO schema_migrations VALUES (?, 0)", [.text(OutboxSchema.migrations[0].name)])
             try old.query(
                 """
                 INSERT INTO outbox (idempotency_key, url, method, state, created_at, next_attempt_at, expires_at)
@@ -24,7 +25,7 @@ import Testing
         let applied = try await outbox.query("SELECT name FROM schema_migrations ORDER BY name").compactMap {
             $0.first?.text
         }
-        #expect(applied == Migrator.migrations.map(\.name))
+        #expect(applied == OutboxSchema.migrations.map(\.name))
         // The new table works.
         #expect(try await outbox.tapSummary().totalResponses == 0)
     }
@@ -46,7 +47,7 @@ import Testing
         let fixture = try Fixture()
         defer { fixture.remove() }
         let database = try SQLiteDatabase(path: fixture.path)
-        #expect(try Migrator.migrate(database, now: 0).count == Migrator.migrations.count)
-        #expect(try Migrator.migrate(database, now: 0).isEmpty)
+        #expect(try OutboxSchema.migrator.migrate(database, now: 0).count == OutboxSchema.migrations.count)
+        #expect(try OutboxSchema.migrator.migrate(database, now: 0).isEmpty)
     }
 }

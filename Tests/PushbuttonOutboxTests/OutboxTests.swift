@@ -1,6 +1,8 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSQLite
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonOutbox

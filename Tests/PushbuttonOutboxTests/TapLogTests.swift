@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSQLite
 import Testing
 
 @testable import PushbuttonOutbox

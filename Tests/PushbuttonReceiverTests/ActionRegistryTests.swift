@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSupport
 import Testing
 
 @Suite struct ActionRegistryTests {

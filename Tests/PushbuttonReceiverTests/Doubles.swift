@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSupport
 
 /// Records what the router handed to the backend.
 final class RecordingBackend: BackendDelivery {

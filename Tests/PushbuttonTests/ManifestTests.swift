@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 import Testing
 
 @testable import Pushbutton

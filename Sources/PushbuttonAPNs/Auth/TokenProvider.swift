@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// The one provider token every connection shares, refreshed by age.
 ///
@@ -73,11 +74,9 @@ public actor TokenProvider {
 }
 
 /// The token last minted, behind a lock, for ``TokenProvider/freshToken()``.
-final class PublishedToken: @unchecked Sendable {
-    // `@unchecked Sendable`: `token` is only reached under `lock`.
-    private let lock = NSLock()
-    private var token: ProviderToken?
+final class PublishedToken: Sendable {
+    private let token = Locked<ProviderToken?>(nil)
 
-    func get() -> ProviderToken? { lock.withLock { token } }
-    func set(_ token: ProviderToken?) { lock.withLock { self.token = token } }
+    func get() -> ProviderToken? { token.withLock { $0 } }
+    func set(_ token: ProviderToken?) { self.token.withLock { $0 = token } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// One notification's way to a definite result: attempts through the transport's callback path, the retry
 /// policy's decisions, backoff, and the one token refresh. Its steps run one after another (each attempt

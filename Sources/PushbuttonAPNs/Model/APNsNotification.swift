@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// One notification to send: a device, a payload, and the APNs headers.
 public struct APNsNotification: Sendable, Hashable {
@@ -32,14 +33,13 @@ public struct APNsNotification: Sendable, Hashable {
         self.apnsID = apnsID
     }
 
-    private static let identifiers = NSLock()
-    nonisolated(unsafe) private static var generator = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
+    private static let generator = Locked(SplitMix64(seed: UInt64.random(in: 0...UInt64.max)))
 
     /// A new random `apns-id`. Foundation's `UUID()` reads `/dev/urandom` on Linux (an open, a read and a
     /// close per call); these come from a generator seeded once from the system, which is as unique and
     /// costs nanoseconds.
     public static func newID() -> UUID {
-        identifiers.withLock { generator.nextUUID() }
+        generator.withLock { $0.nextUUID() }
     }
 
     /// `/3/device/<token>`.

@@ -1,4 +1,5 @@
 import Pushbutton
+import PushbuttonSupport
 
 /// What to do after an answer: the retry policy APNs' documentation implies.
 ///

@@ -1,4 +1,5 @@
 import Pushbutton
+import PushbuttonSupport
 
 /// Draws faults from a ``FaultPlan`` with a seeded generator. Used only on the server's thread.
 struct FaultInjector {

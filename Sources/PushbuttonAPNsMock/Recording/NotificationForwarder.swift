@@ -1,5 +1,5 @@
 import Pushbutton
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// Hands accepted notifications to simulated devices, in the order the mock accepted them.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// Keeps the accepted notifications (up to a limit, so a long benchmark does not grow without bound),
 /// the counters, and what happened to each `apns-id`, which the soak test's invariants are checked against.

@@ -1,5 +1,5 @@
 import Foundation
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// The devices the mock knows, and what it answers for each token.
 ///

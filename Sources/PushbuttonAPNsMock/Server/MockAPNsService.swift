@@ -1,7 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// The mock's behaviour, apart from the network: validation, fault injection, recording, forwarding.
 /// `decide` and `goawayAfterAnswer` run only on the server's thread, which owns the fault generator.

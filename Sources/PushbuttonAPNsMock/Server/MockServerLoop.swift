@@ -1,7 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// The server's one thread: `poll` over the listening socket, a wake-up pipe and every connection, plus
 /// timers for delayed answers. Everything it owns is touched only on that thread; other threads reach it

@@ -1,7 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// Checks `authorization: bearer <JWT>` the way APNs does: an ES256 JWS whose `kid` names a registered
 /// key, whose `iss` is that key's team, and whose signature verifies.

@@ -5,9 +5,9 @@ import Pushbutton
 /// Accepts `--name value`, `--name=value`, short aliases (`-o value`), flags, `--` to end options,
 /// and `-` as a positional (standard input). `-h`/`--help` anywhere before `--` asks for help, whatever else is on the line. Anything else is a
 /// ``UsageError`` that names the problem and, for a misspelt option, the closest known one.
-public enum ArgumentParser {
+package enum ArgumentParser {
     /// Parses `arguments` (without the command name). Returns `nil` when help was asked for.
-    public static func parse(_ arguments: [String], spec: ArgumentSpec) throws(UsageError) -> ParsedArguments? {
+    package static func parse(_ arguments: [String], spec: ArgumentSpec) throws(UsageError) -> ParsedArguments? {
         let beforeTerminator = arguments.prefix { $0 != "--" }
         if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") { return nil }
         var parsed = ParsedArguments()

@@ -1,15 +1,15 @@
 /// What a command accepts: options that take a value, flags, and how many positional arguments.
-public struct ArgumentSpec: Sendable {
+package struct ArgumentSpec: Sendable {
     /// An option that takes a value: `--output DIR` or `--output=DIR`.
-    public struct Option: Sendable {
-        public var name: String
-        public var short: String?
-        public var valueName: String
-        public var help: String
+    package struct Option: Sendable {
+        package var name: String
+        package var short: String?
+        package var valueName: String
+        package var help: String
         /// Whether the option may be given more than once (its values are collected in order).
-        public var repeatable: Bool
+        package var repeatable: Bool
 
-        public init(_ name: String, short: String? = nil, value: String, help: String, repeatable: Bool = false) {
+        package init(_ name: String, short: String? = nil, value: String, help: String, repeatable: Bool = false) {
             self.name = name
             self.short = short
             self.valueName = value
@@ -19,27 +19,27 @@ public struct ArgumentSpec: Sendable {
     }
 
     /// A switch without a value: `--json`.
-    public struct Flag: Sendable {
-        public var name: String
-        public var short: String?
-        public var help: String
+    package struct Flag: Sendable {
+        package var name: String
+        package var short: String?
+        package var help: String
 
-        public init(_ name: String, short: String? = nil, help: String) {
+        package init(_ name: String, short: String? = nil, help: String) {
             self.name = name
             self.short = short
             self.help = help
         }
     }
 
-    public var options: [Option]
-    public var flags: [Flag]
+    package var options: [Option]
+    package var flags: [Flag]
     /// Names of the positional arguments, for usage text (`MANIFEST`).
-    public var positionalNames: [String]
-    public var minimumPositionals: Int
+    package var positionalNames: [String]
+    package var minimumPositionals: Int
     /// `nil` for no limit.
-    public var maximumPositionals: Int?
+    package var maximumPositionals: Int?
 
-    public init(
+    package init(
         options: [Option] = [], flags: [Flag] = [], positionals: [String] = [], minimum: Int? = nil,
         maximum: Int?? = nil
     ) {

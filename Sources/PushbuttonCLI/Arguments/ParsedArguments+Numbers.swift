@@ -4,7 +4,7 @@
 /// the allowed range.
 extension ParsedArguments {
     /// The option's whole-number value, within `range`, or `nil` when the option was not given.
-    public func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    package func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), range.contains(number) else {
             throw UsageError(
@@ -15,7 +15,7 @@ extension ParsedArguments {
 
     /// The option's finite decimal value, within `range`, or `nil` when the option was not given.
     /// `nan`, `inf` and values that overflow are refused like any other value out of range.
-    public func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
+    package func number(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = value(name) else { return nil }
         guard let number = Double(text), number.isFinite, range.contains(number) else {
             throw UsageError(
@@ -26,7 +26,7 @@ extension ParsedArguments {
     }
 
     /// The option's value in seconds (decimals allowed), within `range`, as a duration.
-    public func seconds(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Duration? {
+    package func seconds(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Duration? {
         guard let seconds = try number(name, in: range) else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))  // exact: the range keeps this far from Int64's limits
     }
@@ -34,16 +34,4 @@ extension ParsedArguments {
     private static func format(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : "\(number)"
     }
-}
-
-/// The ranges shared by several commands.
-public enum ArgumentRange {
-    /// A TCP port to connect to.
-    public static let port = 1...65535
-    /// A TCP port to listen on (0 picks a free one).
-    public static let listeningPort = 0...65535
-    /// A duration flag in seconds: up to a year.
-    public static let seconds = 0.0...31_536_000.0
-    /// An APNs priority (APNs accepts 1, 5 and 10; validation says which fits the push type).
-    public static let priority = 0...10
 }

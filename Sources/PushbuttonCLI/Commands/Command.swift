@@ -1,5 +1,5 @@
 /// One `pushbutton` subcommand.
-public protocol Command: Sendable {
+package protocol Command: Sendable {
     /// The word that selects it: `lint`.
     var name: String { get }
     /// One line for the command list.
@@ -13,10 +13,10 @@ public protocol Command: Sendable {
 }
 
 extension Command {
-    public var discussion: String { "" }
+    package var discussion: String { "" }
 
     /// The `--help` text.
-    public var help: String {
+    package var help: String {
         var positionals = arguments.positionalNames.joined(separator: " ")
         if arguments.maximumPositionals == nil {
             // "[PAYLOAD]" becomes "[PAYLOAD...]": the ellipsis goes inside an optional name's brackets.
@@ -48,15 +48,4 @@ extension Command {
         }
         return text
     }
-}
-
-/// Exit statuses of the `pushbutton` command.
-public enum ExitStatus {
-    public static let success: Int32 = 0
-    /// The command ran and found errors, or could not do its job.
-    public static let failure: Int32 = 1
-    /// The command line itself was wrong.
-    public static let usage: Int32 = 2
-    /// Stopped by Ctrl-C (128 + SIGINT, as shells report it) after finishing what was under way.
-    public static let interrupted: Int32 = 130
 }

@@ -1,17 +1,17 @@
 import Pushbutton
 
 /// The `pushbutton` command: picks the subcommand, parses its arguments and maps errors to exit statuses.
-public struct CommandLineTool: Sendable {
-    public static let version = "0.1.0"
+package struct CommandLineTool: Sendable {
+    package static let version = "0.1.0"
 
-    public let commands: [any Command]
+    package let commands: [any Command]
 
-    public init(commands: [any Command] = CommandLineTool.allCommands) {
+    package init(commands: [any Command] = CommandLineTool.allCommands) {
         self.commands = commands
     }
 
     /// Every subcommand, in the order `--help` lists them.
-    public static let allCommands: [any Command] = [
+    package static let allCommands: [any Command] = [
         LintCommand(), PayloadCommand(), PreviewCommand(), SimulateCommand(), SendCommand(), MockAPNsCommand(),
         DemoCommand(),
         OutboxCommand(),
@@ -22,7 +22,7 @@ public struct CommandLineTool: Sendable {
     ]
 
     /// Runs with `arguments` (without the program name) and returns the exit status.
-    public func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
+    package func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
         guard let first = arguments.first else {
             console.printError(overview)
             return ExitStatus.usage
@@ -81,7 +81,7 @@ public struct CommandLineTool: Sendable {
     }
 
     /// The command list.
-    public var overview: String {
+    package var overview: String {
         let width = commands.map(\.name.count).max() ?? 0
         var text = """
             pushbutton \(Self.version): interactive push notifications, end to end.

@@ -1,7 +1,7 @@
 import Foundation
 import PushbuttonAPNs
 import PushbuttonAPNsMock
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// `pushbutton mock-apns`: runs the APNs stand-in until interrupted (or for `--duration` seconds).
 struct MockAPNsCommand: Command {

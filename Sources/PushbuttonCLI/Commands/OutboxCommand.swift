@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonOutbox
+import PushbuttonSupport
 
 /// `pushbutton outbox status|drain|dead DB`: look into and operate the durable outbox.
 struct OutboxCommand: Command {

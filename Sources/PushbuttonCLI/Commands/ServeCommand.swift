@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonGateway
 import PushbuttonStore
+import PushbuttonSupport
 
 /// `pushbutton serve`: the push gateway (HTTP API, durable queue, device registry, workers) until interrupted.
 struct ServeCommand: Command {

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonSupport
 
 /// `pushbutton simulate PAYLOAD --manifest M --tap ID`: what a device would show and do.
 struct SimulateCommand: Command {
@@ -83,20 +84,4 @@ struct SimulateCommand: Command {
         default: return " — the app is open"
         }
     }
-}
-
-/// Numbered lines of what happened.
-struct SimulationStory {
-    let console: Console
-    private var step = 0
-
-    init(console: Console) { self.console = console }
-
-    // Lines quote identifiers and texts from the payload: their control characters are shown escaped.
-    mutating func say(_ line: String) {
-        step += 1
-        console.print("\(step). \(TerminalText.escaped(line))")
-    }
-
-    func detail(_ line: String) { console.print("     \(TerminalText.escaped(line))") }
 }

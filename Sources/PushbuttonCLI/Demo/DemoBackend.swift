@@ -1,6 +1,6 @@
 import Foundation
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// The demo app's backend: a small HTTP/1.1 server on 127.0.0.1 that answers 503 to its first
 /// `failuresFirst` requests and 200 after, recording what arrives. The outbox's real sender (URLSession)

@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSupport
 
 /// The demo app's side effects: what its actions ran with and which URLs it opened.
 final class DemoRecorder: URLOpener, Sendable {

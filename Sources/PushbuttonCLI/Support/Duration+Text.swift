@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 extension Duration {
     /// Milliseconds with one decimal, as the CLI's stories print timings: `12.3`.

@@ -1,13 +1,19 @@
 import Dispatch
 import Foundation
-import PushbuttonReceiver
+import PushbuttonSupport
 
 /// Ctrl-C (SIGINT) and SIGTERM for commands that stop gracefully: the first one runs `onFirst` (and only
 /// once); from then on both have their default action again, so a second Ctrl-C ends the process at once
 /// even while the graceful stop is still waiting (for in-flight sends, workers, leases).
 final class SignalSources: Sendable {
+    /// A signal source, handed between threads. `@unchecked Sendable` because dispatch sources are thread-safe
+    /// objects (any thread may cancel one), which Dispatch on Linux does not declare.
+    private struct Source: @unchecked Sendable {
+        let source: any DispatchSourceSignal
+    }
+
     /// Kept so the sources live as long as the command.
-    private let sources = Locked<[any DispatchSourceSignal]>([])
+    private let sources = Locked<[Source]>([])
     private let fired = Locked(false)
 
     /// Starts listening. A parent may have started the process with the signals blocked: they are unblocked.
@@ -26,7 +32,7 @@ final class SignalSources: Sendable {
                 onFirst()
             }
             source.resume()
-            sources.withLock { $0.append(source) }
+            sources.withLock { $0.append(Source(source: source)) }
         }
         var unblocked = sigset_t()
         sigemptyset(&unblocked)
@@ -37,7 +43,7 @@ final class SignalSources: Sendable {
 
     /// Stops listening; a signal from now on has its default action.
     func cancel() {
-        sources.withLock { $0.forEach { $0.cancel() } }
+        sources.withLock { $0.forEach { $0.source.cancel() } }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Waits for Ctrl-C (SIGINT) or SIGTERM, or until a timeout, for commands that run until stopped. A second
 /// signal, during the stop that follows, ends the process at once.

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonSupport
 
 /// An HTTP/1.1 and HTTP/2 server on h2o (`libh2o-evloop`), with optional TLS.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonStore
+import PushbuttonSupport
 
 /// The in-process workers: each leases a batch of due recipients, sends them with its app's `APNsClient`
 /// (which retries per the `RetryPolicy`, with the same `apns-id`), and records the outcomes in one

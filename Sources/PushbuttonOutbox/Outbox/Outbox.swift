@@ -1,6 +1,8 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSQLite
+import PushbuttonSupport
 
 /// The durable outbox for background taps: nothing a tap produced is lost to a missing network, a slow
 /// server, a suspended app or a crash.
@@ -31,7 +33,7 @@ public actor Outbox: BackendDelivery {
         self.jitter = jitter
         do {
             database = try SQLiteDatabase(path: path)
-            try Migrator.migrate(database, now: now().timeIntervalSince1970)
+            try OutboxSchema.migrator.migrate(database, now: now().timeIntervalSince1970)
         } catch {
             throw .storage(error)
         }

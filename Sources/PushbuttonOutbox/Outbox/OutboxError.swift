@@ -1,3 +1,5 @@
+import PushbuttonSQLite
+
 /// Why the outbox could not take or keep an entry.
 public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The outbox holds ``OutboxOptions/capacity`` waiting entries and the policy is to refuse new ones.

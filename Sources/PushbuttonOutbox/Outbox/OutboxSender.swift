@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSQLite
 
 /// The one-delivery-worker rule, enforced with an advisory `flock` on `<database>.worker-lock`.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSQLite
+import PushbuttonSupport
 
 extension Outbox {
     /// Records a routed response in the tap log: category, action, situation, latency from delivery, and

@@ -1,4 +1,5 @@
 import Pushbutton
+import PushbuttonSupport
 
 /// The app's named actions, looked up case-insensitively by identifier.
 ///

@@ -1,3 +1,5 @@
+import PushbuttonSupport
+
 /// Runs category registrations on one notification center one after another, in the order they were asked.
 ///
 /// `setNotificationCategories` replaces the whole set, so a registration is a read, a merge and a write; two

@@ -1,3 +1,5 @@
+import PushbuttonSupport
+
 /// Wraps the system's completion handler so it runs exactly once, whatever the callers do.
 ///
 /// The first ``call()`` runs the handler and drops it; later calls find nothing to run. A second call

@@ -1,10 +1,18 @@
+import PushbuttonSupport
+
 /// One completion handler shared by several participants (Pushbutton's router and the delegate that was
 /// installed before it): it runs once all of them are done, or at the deadline if one never answers, and
 /// never twice.
 public final class JoinedCompletion: Sendable {
     private struct State {
         var remaining: Int
-        var handler: (() -> Void)?
+        var handler: SystemHandler?
+    }
+
+    /// The system's completion handler, carried across threads. `@unchecked Sendable` because Apple documents
+    /// that any thread may call it, and `state` hands it out at most once.
+    private struct SystemHandler: @unchecked Sendable {
+        let call: () -> Void
     }
 
     private let state: Locked<State>
@@ -16,7 +24,7 @@ public final class JoinedCompletion: Sendable {
     ///   - completion: the system's handler (any thread may call it, as Apple documents).
     public init<C: Clock>(parts: Int, deadline: Duration?, clock: C, completion: @escaping () -> Void)
     where C.Duration == Duration, C: Sendable {
-        state = Locked(State(remaining: parts, handler: completion))
+        state = Locked(State(remaining: parts, handler: SystemHandler(call: completion)))
         if parts <= 0 {
             finish()
         } else if let deadline {
@@ -51,12 +59,12 @@ public final class JoinedCompletion: Sendable {
     public var hasCompleted: Bool { state.withLock { $0.handler == nil } }
 
     private func finish() {
-        let handler = state.withLock { state -> (() -> Void)? in
+        let handler = state.withLock { state -> SystemHandler? in
             defer { state.handler = nil }
             return state.handler
         }
         guard let handler else { return }
         timer.withLock { $0?.cancel() }
-        handler()
+        handler.call()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Routes every notification response to the right code, and calls the completion handler exactly once.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// Tags persisted in `UserDefaults`, as a sorted array of strings under one key.
 ///

@@ -1,3 +1,5 @@
+import PushbuttonSupport
+
 /// A clock that moves only when told to, so tests of deadlines and timings are exact.
 ///
 /// Shipped as library code: use it in your own tests of handlers and deadlines.

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// A throwaway PostgreSQL server for tests: `initdb` in a temporary directory, `pg_ctl start` on 127.0.0.1
 /// with a free port, a fresh database per caller, `pg_ctl stop` at the end.
@@ -9,9 +10,7 @@ public final class PostgresTestCluster: Sendable {
     public let port: Int
     public let directory: String
     let binaries: String
-    private let counter = NSLock()
-    /// Only read and written under `counter`.
-    nonisolated(unsafe) private var databases = 0
+    private let databases = Locked(0)
 
     public struct Failure: Error, CustomStringConvertible, Sendable {
         public var description: String
@@ -59,7 +58,7 @@ public final class PostgresTestCluster: Sendable {
 
     /// A URL for a new, empty database.
     public func freshDatabase() throws -> String {
-        let name = counter.withLock {
+        let name = databases.withLock { databases in
             databases += 1
             return "pushbutton_\(getpid())_\(databases)"
         }

@@ -24,43 +24,49 @@ import Foundation
 #endif
 
 /// A value bound to, or read from, an SQL statement.
-enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
     case blob([UInt8])
 
-    var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
-    var real: Double? {
+    package var integer: Int64? { if case .integer(let value) = self { value } else { nil } }
+    package var real: Double? {
         switch self {
         case .real(let value): value
         case .integer(let value): Double(value)
         default: nil
         }
     }
-    var text: String? { if case .text(let value) = self { value } else { nil } }
-    var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
+    package var text: String? { if case .text(let value) = self { value } else { nil } }
+    package var blob: [UInt8]? { if case .blob(let value) = self { value } else { nil } }
 }
 
-/// One SQLite connection. Not thread-safe: the outbox owns it inside an actor.
+/// One SQLite connection, shared by the outbox and the gateway's store. Not thread-safe: its owner confines
+/// it (the outbox inside an actor, the store in a connection pool).
 ///
 /// The file is created with mode 0600 before SQLite opens it (it holds user data), journaling is WAL,
 /// `synchronous=FULL` makes every commit durable (fsync), and a busy timeout lets several processes share
 /// the file.
-final class SQLiteDatabase {
+package final class SQLiteDatabase {
     private var handle: OpaquePointer?
-    let path: String
+    package let path: String
     /// Prepared statements by SQL text: the outbox runs the same few statements for every tap.
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock.
+    ///   - cacheKiB: SQLite's page cache for this connection (`nil`: SQLite's default, 2 MiB).
+    package init(path: String, busyTimeoutMilliseconds: Int32 = 5000, cacheKiB: Int? = nil) throws(SQLiteError) {
         self.path = path
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw SQLiteError(
                 code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)), context: "creating \(path)")
         }
+        // An existing file made with a wider mode is narrowed too: it holds user data.
+        fchmod(descriptor, 0o600)
         close(descriptor)
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)
@@ -85,6 +91,7 @@ final class SQLiteDatabase {
         }
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
+        if let cacheKiB { try execute("PRAGMA cache_size=-\(cacheKiB)") }
     }
 
     deinit {
@@ -93,7 +100,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs statements that return nothing.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var error: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(handle, sql, nil, nil, &error)
         guard result == SQLITE_OK else {
@@ -105,7 +112,7 @@ final class SQLiteDatabase {
 
     /// Runs one statement with bound values; returns its rows.
     @discardableResult
-    func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    package func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -143,7 +150,7 @@ final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so writers queue instead of failing later).
-    func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+    package func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -156,10 +163,10 @@ final class SQLiteDatabase {
     }
 
     /// Rows changed by the last statement.
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    package var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// The row id of the last insert.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {

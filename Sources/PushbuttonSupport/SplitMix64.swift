@@ -2,7 +2,7 @@ import Foundation
 
 /// A small, fast, seedable generator (SplitMix64): the mock's faults and the tests' random inputs repeat
 /// from a seed, and `apns-id`s are made without a system call each.
-package struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     package init(seed: UInt64) { state = seed }

@@ -1,4 +1,6 @@
 /// A failed SQLite call: what was attempted, SQLite's result code and its message.
+///
+/// Public because the outbox's `OutboxError` carries it in the outbox's public API.
 public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: Int32
     public var message: String

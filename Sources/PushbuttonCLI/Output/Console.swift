@@ -11,12 +11,12 @@ import Foundation
 /// Output that cannot be written never traps: on the standard console, a closed pipe ends the process
 /// quietly with status 141 (as `pushbutton send … | head -1` should), and any other write error prints
 /// one line and exits 1. A command that must outlive its output (the mock APNs) uses ``printIfPossible(_:)``.
-public struct Console: Sendable {
+package struct Console: Sendable {
     private let writeOut: @Sendable (String) throws(StandardStream.WriteFailure) -> Void
     private let writeErr: @Sendable (String) -> Void
     private let readIn: @Sendable () throws(StandardStream.WriteFailure) -> [UInt8]
 
-    public init(
+    package init(
         out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
         input: @escaping @Sendable () -> Data = { Data() }
     ) {
@@ -36,20 +36,20 @@ public struct Console: Sendable {
     }
 
     /// The process's standard output, error and input.
-    public static let standard = Console(
+    package static let standard = Console(
         writeOut: { text throws(StandardStream.WriteFailure) in try StandardStream.write(text, to: STDOUT_FILENO) },
         writeErr: { text in try? StandardStream.write(text, to: STDERR_FILENO) },  // nowhere left to report
         readIn: { () throws(StandardStream.WriteFailure) in try StandardStream.readAll(STDIN_FILENO) })
 
     /// Writes a line to standard output.
-    public func print(_ line: String = "") { write(line + "\n") }
+    package func print(_ line: String = "") { write(line + "\n") }
     /// Writes text to standard output without adding a newline.
-    public func write(_ text: String) {
+    package func write(_ text: String) {
         do { try writeOut(text) } catch { StandardStream.exit(after: error, writing: "standard output") }
     }
     /// Writes a line to standard output and returns whether it was written, instead of ending the process
     /// when standard output has gone away.
-    public func printIfPossible(_ line: String) -> Bool {
+    package func printIfPossible(_ line: String) -> Bool {
         do {
             try writeOut(line + "\n")
             return true
@@ -58,11 +58,11 @@ public struct Console: Sendable {
         }
     }
     /// Writes a line to standard error.
-    public func printError(_ line: String) { writeErr(line + "\n") }
+    package func printError(_ line: String) { writeErr(line + "\n") }
 
     /// The bytes of a file (a regular file, a FIFO or a process substitution such as `<(…)`), or of
     /// standard input for `-`.
-    public func read(_ path: String) throws(CommandFailure) -> [UInt8] {
+    package func read(_ path: String) throws(CommandFailure) -> [UInt8] {
         if path == "-" {
             do { return try readIn() } catch {
                 throw CommandFailure("cannot read standard input: \(error.message)")
@@ -72,5 +72,5 @@ public struct Console: Sendable {
     }
 
     /// The name to show for an input path in diagnostics.
-    public static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
+    package static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
-import PushbuttonReceiver
+import PushbuttonSupport
 import Synchronization
 
 /// `pushbutton send`'s command line turned into a client and a stream of notifications.
