@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonGateway
+import PushbuttonSupport
 
 /// A gateway on SQLite in front of the in-process mock APNs for the console's tests: an app whose 'message'
 /// category has three buttons (in English and French), four registered devices, one of them dead at APNs.

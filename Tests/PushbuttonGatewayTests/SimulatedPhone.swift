@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonAPNsMock
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonSupport
 import Testing
 
 /// One simulated phone with the app installed: a notification center that the mock APNs delivers to, the

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonOutbox
