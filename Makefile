@@ -26,6 +26,8 @@ demo-server: build
 test: deps
 	$(SWIFT) build
 	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
+	@# Public API of the shipped products without /// may not grow (swift-format's documentation rule counts it).
+	python3 scripts/doc_coverage.py
 	@# The sender's and the mock's tests time retries and timeouts; in one process with the suites that run
 	@# processes synchronously they wait for a thread of Swift's two-thread pool (issue 20 makes those async).
 	$(SWIFT) test --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"

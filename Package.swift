@@ -17,6 +17,8 @@ let package = Package(
     products: [
         .library(name: "Pushbutton", targets: ["Pushbutton"]),
         .library(name: "PushbuttonReceiver", targets: ["PushbuttonReceiver"]),
+        // For an app's tests only (as swift-log's InMemoryLogging), so the app does not ship the simulator.
+        .library(name: "PushbuttonReceiverTesting", targets: ["PushbuttonReceiverTesting"]),
         .library(name: "PushbuttonUserNotifications", targets: ["PushbuttonUserNotifications"]),
         .library(name: "PushbuttonOutbox", targets: ["PushbuttonOutbox"]),
         .library(name: "PushbuttonAPNs", targets: ["PushbuttonAPNs"]),
@@ -40,6 +42,11 @@ let package = Package(
         .target(
             name: "PushbuttonReceiver", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings
         ),
+
+        // Test doubles for the device side: the simulated notification center and system services, ManualClock.
+        .target(
+            name: "PushbuttonReceiverTesting", dependencies: ["PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
+            swiftSettings: strictSettings),
 
         // A Linux-only stand-in for Apple's UserNotifications, with Apple's names and signatures, so the
         // bridge below is compiled and tested here. On Apple platforms the bridge uses the real framework.
@@ -86,7 +93,8 @@ let package = Package(
         .target(
             name: "PushbuttonAPNsMock",
             dependencies: [
-                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonSupport", "COpenSSL", "CNGHTTP2",
+                "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonSupport",
+                "COpenSSL", "CNGHTTP2",
             ],
             swiftSettings: strictSettings),
 
@@ -120,7 +128,7 @@ let package = Package(
             name: "PushbuttonCLI",
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
-                "PushbuttonGateway", "PushbuttonSupport",
+                "PushbuttonGateway", "PushbuttonSupport", "PushbuttonReceiverTesting",
                 "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
@@ -134,15 +142,21 @@ let package = Package(
             name: "OutboxBenchmark", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             path: "Benchmarks/OutboxBenchmark", swiftSettings: strictSettings),
 
+        // What the test targets share: an async subprocess runner, one local-server helper, temporary directories.
+        .target(
+            name: "PushbuttonTestSupport", dependencies: ["PushbuttonSupport"], path: "Tests/PushbuttonTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonTests", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonReceiverTests", dependencies: ["PushbuttonReceiver", "Pushbutton", "PushbuttonSupport"],
+            name: "PushbuttonReceiverTests",
+            dependencies: ["PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton", "PushbuttonSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonUserNotificationsTests",
             dependencies: [
-                "PushbuttonUserNotifications", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+                "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
                 "PushbuttonOutbox",
             ],
@@ -152,33 +166,40 @@ let package = Package(
         .testTarget(
             name: "PushbuttonOutboxTests",
             dependencies: [
-                "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+                "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonAPNsTests", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
+            name: "PushbuttonAPNsTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsMockTests",
             dependencies: [
-                "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "Pushbutton", "PushbuttonSupport",
+                "PushbuttonTestSupport",
+                "PushbuttonAPNsMock", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
+                "PushbuttonSupport",
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonStore", "Pushbutton"], swiftSettings: strictSettings
+            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PushbuttonGatewayTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
-                "PushbuttonReceiver",
+                "PushbuttonReceiver", "PushbuttonReceiverTesting",
                 "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
                 "PushbuttonSupport",
                 "PushbuttonPreview",

@@ -36,8 +36,8 @@ import tempfile
 
 # The targets an app links, whose references are checked.
 APP_FACING_TARGETS = [
-    "PushbuttonSupport", "Pushbutton", "PushbuttonReceiver", "PushbuttonUserNotifications", "PushbuttonOutbox",
-    "PushbuttonSQLite",
+    "PushbuttonSupport", "Pushbutton", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonUserNotifications",
+    "PushbuttonOutbox", "PushbuttonSQLite",
 ]
 # Targets whose declarations' availability counts but whose references are not checked (Linux-only).
 DECLARATION_ONLY_TARGETS = ["UserNotificationsStandIn"]

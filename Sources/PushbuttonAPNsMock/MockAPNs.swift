@@ -1,6 +1,7 @@
 import Foundation
 import PushbuttonAPNs
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 
 /// A local stand-in for APNs: a real HTTP/2 server (TLS with ALPN `h2`, or h2c) that validates requests

@@ -5,16 +5,22 @@ import Pushbutton
 public struct NotificationPreview: Sendable {
     /// One button, as the expanded notification shows it.
     public struct Button: Equatable, Sendable {
+        /// The action's identifier.
         public var identifier: String
+        /// The title in the preview's locale.
         public var title: String
+        /// Drawn in red.
         public var isDestructive: Bool
+        /// A foreground action: tapping it opens the app.
         public var opensApp: Bool
+        /// The device must be unlocked to run it.
         public var requiresUnlock: Bool
         /// The SF Symbol or template image name, if the action has an icon.
         public var icon: String?
         /// For a text-input action: the send button's title and the field's placeholder.
         public var textField: (sendTitle: String, placeholder: String)?
 
+        /// Equal when every trait is (the text field compared by its two titles).
         public static func == (lhs: Button, rhs: Button) -> Bool {
             lhs.identifier == rhs.identifier && lhs.title == rhs.title && lhs.isDestructive == rhs.isDestructive
                 && lhs.opensApp == rhs.opensApp && lhs.requiresUnlock == rhs.requiresUnlock && lhs.icon == rhs.icon

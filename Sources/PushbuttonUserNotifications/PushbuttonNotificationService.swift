@@ -38,7 +38,7 @@
         /// How long the registration may take before the content is delivered without waiting for it (the
         /// system allows an extension about 30 seconds).
         public let budget: Duration
-        private let center: UserNotificationsCenter
+        private let center: SystemNotificationCenter
         private let clock: AnyDurationClock
         private let current = Locked<ContentDelivery?>(nil)
 
@@ -46,10 +46,10 @@
             self.init(center: center, budget: budget, clock: ContinuousClock())
         }
 
-        /// - Parameter clock: the clock the budget is measured on (a ``ManualClock`` in tests).
+        /// - Parameter clock: the clock the budget is measured on (a `ManualClock` in tests).
         public init<C: Clock>(center: UNUserNotificationCenter, budget: Duration, clock: C)
         where C.Duration == Duration, C: Sendable {
-            self.center = UserNotificationsCenter(center: center)
+            self.center = SystemNotificationCenter(center: center)
             self.budget = budget
             self.clock = AnyDurationClock(clock)
         }

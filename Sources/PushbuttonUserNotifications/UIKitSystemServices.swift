@@ -22,7 +22,7 @@
     /// | `pushbutton.rate_app` | `AppStore.requestReview(in:)`, in the scene ``scene`` picks |
     /// | `pushbutton.share` | a `UIActivityViewController` presented by the view controller ``presenter`` picks |
     ///
-    /// (`pushbutton.request_permission` goes through the notification center: ``UserNotificationsCenter``.)
+    /// (`pushbutton.request_permission` goes through the notification center: ``SystemNotificationCenter``.)
     ///
     /// The rating prompt and the share sheet need something on screen to show in, which a notification response
     /// does not carry: the app says where, with the `scene` and `presenter` closures. The defaults take the

@@ -7,7 +7,7 @@ import Testing
 /// Independent clients against the mock: nghttp (frame by frame), h2load (nghttp2's load tester) and
 /// aioapns (a Python APNs client). They must succeed where APNs would accept, and be refused where APNs
 /// would refuse.
-@Suite struct CrossCheckTests {
+@Suite(.timeLimit(.minutes(5))) struct CrossCheckTests {
     static let payload = #"{"aps":{"alert":"Hello","category":"reply"}}"#
 
     static func bearer(_ fixture: MockFixture) throws -> String {

@@ -5,7 +5,7 @@ import PushbuttonAPNsMock
 import Testing
 
 /// The mock end to end: a real client (the nghttp2 transport, TLS with the mock's generated CA) against the mock.
-@Suite struct MockAPNsTests {
+@Suite(.timeLimit(.minutes(5))) struct MockAPNsTests {
     @Test func acceptsAValidNotificationOverTLSAndRecordsIt() async throws {
         let fixture = try await MockFixture()
         let client = try fixture.client()

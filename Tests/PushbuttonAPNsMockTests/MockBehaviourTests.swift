@@ -3,10 +3,11 @@ import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import Testing
 
 /// The mock over the network: faults, stream limits, start and stop, h2c and forwarding to a device.
-@Suite struct MockBehaviourTests {
+@Suite(.timeLimit(.minutes(5))) struct MockBehaviourTests {
     /// Sends `count` notifications to distinct tokens and returns their results.
     static func sendMany(_ client: APNsClient, count: Int) async throws -> [APNsResult] {
         let notifications = try (1...count).map { try MockFixture.notification(token: MockFixture.token($0)) }

@@ -6,7 +6,7 @@ import Testing
 
 /// The sender against the mock with every fault enabled. `make test` sends 3,000 notifications;
 /// `make soak` sends 100,000 (PUSHBUTTON_SOAK_COUNT) and prints the figures.
-@Suite struct SoakTests {
+@Suite(.timeLimit(.minutes(30))) struct SoakTests {
     static let count = ProcessInfo.processInfo.environment["PUSHBUTTON_SOAK_COUNT"].flatMap(Int.init) ?? 3000
 
     /// Resident memory of this process (sender and mock together), in MiB.

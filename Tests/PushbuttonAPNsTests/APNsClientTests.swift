@@ -6,7 +6,7 @@ import Testing
 @testable import PushbuttonAPNs
 
 /// The client over the nghttp2 transport, against the APNs-like test server (h2c).
-@Suite(.serialized) struct APNsClientTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct APNsClientTests {
     static func token(_ prefix: String) throws -> DeviceToken {
         try DeviceToken(prefix + String(repeating: "a", count: 64 - prefix.count))
     }

@@ -1,5 +1,7 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonSupport
+import PushbuttonTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -7,8 +9,9 @@ import PushbuttonAPNs
 
 /// `scripts/apns-test-server.py`, started for one test and killed by it (or stopping by itself).
 final class APNsTestServer {
-    let process = Process()
-    let port: Int
+    private let server: LocalServerProcess
+    var process: Process { server.process }
+    var port: Int { server.port }
     let log: URL
 
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -19,26 +22,15 @@ final class APNsTestServer {
     private let directory: URL
 
     init(goawayAfter: Int = 0, tls: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pb-apns-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory(prefix: "pb-apns").url
         log = directory.appendingPathComponent("requests.ndjson")
         caFile = tls ? directory.appendingPathComponent("ca.pem").path : nil
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
+        server = try LocalServerProcess(
+            URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "python3", Self.packageRoot.appendingPathComponent("scripts/apns-test-server.py").path, "--log",
-                log.path,
-                "--goaway-after", "\(goawayAfter)", "--max-seconds", "60",
-            ] + (tls ? ["--tls-dir", directory.path] : [])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 0x0A {
-            line.append(first)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self)) else { throw CocoaError(.fileReadCorruptFile) }
-        self.port = port
+                log.path, "--goaway-after", "\(goawayAfter)", "--max-seconds", "60",
+            ] + (tls ? ["--tls-dir", directory.path] : []))
     }
 
     /// What the server received: one dictionary per request.
@@ -57,8 +49,7 @@ final class APNsTestServer {
     }
 
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        server.stop(signal: SIGKILL)
         try? FileManager.default.removeItem(at: directory)
     }
 }

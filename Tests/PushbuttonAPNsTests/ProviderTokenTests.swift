@@ -19,7 +19,7 @@ func python(_ script: String, _ arguments: [String] = []) throws -> (Int32, Stri
     return (process.terminationStatus, text)
 }
 
-@Suite struct ProviderTokenTests {
+@Suite(.timeLimit(.minutes(5))) struct ProviderTokenTests {
     @Test func pyJWTVerifiesOurTokens() throws {
         let key = try P256PrivateKey.generate()
         let issued = Date()

@@ -4,7 +4,7 @@ import Testing
 
 /// The built-in actions from the command line: `builtins --actions`, `payload --button ID=ACTION:ARGS`, and
 /// what `simulate` tells of a tap that runs them.
-@Suite struct BuiltinActionCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct BuiltinActionCommandTests {
     @Test func builtinsListsEveryActionWithItsArgumentsAndSituation() throws {
         let result = try CLI.run(["builtins", "--actions"])
         #expect(result.status == 0 && result.stderr.isEmpty)

@@ -3,7 +3,7 @@ import Pushbutton
 import Testing
 
 /// `pushbutton builtins`: every locale for every title in the JSON, titles by locale with fallbacks, the locale list.
-@Suite struct BuiltinsCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct BuiltinsCommandTests {
     @Test func jsonListsEveryLocaleForEveryTitle() throws {
         let result = try CLI.run(["builtins", "--json"])
         #expect(result.status == 0 && result.stderr.isEmpty)

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonSupport
+import PushbuttonTestSupport
 
 /// Runs the built `pushbutton` binary, as a user would, and captures what it printed.
 enum CLI {
@@ -75,8 +76,6 @@ enum CLI {
 
     /// A fresh temporary directory, removed by the caller.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushbutton-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TemporaryDirectory(prefix: "pushbutton-test").url
     }
 }

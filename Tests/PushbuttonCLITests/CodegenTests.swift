@@ -5,7 +5,7 @@ import Testing
 
 /// The generated Swift compiles (the golden files are part of this test target) and declares exactly
 /// what the manifest declares.
-@Suite struct CodegenTests {
+@Suite(.timeLimit(.minutes(5))) struct CodegenTests {
     @Test func theGoldenFilesAreWhatCodegenWritesToday() throws {
         let output = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `pushbutton demo`, the README's main command, end to end.
-@Suite struct DemoCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct DemoCommandTests {
     @Test func runsTheWholePathAndKeepsItsFiles() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -3,7 +3,7 @@ import Pushbutton
 import Testing
 
 /// Runs the real binary and checks standard output, standard error and the exit status.
-@Suite struct EndToEndTests {
+@Suite(.timeLimit(.minutes(5))) struct EndToEndTests {
     @Test func helpAndVersion() throws {
         let help = try CLI.run(["--help"])
         #expect(help.status == 0)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `pushbutton mock-apns`, run as a user would, with `pushbutton send` as its client.
-@Suite struct MockAPNsCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct MockAPNsCommandTests {
     static let alive = String(repeating: "a", count: 63) + "1"
     static let dead = String(repeating: "d", count: 63) + "2"
 

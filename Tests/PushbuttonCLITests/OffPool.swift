@@ -1,22 +1,22 @@
 import Foundation
+import PushbuttonTestSupport
 
 /// Runs blocking work (a child process to its end, a sleep) on a thread of its own, so a long hardening
 /// test does not hold one of the few threads Swift's cooperative pool has (two on a two-core machine),
-/// which would stall the timing of the async tests running next to it.
+/// which would stall the timing of the async tests running next to it. The shared test support does the work.
 enum OffPool {
     static func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
+        try await PushbuttonTestSupport.OffPool.run(body)
     }
 
-    /// `CLI.run` off the pool.
+    /// `pushbutton` with `arguments`, to completion, without blocking the pool.
     static func cli(_ arguments: [String], stdin: String = "") async throws -> CLI.Result {
-        try await run { try CLI.run(arguments, stdin: stdin) }
+        try await program(CLI.productsDirectory.appendingPathComponent("pushbutton"), arguments, stdin: stdin)
     }
 
-    /// Any program to completion, off the pool.
-    static func program(_ executable: URL, _ arguments: [String]) async throws -> CLI.Result {
-        try await run { try CLI.run(executable, arguments) }
+    /// Any program to completion, in the package root, without blocking the pool.
+    static func program(_ executable: URL, _ arguments: [String], stdin: String = "") async throws -> CLI.Result {
+        let result = try await Subprocess.run(executable, arguments, stdin: stdin, in: CLI.packageRoot)
+        return CLI.Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 }

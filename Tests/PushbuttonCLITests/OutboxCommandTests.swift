@@ -5,7 +5,7 @@ import PushbuttonReceiver
 import Testing
 
 /// `pushbutton outbox` and `pushbutton stats`, run as a user would.
-@Suite struct OutboxCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct OutboxCommandTests {
     struct Refusing: OutboxSender {
         func send(_ request: OutgoingRequest) async throws -> Int { 403 }
     }

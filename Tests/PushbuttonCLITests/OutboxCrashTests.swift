@@ -11,7 +11,7 @@ import Testing
 
 /// The outbox's promise, tested the hard way: a delivering process killed with SIGKILL at random points,
 /// restarted, against a backend that fails, delays and loses acknowledgements at random.
-@Suite(.serialized) struct OutboxCrashTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct OutboxCrashTests {
     static let taps = 200
     static let kills = 6
 

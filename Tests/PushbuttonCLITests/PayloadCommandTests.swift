@@ -3,7 +3,7 @@ import Pushbutton
 import Testing
 
 /// `pushbutton payload` and `pushbutton lint MANIFEST PAYLOAD...`, run as a user would.
-@Suite struct PayloadCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct PayloadCommandTests {
     @Test func buildsAnInteractivePayloadFromFlags() throws {
         let result = try CLI.run([
             "payload", "--category", "message", "--title", "Anna", "--body", "Lunch?", "--badge", "2", "--sound",

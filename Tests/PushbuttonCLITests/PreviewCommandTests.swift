@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `pushbutton preview`: the HTML's structure, the SVG, and a real browser rendering it.
-@Suite struct PreviewCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct PreviewCommandTests {
     static func render(_ arguments: [String], payload: String = "Examples/payloads/message.json") throws -> (
         result: CLI.Result, html: String, svg: String, prefix: String, directory: URL
     ) {

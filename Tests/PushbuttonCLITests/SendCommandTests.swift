@@ -6,7 +6,7 @@ import Testing
 @testable import PushbuttonCLI
 
 /// `pushbutton send`, run as a user would, against the APNs-like TLS test server.
-@Suite(.serialized) struct SendCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SendCommandTests {
     /// The test server, its private CA, and a throwaway provider key.
     final class Setup {
         let directory: URL

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `pushbutton simulate`, run as a user would.
-@Suite struct SimulateCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct SimulateCommandTests {
     @Test func aBackgroundButtonCallsTheBackendAndCompletesOnce() throws {
         let result = try CLI.run([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -48,7 +49,7 @@ final class ServeProcess: @unchecked Sendable {
         guard let range = text.range(of: "127.0.0.1:"),
             let number = Int(text[range.upperBound...].prefix { $0.isNumber })
         else {
-            process.waitUntilExit()
+            ProcessExit.wait(for: process)
             let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             throw Failure(description: "pushbutton serve did not start: \(text) \(stderr)")
         }
@@ -59,12 +60,12 @@ final class ServeProcess: @unchecked Sendable {
 
     func kill9() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ProcessExit.wait(for: process)
     }
 
     func terminate() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        ProcessExit.wait(for: process)
     }
 }

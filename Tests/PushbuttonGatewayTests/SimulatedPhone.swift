@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonAPNsMock
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 import Testing
 

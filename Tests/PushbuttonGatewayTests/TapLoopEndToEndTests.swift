@@ -4,6 +4,7 @@ import PushbuttonAPNsMock
 import PushbuttonGateway
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonStore
 import Testing
 

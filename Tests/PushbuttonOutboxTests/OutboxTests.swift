@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSQLite
 import PushbuttonSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 
 /// Records what the router handed to the backend.

@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import Testing
 
 @Suite struct SimulatedNotificationCenterTests {

@@ -6,7 +6,7 @@ import Testing
 
 /// Writes random payloads (random Unicode included) and checks that two independent parsers,
 /// Foundation's and Python's `json` module, read back exactly the value that was written.
-@Suite struct PayloadPropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct PayloadPropertyTests {
     static let count = 2000
 
     static func randomPayloads() -> [Payload] {

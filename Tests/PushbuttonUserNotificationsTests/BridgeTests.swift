@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 import PushbuttonUserNotifications
 import Testing
@@ -133,7 +134,7 @@ final class OtherLibraryDelegate: NSObject, UNUserNotificationCenterDelegate, @u
             ],
             intentIdentifiers: [], options: [])
         system.setNotificationCategories([theirs])
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         let manifest = Manifest(categories: [Pushbutton.Category("message", actions: [Action("like", title: "Like")])])
         let report = await CategoryRegistrar(center: center).register(manifest)
         #expect(report.kept == ["acme"])
@@ -148,7 +149,7 @@ final class OtherLibraryDelegate: NSObject, UNUserNotificationCenterDelegate, @u
         let system = UNUserNotificationCenter()
         let other = OtherLibraryDelegate(answers: true)
         system.delegate = other
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         await center.setNotificationCategories([
             Pushbutton.Category("message", actions: [Action("like", title: "Like")])
         ])
@@ -187,7 +188,7 @@ final class OtherLibraryDelegate: NSObject, UNUserNotificationCenterDelegate, @u
 
     @Test func authorizationAndLocalNotificationsGoThroughTheSystem() async throws {
         let system = UNUserNotificationCenter()
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         #expect(try await center.requestAuthorization(options: [.alert]))
         system.standInSetAuthorizationAnswer(false)
         #expect(try await center.requestAuthorization(options: [.alert]) == false)

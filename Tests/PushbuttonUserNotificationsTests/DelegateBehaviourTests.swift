@@ -39,7 +39,7 @@ enum StandIn {
     /// need an `await` (which would return from `didFinishLaunching` first).
     @Test func theDelegateIsInstalledSynchronouslyAndRoutesTheLaunchingTap() async throws {
         let system = UNUserNotificationCenter()
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         let router = ResponseRouter(center: center)
         let ran = Locked([String]())
         try router.registry.register("like") { context in ran.withLock { $0.append(context.identifier) } }
@@ -64,7 +64,7 @@ enum StandIn {
 
     @Test func installingTwiceNeverMakesPushbuttonItsOwnPreviousDelegate() async throws {
         let system = UNUserNotificationCenter()
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         let router = ResponseRouter(center: center)
         center.installResponseHandler(router)
         center.installResponseHandler(router)
@@ -92,7 +92,7 @@ enum StandIn {
         let system = UNUserNotificationCenter()
         let app = SettingsAwareDelegate()
         system.delegate = app
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         center.installResponseHandler(ResponseRouter(center: center))
         #expect(system.delegate is PushbuttonNotificationDelegate)
         system.standInOpenSettings(for: StandIn.notification("n7"))
@@ -102,7 +102,7 @@ enum StandIn {
 
     @Test func foregroundPresentationIsNotForcedOn() async {
         let system = UNUserNotificationCenter()
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         center.installResponseHandler(ResponseRouter(center: center))
         // As the system does for an app without a delegate: not presented.
         #expect(await system.standInWillPresent(StandIn.notification("n")) == [])
@@ -113,7 +113,7 @@ enum StandIn {
         let presentation = ForegroundPresentation(defaultOptions: [.banner, .list]) { notification in
             notification.categoryIdentifier == "chat" ? [.banner, .sound] : nil
         }
-        let center = UserNotificationsCenter(center: system, locale: "en", foregroundPresentation: presentation)
+        let center = SystemNotificationCenter(center: system, locale: "en", foregroundPresentation: presentation)
         center.installResponseHandler(ResponseRouter(center: center))
         #expect(await system.standInWillPresent(StandIn.notification("a", category: "chat")) == [.banner, .sound])
         #expect(await system.standInWillPresent(StandIn.notification("b", category: "news")) == [.banner, .list])
@@ -121,7 +121,7 @@ enum StandIn {
         let other = UNUserNotificationCenter()
         let previous = SettingsAwareDelegate(presentation: [.badge])
         other.delegate = previous
-        let second = UserNotificationsCenter(center: other, locale: "en", foregroundPresentation: presentation)
+        let second = SystemNotificationCenter(center: other, locale: "en", foregroundPresentation: presentation)
         second.installResponseHandler(ResponseRouter(center: second))
         #expect(await other.standInWillPresent(StandIn.notification("c", category: "news")) == [.badge])
         #expect(await other.standInWillPresent(StandIn.notification("d", category: "chat")) == [.banner, .sound])
@@ -129,7 +129,7 @@ enum StandIn {
 
     @Test func localNotificationsHoldPropertyListValuesOnly() async throws {
         let system = UNUserNotificationCenter()
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         try await center.add(
             LocalNotificationRequest(
                 identifier: "r1", body: "Remind",
@@ -181,11 +181,11 @@ enum StandIn {
     /// categories must be recognised as the same registration.
     @Test func laterLaunchesReportNoCollisionWithTheirOwnEarlierRegistration() async {
         let system = UNUserNotificationCenter()
-        let first = await CategoryRegistrar(center: UserNotificationsCenter(center: system, locale: "en")).register(
+        let first = await CategoryRegistrar(center: SystemNotificationCenter(center: system, locale: "en")).register(
             Self.manifest)
         #expect(first.diagnostics.isEmpty)
         // The next launch: a new center object over the same system center.
-        let second = await CategoryRegistrar(center: UserNotificationsCenter(center: system, locale: "en")).register(
+        let second = await CategoryRegistrar(center: SystemNotificationCenter(center: system, locale: "en")).register(
             Self.manifest)
         #expect(second.diagnostics.isEmpty)
         #expect(second.registered == ["message"] && second.kept.isEmpty)
@@ -195,7 +195,7 @@ enum StandIn {
     /// Two bridges over the same system center (the app's and a library's) register in turn, never over each other.
     @Test func registrationsThroughSeveralBridgesOverOneSystemCenterAllSurvive() async {
         let system = UNUserNotificationCenter()
-        let bridges = (0..<4).map { _ in UserNotificationsCenter(center: system, locale: "en") }
+        let bridges = (0..<4).map { _ in SystemNotificationCenter(center: system, locale: "en") }
         await withTaskGroup(of: Void.self) { group in
             for number in 0..<40 {
                 group.addTask {
@@ -214,7 +214,7 @@ enum StandIn {
                 identifier: "message", actions: [UNNotificationAction(identifier: "buy", title: "Buy")],
                 intentIdentifiers: [])
         ])
-        let report = await CategoryRegistrar(center: UserNotificationsCenter(center: system, locale: "en")).register(
+        let report = await CategoryRegistrar(center: SystemNotificationCenter(center: system, locale: "en")).register(
             Self.manifest)
         let diagnostic = try #require(report.diagnostics.first)
         #expect(diagnostic.code == .categoryCollision)

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 import PushbuttonUserNotifications
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonUserNotifications
 import Testing
 import UserNotificationsStandIn

@@ -46,7 +46,7 @@ public enum LanguageTag {
     }
 
     private static func isVariant(_ subtag: Substring) -> Bool {
-        (5...8).contains(subtag.count) || (subtag.count == 4 && subtag.first!.isNumber)
+        (5...8).contains(subtag.count) || (subtag.count == 4 && subtag.first?.isNumber == true)
     }
 
     private static func isLetters(_ subtag: Substring) -> Bool {

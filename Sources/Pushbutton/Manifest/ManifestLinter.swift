@@ -339,9 +339,8 @@ struct ManifestLinter {
     private mutating func checkTranslations(
         _ values: [String: String], at path: JSONPath, allowEmpty: Bool, what: String
     ) {
-        for locale in values.keys.sorted() {
+        for (locale, value) in values.sorted(by: { $0.key < $1.key }) {
             let valuePath = path.appending("values").appending(locale)
-            let value = values[locale]!
             if !allowEmpty && value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 report(.error, .emptyTitle, valuePath, "the \(what) is empty in '\(locale)'", hint: "translate it")
             }

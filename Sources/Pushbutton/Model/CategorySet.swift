@@ -20,7 +20,7 @@ public struct CategorySet: Sendable, Hashable, Sequence {
     public var identifiers: [String] { entries.keys.sorted() }
 
     /// The categories in identifier order.
-    public var categories: [Category] { identifiers.map { entries[$0]!.category } }
+    public var categories: [Category] { identifiers.compactMap { entries[$0]?.category } }
 
     public func makeIterator() -> IndexingIterator<[Category]> { categories.makeIterator() }
 
@@ -44,7 +44,7 @@ public struct CategorySet: Sendable, Hashable, Sequence {
     public mutating func merge(_ other: CategorySet) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         for identifier in other.identifiers {
-            let entry = other.entries[identifier]!
+            guard let entry = other.entries[identifier] else { continue }
             if let diagnostic = insert(entry.category, from: entry.source, index: nil) {
                 diagnostics.append(diagnostic)
             }
@@ -83,13 +83,17 @@ public struct CategorySet: Sendable, Hashable, Sequence {
 
     public static func == (lhs: CategorySet, rhs: CategorySet) -> Bool {
         lhs.identifiers == rhs.identifiers
-            && lhs.identifiers.allSatisfy { lhs.entries[$0]! == rhs.entries[$0]! }
+            && lhs.identifiers.allSatisfy { identifier in
+                guard let left = lhs.entries[identifier], let right = rhs.entries[identifier] else { return false }
+                return left == right
+            }
     }
 
     public func hash(into hasher: inout Hasher) {
         for identifier in identifiers {
-            hasher.combine(entries[identifier]!.category)
-            hasher.combine(entries[identifier]!.source)
+            guard let entry = entries[identifier] else { continue }
+            hasher.combine(entry.category)
+            hasher.combine(entry.source)
         }
     }
 }

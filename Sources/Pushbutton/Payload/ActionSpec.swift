@@ -132,26 +132,57 @@ public struct ActionSpec: Sendable, Hashable {
     /// The actions of a `pushbutton.group`, read from its `actions` argument. Throws a message saying what is
     /// wrong when the argument is missing or malformed (the validator reports the same with paths and hints).
     public func groupMembers() throws(GroupError) -> [ActionSpec] {
-        guard let value = arguments["actions"] else { throw GroupError("no 'actions' argument") }
+        guard let value = arguments["actions"] else { throw GroupError(.missingActions, "no 'actions' argument") }
         guard let elements = value.arrayValue else {
-            throw GroupError("'actions' is \(value.typeDescription), not an array of actions")
+            throw GroupError(.actionsNotAnArray, "'actions' is \(value.typeDescription), not an array of actions")
         }
         return try elements.enumerated().map { (index, element) throws(GroupError) -> ActionSpec in
             guard let object = element.objectValue, let name = object["action"]?.stringValue else {
-                throw GroupError("actions[\(index)] is not an action ({\"action\": …, \"args\": {…}})")
+                throw GroupError(
+                    .memberNotAnAction, "actions[\(index)] is not an action ({\"action\": …, \"args\": {…}})")
             }
             guard let arguments = object["args"] else { return ActionSpec(name) }
             guard let dictionary = arguments.objectValue else {
-                throw GroupError("actions[\(index)].args is \(arguments.typeDescription), not an object")
+                throw GroupError(
+                    .argumentsNotAnObject, "actions[\(index)].args is \(arguments.typeDescription), not an object")
             }
             return ActionSpec(name, arguments: dictionary)
         }
     }
 
-    /// Why a group's `actions` cannot be read.
+    /// Why a group's `actions` cannot be read: a ``code`` to branch on, and a message that says what to fix.
     public struct GroupError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What is wrong. Extensible: compare with the static members, keep a default case.
+        public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+            /// The code's name, stable across releases.
+            public var rawValue: String
+            /// The code named `rawValue`.
+            public init(rawValue: String) { self.rawValue = rawValue }
+            /// The code's name.
+            public var description: String { rawValue }
+
+            /// The group has no `actions` argument.
+            public static let missingActions = Code(rawValue: "missing-actions")
+            /// `actions` is not an array.
+            public static let actionsNotAnArray = Code(rawValue: "actions-not-an-array")
+            /// A member is not an object with an `action` string.
+            public static let memberNotAnAction = Code(rawValue: "member-not-an-action")
+            /// A member's `args` is not an object.
+            public static let argumentsNotAnObject = Code(rawValue: "arguments-not-an-object")
+        }
+
+        /// What is wrong, to branch on.
+        public var code: Code
+        /// What is wrong and how to fix it, for people.
         public var message: String
-        public init(_ message: String) { self.message = message }
+
+        /// An error of `code`, described by `message`.
+        public init(_ code: Code, _ message: String) {
+            self.code = code
+            self.message = message
+        }
+
+        /// The message.
         public var description: String { message }
     }
 

@@ -230,8 +230,8 @@ struct PayloadReader {
             let reader = ObjectReader(
                 buttons, at: path.appending("buttons"), what: "'buttons'", diagnostics: &diagnostics)
         {
-            for button in reader.members.keys.sorted() {
-                actions.buttons[button] = readSpecs(reader.members[button]!, at: reader.path.appending(button))
+            for (button, specs) in reader.members.sorted(by: { $0.key < $1.key }) {
+                actions.buttons[button] = readSpecs(specs, at: reader.path.appending(button))
             }
         }
         if let body = object.members["body"] { actions.body = readSpecs(body, at: path.appending("body")) }

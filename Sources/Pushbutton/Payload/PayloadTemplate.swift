@@ -64,6 +64,7 @@ public struct PayloadTemplate: Sendable {
     public func render(_ values: [JSONValue], into writer: inout JSONWriter) throws(PayloadTemplateError) {
         guard values.count == placeholders.count else {
             throw PayloadTemplateError(
+                .wrongValueCount,
                 "expected \(placeholders.count) values (\(placeholders.joined(separator: ", "))), got \(values.count)")
         }
         writer.reset()
@@ -85,6 +86,7 @@ public struct PayloadTemplate: Sendable {
         }
         if writer.bytes.count > sizeLimit {
             throw PayloadTemplateError(
+                .payloadTooLarge,
                 "the rendered payload is \(writer.bytes.count) bytes, \(writer.bytes.count - sizeLimit) over APNs' "
                     + "\(sizeLimit)-byte limit")
         }
@@ -95,11 +97,12 @@ public struct PayloadTemplate: Sendable {
     public func values(_ named: [String: JSONValue]) throws(PayloadTemplateError) -> [JSONValue] {
         if let unknown = named.keys.sorted().first(where: { !placeholders.contains($0) }) {
             throw PayloadTemplateError(
+                .unknownPlaceholder,
                 "'\(unknown)' is not a placeholder of this template (\(placeholders.joined(separator: ", ")))")
         }
         var values: [JSONValue] = []
         for name in placeholders {
-            guard let value = named[name] else { throw PayloadTemplateError("no value for '\(name)'") }
+            guard let value = named[name] else { throw PayloadTemplateError(.missingValue, "no value for '\(name)'") }
             values.append(value)
         }
         return values
@@ -122,6 +125,7 @@ public struct PayloadTemplate: Sendable {
         case .bool(let bool): bool ? writer.writeRaw("true") : writer.writeRaw("false")
         case .null, .array, .object:
             throw PayloadTemplateError(
+                .wrongValueType,
                 "'\(name)' stands inside a string, so it takes a string or a number, not \(value.typeDescription)")
         }
     }
@@ -140,29 +144,8 @@ public struct PayloadTemplate: Sendable {
         let url = URLText(text)
         let web = url.scheme == .http || url.scheme == .https
         if url.scheme == nil || (check.needsWeb && !web) || (check.needsHost && url.host == .none) {
-            throw PayloadTemplateError("\(check.path): the rendered URL '\(text)' is not valid for this action")
+            throw PayloadTemplateError(
+                .invalidValue, "\(check.path): the rendered URL '\(text)' is not valid for this action")
         }
-    }
-}
-
-/// Why a template could not be made or rendered.
-public struct PayloadTemplateError: Error, Sendable, CustomStringConvertible {
-    /// What is wrong with the template, when it could not be made.
-    public var diagnostics: [Diagnostic]
-    /// What went wrong rendering, when it could not be rendered.
-    public var message: String?
-
-    init(diagnostics: [Diagnostic]) {
-        self.diagnostics = diagnostics
-        message = nil
-    }
-
-    init(_ message: String) {
-        diagnostics = []
-        self.message = message
-    }
-
-    public var description: String {
-        message ?? diagnostics.filter { $0.severity == .error }.map(\.description).joined(separator: "; ")
     }
 }

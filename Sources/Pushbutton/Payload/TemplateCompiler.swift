@@ -33,14 +33,14 @@ struct TemplateCompiler {
             // The built-in action of an action spec decides how its `args.url` is checked.
             let spec = Self.isSpec(path) ? members["action"]?.stringValue.map { ActionSpec($0).builtin } ?? nil : nil
             literal.writeRaw(UInt8(ascii: "{"))
-            for (offset, key) in members.keys.sorted().enumerated() {
+            for (offset, (key, member)) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if offset > 0 { literal.writeRaw(UInt8(ascii: ",")) }
                 if !Self.parts(of: key).allSatisfy({ if case .text = $0 { true } else { false } }) {
                     refuse(path.appending(key), "a key cannot hold a placeholder")
                 }
                 literal.write(key)
                 literal.writeRaw(UInt8(ascii: ":"))
-                write(members[key]!, at: path.appending(key), builtin: spec ?? builtin)
+                write(member, at: path.appending(key), builtin: spec ?? builtin)
             }
             literal.writeRaw(UInt8(ascii: "}"))
         case .array(let elements):

@@ -13,7 +13,7 @@ public final class P256PublicKey: @unchecked Sendable {
 
         public init(pem: String) throws(KeyError) {
             do { key = try P256.Signing.PublicKey(pemRepresentation: pem) } catch {
-                throw KeyError("not a P-256 public key in PEM form (\(error))")
+                throw KeyError(.notPEM, "not a P-256 public key in PEM form (\(error))")
             }
         }
 
@@ -32,10 +32,10 @@ public final class P256PublicKey: @unchecked Sendable {
                 defer { BIO_free(bio) }
                 return PEM_read_bio_PUBKEY(bio, nil, nil, nil)
             }
-            guard let loaded else { throw KeyError("not a public key in PEM form (\(OpenSSLErrors.last()))") }
+            guard let loaded else { throw KeyError(.notPEM, "not a public key in PEM form (\(OpenSSLErrors.last()))") }
             guard EVP_PKEY_get_base_id(loaded) == EVP_PKEY_EC, EVP_PKEY_get_bits(loaded) == 256 else {
                 EVP_PKEY_free(loaded)
-                throw KeyError("not a P-256 elliptic-curve key")
+                throw KeyError(.wrongKeyType, "not a P-256 elliptic-curve key")
             }
             key = loaded
         }

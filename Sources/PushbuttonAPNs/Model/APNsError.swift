@@ -2,24 +2,34 @@
 public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong on Pushbutton's side (APNs' own answers are ``APNsReason``s in results).
     public struct Kind: RawRepresentable, Sendable, Hashable {
+        /// The kind's name, stable across releases.
         public var rawValue: String
+        /// The kind named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The device token is not 64 to 200 hexadecimal digits.
         public static let invalidDeviceToken = Kind(rawValue: "invalid-device-token")
+        /// The provider key could not be read or used.
         public static let invalidKey = Kind(rawValue: "invalid-key")
+        /// The stream was lost (a GOAWAY, a dropped connection, a timeout): safe to retry with the same `apns-id`.
         public static let transport = Kind(rawValue: "transport")
+        /// The sender was shut down before the notification could be sent.
         public static let shutDown = Kind(rawValue: "shut-down")
         /// The request cannot be sent as it is (a header value with CR, LF or another control character):
         /// refused before it reaches the network, never retried.
         public static let invalidRequest = Kind(rawValue: "invalid-request")
     }
 
+    /// What went wrong, to branch on.
     public var kind: Kind
+    /// What went wrong and how to fix it, for people.
     public var message: String
 
+    /// An error of `kind`, described by `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -57,7 +57,7 @@ public struct FaultPlan: Sendable, Hashable {
         self.init()
         for item in text.split(separator: ",") where !item.isEmpty {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw FaultPlanError("'\(item)' is not name=value") }
+            guard parts.count == 2 else { throw FaultPlanError(.malformedItem, "'\(item)' is not name=value") }
             try set(parts[0], parts[1])
         }
     }
@@ -65,13 +65,13 @@ public struct FaultPlan: Sendable, Hashable {
     private mutating func set(_ name: String, _ value: String) throws(FaultPlanError) {
         func rate() throws(FaultPlanError) -> Double {
             guard let rate = Double(value), (0...1).contains(rate) else {
-                throw FaultPlanError("'\(name)' needs a rate between 0 and 1, got '\(value)'")
+                throw FaultPlanError(.invalidValue, "'\(name)' needs a rate between 0 and 1, got '\(value)'")
             }
             return rate
         }
         func count() throws(FaultPlanError) -> Int {
             guard let count = Int(value), count > 0 else {
-                throw FaultPlanError("'\(name)' needs a positive whole number, got '\(value)'")
+                throw FaultPlanError(.invalidValue, "'\(name)' needs a positive whole number, got '\(value)'")
             }
             return count
         }
@@ -87,18 +87,15 @@ public struct FaultPlan: Sendable, Hashable {
         case "goaway": goawayRate = try rate()
         case "goaway-after": goawayAfterStreams = try count()
         case "seed":
-            guard let seed = UInt64(value) else { throw FaultPlanError("'seed' needs a whole number, got '\(value)'") }
+            guard let seed = UInt64(value) else {
+                throw FaultPlanError(.invalidValue, "'seed' needs a whole number, got '\(value)'")
+            }
             self.seed = seed
         default:
             throw FaultPlanError(
+                .unknownFault,
                 "unknown fault '\(name)' (known: 429, 500, 503, refuse, drop, delay, delay-ms, silence, goaway, "
                     + "goaway-after, seed)")
         }
     }
-}
-
-/// A fault specification that could not be read.
-public struct FaultPlanError: Error, Sendable, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -61,7 +61,7 @@ enum SwiftLiteral {
                 name += word.prefix(1).uppercased() + word.dropFirst()
             }
         }
-        if name.isEmpty || name.first!.isNumber { name = prefix + name.prefix(1).uppercased() + name.dropFirst() }
+        if name.first?.isNumber ?? true { name = prefix + name.prefix(1).uppercased() + name.dropFirst() }
         return name
     }
 

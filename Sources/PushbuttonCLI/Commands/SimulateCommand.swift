@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 
 /// `pushbutton simulate PAYLOAD --manifest M --tap ID`: what a device would show and do.

@@ -64,7 +64,8 @@ final class DemoBackend: Sendable {
                 contentLength = Self.header("content-length", in: data[..<end]).flatMap { Int($0) } ?? 0
             }
         }
-        let head = String(decoding: data[..<(headerEnd! - 4)], as: UTF8.self)
+        guard let bodyStart = headerEnd else { return }
+        let head = String(decoding: data[..<(bodyStart - 4)], as: UTF8.self)
         let requestLine = head.split(separator: "\r\n").first.map { $0.split(separator: " ") } ?? []
         let status = received.withLock { $0.count } < failuresFirst ? 503 : 200
         received.withLock {
@@ -72,8 +73,8 @@ final class DemoBackend: Sendable {
                 Received(
                     method: requestLine.first.map(String.init) ?? "",
                     path: requestLine.dropFirst().first.map(String.init) ?? "",
-                    idempotencyKey: Self.header("idempotency-key", in: data[..<(headerEnd! - 4)]),
-                    body: String(decoding: data[headerEnd!...], as: UTF8.self), status: status))
+                    idempotencyKey: Self.header("idempotency-key", in: data[..<(bodyStart - 4)]),
+                    body: String(decoding: data[bodyStart...], as: UTF8.self), status: status))
         }
         let reason = status == 200 ? "OK" : "Service Unavailable"
         let response = "HTTP/1.1 \(status) \(reason)\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"

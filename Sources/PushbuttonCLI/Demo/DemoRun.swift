@@ -4,6 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 
 /// The demo's scenario, step by step. Every step uses the real components: the mock APNs over TLS, the
 /// nghttp2 sender with a signed provider token, the simulated device's registrar and router, the SQLite

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonSupport
 
 /// The simulated device behind `pushbutton simulate`: a center, a registrar and a router whose

@@ -2,7 +2,7 @@ import Pushbutton
 
 /// What the app needs from the system's notification center.
 ///
-/// ``SimulatedNotificationCenter`` implements it for tests and the command line; the
+/// `SimulatedNotificationCenter` (PushbuttonReceiverTesting) implements it for tests and the command line; the
 /// `PushbuttonUserNotifications` module implements it over `UNUserNotificationCenter`.
 public protocol UserNotificationCenter: Sendable {
     /// Asks the user for permission; `true` when granted.

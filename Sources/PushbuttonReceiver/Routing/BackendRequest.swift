@@ -26,15 +26,3 @@ public struct BackendRequest: Sendable, Hashable {
         self.actionIdentifier = actionIdentifier
     }
 }
-
-/// Takes backend requests off the router's hands. The outbox commits them durably before returning,
-/// so the completion handler is only called once the tap can no longer be lost.
-public protocol BackendDelivery: Sendable {
-    func deliver(_ request: BackendRequest) async throws
-}
-
-/// Opens deep links and web URLs in the foreground app.
-public protocol URLOpener: Sendable {
-    /// Opens `url`; returns whether it could.
-    func open(_ url: String) async -> Bool
-}

@@ -4,7 +4,7 @@ import Pushbutton
 /// (`pushbutton.copy`), the rating prompt (`pushbutton.rate_app`), the Settings app (`pushbutton.open_settings`)
 /// and the share sheet (`pushbutton.share`).
 ///
-/// ``SimulatedSystemServices`` records what it is asked, for tests and the command line; the
+/// `SimulatedSystemServices` (PushbuttonReceiverTesting) records what it is asked, for tests and the command line; the
 /// `PushbuttonUserNotifications` module implements it over UIKit and StoreKit on iOS. The router calls these
 /// only for a foreground button or a body tap, when the app is coming on screen.
 public protocol SystemServices: Sendable {
@@ -17,31 +17,4 @@ public protocol SystemServices: Sendable {
     func openSettings(_ page: SettingsPage) async throws
     /// Shows the share sheet with `content`; returns once it is on screen (the user's choice is theirs).
     func share(_ content: ShareContent) async throws
-}
-
-/// Which page of the Settings app `pushbutton.open_settings` opens.
-public enum SettingsPage: String, Sendable, Hashable, CaseIterable {
-    /// The app's own page (`UIApplication.openSettingsURLString`).
-    case app
-    /// The app's notification settings (`UIApplication.openNotificationSettingsURLString`, iOS 16).
-    case notifications
-}
-
-/// What `pushbutton.share` hands the share sheet.
-public struct ShareContent: Sendable, Hashable {
-    public var text: String?
-    /// An http(s) link.
-    public var url: String?
-
-    public init(text: String? = nil, url: String? = nil) {
-        self.text = text
-        self.url = url
-    }
-}
-
-/// Why a system service could not do what it was asked (no window to show the prompt in, no URL to open, …).
-public struct SystemServiceError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

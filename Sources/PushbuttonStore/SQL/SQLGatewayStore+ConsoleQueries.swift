@@ -1,6 +1,7 @@
 import Foundation
 
 extension SQLGatewayStore: ConsoleQueries {
+    /// The app's devices counted with three `GROUP BY` queries, and its latest dead tokens.
     public func deviceSummary(app: String, inactiveLimit: Int) throws(StoreError) -> DeviceSummary {
         try readers.with { connection throws(StoreError) in
             func grouped(_ column: String) throws(StoreError) -> [String: Int] {
@@ -32,6 +33,7 @@ extension SQLGatewayStore: ConsoleQueries {
         }
     }
 
+    /// The app's campaigns, newest first.
     public func campaignIDs(app: String, limit: Int) throws(StoreError) -> [String] {
         try readers.with { connection throws(StoreError) in
             try connection.query(

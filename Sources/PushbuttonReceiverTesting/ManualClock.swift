@@ -1,3 +1,4 @@
+import PushbuttonReceiver
 import PushbuttonSupport
 
 /// A clock that moves only when told to, so tests of deadlines and timings are exact.

@@ -1,4 +1,5 @@
 import Pushbutton
+import PushbuttonReceiver
 
 /// System services that record what they are asked instead of doing it: the pasteboard's value, the review
 /// requests, the settings pages opened and the share sheets shown, so a test can check what a tap did.

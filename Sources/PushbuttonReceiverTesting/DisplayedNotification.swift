@@ -1,3 +1,5 @@
+import PushbuttonReceiver
+
 /// A notification as the simulated device presented it.
 public struct DisplayedNotification: Sendable, Hashable {
     public var notification: DeliveredNotification

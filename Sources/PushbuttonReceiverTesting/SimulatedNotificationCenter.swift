@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonReceiver
 import PushbuttonSupport
 
 /// A notification center that behaves like iOS's where it matters, for tests and the command line.

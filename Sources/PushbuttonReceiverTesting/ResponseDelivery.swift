@@ -1,3 +1,5 @@
+import PushbuttonReceiver
+
 /// What happened when the simulated device handed a response to the app.
 public struct ResponseDelivery: Sendable, Hashable {
     /// Whether, and when, the app called the completion handler.

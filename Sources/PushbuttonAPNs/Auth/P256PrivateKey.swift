@@ -6,13 +6,6 @@ import Foundation
     internal import COpenSSL
 #endif
 
-/// Why a key could not be read, made or used.
-public struct KeyError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
 /// A P-256 private key, as Apple's `.p8` provider keys are, that signs ES256.
 ///
 /// `description` never shows the key. On Linux the key lives in OpenSSL's libcrypto (`@unchecked Sendable`:
@@ -29,7 +22,7 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
     public init(pem: String) throws(KeyError) {
         #if canImport(CryptoKit)
             do { key = try P256.Signing.PrivateKey(pemRepresentation: pem) } catch {
-                throw KeyError("the key is not a P-256 private key in PEM form (\(error))")
+                throw KeyError(.notPEM, "the key is not a P-256 private key in PEM form (\(error))")
             }
         #else
             let loaded: OpaquePointer? = pem.utf8CString.withUnsafeBufferPointer { buffer in
@@ -38,12 +31,12 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
                 return pushbutton_pem_read_private_key(bio)  // never prompts for a pass phrase
             }
             guard let loaded else {
-                if Self.isEncrypted(pem) { throw KeyError(Self.encryptedMessage) }
-                throw KeyError("the key is not a private key in PEM form (\(OpenSSLErrors.last()))")
+                if Self.isEncrypted(pem) { throw KeyError(.encrypted, Self.encryptedMessage) }
+                throw KeyError(.notPEM, "the key is not a private key in PEM form (\(OpenSSLErrors.last()))")
             }
             guard EVP_PKEY_get_base_id(loaded) == EVP_PKEY_EC, EVP_PKEY_get_bits(loaded) == 256 else {
                 EVP_PKEY_free(loaded)
-                throw KeyError("the key is not a P-256 elliptic-curve key, as APNs provider keys are")
+                throw KeyError(.wrongKeyType, "the key is not a P-256 elliptic-curve key, as APNs provider keys are")
             }
             key = loaded
         #endif
@@ -63,7 +56,7 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
     public convenience init(contentsOf path: String) throws(KeyError) {
         let pem: String
         do { pem = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw KeyError("cannot read the key file '\(path)': \(error.localizedDescription)")
+            throw KeyError(.unreadableFile, "cannot read the key file '\(path)': \(error.localizedDescription)")
         }
         try self.init(pem: pem)
     }
@@ -85,7 +78,7 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
         /// An ES256 signature of `message`: the raw 64-byte r‖s that JWS uses.
         public func sign(_ message: [UInt8]) throws(KeyError) -> [UInt8] {
             do { return Array(try key.signature(for: message).rawRepresentation) } catch {
-                throw KeyError("signing failed: \(error)")
+                throw KeyError(.signingFailed, "signing failed: \(error)")
             }
         }
     #else
@@ -96,14 +89,14 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
         /// A new random key (for tests and the demo: a throwaway provider key).
         public static func generate() throws(KeyError) -> P256PrivateKey {
             guard let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil) else {
-                throw KeyError("key generation: \(OpenSSLErrors.last())")
+                throw KeyError(.generationFailed, "key generation: \(OpenSSLErrors.last())")
             }
             defer { EVP_PKEY_CTX_free(context) }
             var key: OpaquePointer?
             guard EVP_PKEY_keygen_init(context) == 1,
                 EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
                 EVP_PKEY_keygen(context, &key) == 1, let key
-            else { throw KeyError("key generation: \(OpenSSLErrors.last())") }
+            else { throw KeyError(.generationFailed, "key generation: \(OpenSSLErrors.last())") }
             return P256PrivateKey(key: key)
         }
 
@@ -117,18 +110,18 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
 
         /// An ES256 signature of `message`: the raw 64-byte r‖s that JWS uses (OpenSSL gives DER).
         public func sign(_ message: [UInt8]) throws(KeyError) -> [UInt8] {
-            guard let context = EVP_MD_CTX_new() else { throw KeyError("signing: out of memory") }
+            guard let context = EVP_MD_CTX_new() else { throw KeyError(.signingFailed, "signing: out of memory") }
             defer { EVP_MD_CTX_free(context) }
             guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
-                throw KeyError("signing: \(OpenSSLErrors.last())")
+                throw KeyError(.signingFailed, "signing: \(OpenSSLErrors.last())")
             }
             var length = 0
             guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
-                throw KeyError("signing: \(OpenSSLErrors.last())")
+                throw KeyError(.signingFailed, "signing: \(OpenSSLErrors.last())")
             }
             var der = [UInt8](repeating: 0, count: length)
             guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else {
-                throw KeyError("signing: \(OpenSSLErrors.last())")
+                throw KeyError(.signingFailed, "signing: \(OpenSSLErrors.last())")
             }
             return try Self.raw(fromDER: Array(der.prefix(length)))
         }
@@ -139,7 +132,7 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
                 var pointer = buffer.baseAddress
                 return d2i_ECDSA_SIG(nil, &pointer, buffer.count)
             }
-            guard let signature else { throw KeyError("signing: unreadable signature") }
+            guard let signature else { throw KeyError(.signingFailed, "signing: unreadable signature") }
             defer { ECDSA_SIG_free(signature) }
             var r: OpaquePointer?
             var s: OpaquePointer?
@@ -148,7 +141,7 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
             let written = raw.withUnsafeMutableBufferPointer { buffer in
                 BN_bn2binpad(r, buffer.baseAddress, 32) == 32 && BN_bn2binpad(s, buffer.baseAddress! + 32, 32) == 32
             }
-            guard written else { throw KeyError("signing: signature values out of range") }
+            guard written else { throw KeyError(.signingFailed, "signing: signature values out of range") }
             return raw
         }
     #endif
