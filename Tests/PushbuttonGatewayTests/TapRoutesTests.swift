@@ -99,6 +99,7 @@ struct TapRoutesTests {
         #expect(bad.status == 422)
         #expect(try await fixture.request("GET", "/v1/apps/chat/stats?campaign=c_none").status == 404)
         #expect(try await fixture.request("GET", "/v1/apps/chat/taps").status == 405)
+        #expect(try await fixture.request("GET", "/v1/apps/chat/taps", key: nil).status == 401)
     }
 
     @Test func aCampaignsStatsAndADevicesOwnTags() async throws {

@@ -14,7 +14,7 @@ import UserNotificationsStandIn
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let system = UNUserNotificationCenter()
-        let center = UserNotificationsCenter(center: system, locale: "en")
+        let center = SystemNotificationCenter(center: system, locale: "en")
         let router = ResponseRouter(center: center)
         let outbox = try Outbox(path: directory.appendingPathComponent("outbox.sqlite").path)
         let client = try GatewayClient(

@@ -21,15 +21,15 @@ struct TapRoutes {
         let method = request.method
         switch Array(segments[3...]) {
         case ["taps"]:
-            guard method == "POST" else { throw Self.notAllowed(method, "POST") }
+            guard method == "POST" else { throw Self.notAllowed(method, "POST", request, router) }
             let runtime = try router.app(app, for: try router.credential(request), secret: false)
             return try taps.record(app: runtime, body: request.body)
         case ["stats"]:
-            guard method == "GET" || method == "HEAD" else { throw Self.notAllowed(method, "GET") }
+            guard method == "GET" || method == "HEAD" else { throw Self.notAllowed(method, "GET", request, router) }
             let runtime = try router.app(app, for: try router.credential(request), secret: true)
             return try taps.statistics(app: runtime, query: request.query)
         case let path where path.count == 3 && path[0] == "devices" && path[2] == "tags":
-            guard method == "POST" else { throw Self.notAllowed(method, "POST") }
+            guard method == "POST" else { throw Self.notAllowed(method, "POST", request, router) }
             let runtime = try router.app(app, for: try router.credential(request), secret: false)
             return .json(200, Rendering.device(try tags.update(app: runtime, token: path[1], body: request.body)))
         default:
@@ -37,7 +37,11 @@ struct TapRoutes {
         }
     }
 
-    static func notAllowed(_ method: String, _ allowed: String) -> GatewayError {
-        GatewayError(405, "method_not_allowed", "\(method) is not allowed here; use \(allowed)")
+    /// `405`, once the request has a key (as every other route: without one it is `401`).
+    static func notAllowed(_ method: String, _ allowed: String, _ request: HTTPRequest, _ router: Router)
+        -> GatewayError
+    {
+        do { _ = try router.credential(request) } catch { return error }
+        return GatewayError(405, "method_not_allowed", "\(method) is not allowed here; use \(allowed)")
     }
 }

@@ -73,9 +73,9 @@ final class TapService: Sendable {
     }
 
     /// One tap event, or `nil` with its diagnostics.
-    static func read(_ value: JSONValue, at path: JSONPath, app: String, diagnostics: inout [Diagnostic])
-        -> TapRecord?
-    {
+    static func read(
+        _ value: JSONValue, at path: JSONPath, app: String, diagnostics: inout [Diagnostic]
+    ) -> TapRecord? {
         let before = diagnostics.count { $0.severity == .error }
         guard let event = ConfigReader(value, at: path, what: "a tap event", diagnostics: &diagnostics) else {
             return nil
@@ -221,7 +221,8 @@ final class TapService: Sendable {
             200,
             Self.render(
                 statistics, app: app.id, campaign: campaign, category: category, definition: definition,
-                from: query["from"] == nil ? nil : from, to: query["to"] == nil ? nil : to))
+                from: query["from"] == nil ? nil : from.map(RFC3339.text),
+                to: query["to"] == nil ? nil : to.map(RFC3339.text)))
     }
 
     /// The category a stored request names (`category`, or a whole payload's `aps.category`).
@@ -242,7 +243,7 @@ final class TapService: Sendable {
 
     static func render(
         _ statistics: TapStatistics, app: String, campaign: String?, category: String?,
-        definition: Pushbutton.Category?, from: Date?, to: Date?
+        definition: Pushbutton.Category?, from: String?, to: String?
     ) -> JSONValue {
         let delivered = statistics.deliveries[.delivered] ?? 0
         let rejected = statistics.deliveries[.rejected] ?? 0
@@ -267,8 +268,8 @@ final class TapService: Sendable {
         return [
             "app": .string(app), "campaign": campaign.map(JSONValue.string) ?? .null,
             "category": category.map(JSONValue.string) ?? .null,
-            "from": from.map { .string(RFC3339.text($0)) } ?? .null,
-            "to": to.map { .string(RFC3339.text($0)) } ?? .null,
+            "from": from.map(JSONValue.string) ?? .null,
+            "to": to.map(JSONValue.string) ?? .null,
             "sent": .integer(Int64(delivered + rejected + failed)), "delivered": .integer(Int64(delivered)),
             "rejected": .integer(Int64(rejected)), "failed": .integer(Int64(failed)),
             "dead_tokens": .integer(Int64(statistics.deadTokens)), "responses": .integer(Int64(responses)),

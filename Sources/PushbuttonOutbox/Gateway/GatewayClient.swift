@@ -14,7 +14,9 @@ import PushbuttonReceiver
 /// try await outbox.run(sender: client.sender())   // delivers, with the publishable key, until cancelled
 /// ```
 public actor GatewayClient {
+    /// The gateway, the app and its publishable key.
     public nonisolated let connection: GatewayConnection
+    /// The durable outbox every registration and tap goes through.
     public nonisolated let outbox: Outbox
     /// Where the last registration is kept (mode 0600).
     public nonisolated let statePath: String

@@ -9,6 +9,7 @@ public enum GatewayClientError: Error, Sendable, Hashable, CustomStringConvertib
     /// The outbox refused the request.
     case outbox(OutboxError)
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .invalidToken(let why): "the device token is not valid: \(why)"

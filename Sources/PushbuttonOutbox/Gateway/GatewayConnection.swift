@@ -14,6 +14,7 @@ public struct GatewayConnection: Sendable, Hashable {
     /// Whether the text of replies typed into text-input buttons is sent with their tap (off: never sent).
     public var reportsReplies: Bool
 
+    /// A connection to the gateway at `baseURL` (a trailing slash is dropped) as `app`.
     public init(
         baseURL: String, app: String, publishableKey: String, environment: String = "production",
         reportsReplies: Bool = false

@@ -15,22 +15,30 @@ public struct TapEvent: Sendable, Hashable {
         case dismiss
     }
 
+    /// The event's id (see ``eventID(for:token:)``): the same id twice counts once.
     public var eventID: String
     /// The APNs device token, lowercase hex.
     public var token: String
+    /// The payload's `pushbutton.id`.
     public var notificationID: String
+    /// The payload's `pushbutton.campaign`, when the notification is part of a campaign.
     public var campaignID: String?
+    /// The notification's category identifier.
     public var category: String
+    /// What the user did.
     public var response: Response
     /// The action identifier, for ``Response/button``.
     public var button: String?
+    /// Whether the response opened the app (a foreground button or the body).
     public var foreground: Bool
     /// From delivery to the response by the device's clock; `nil` when the clock went backwards.
     public var latencyMilliseconds: Int64?
     /// The typed text, only when the app opted in to sending replies.
     public var reply: String?
+    /// When the user responded.
     public var respondedAt: Date
 
+    /// An event with every field given.
     public init(
         eventID: String, token: String, notificationID: String, campaignID: String? = nil, category: String,
         response: Response, button: String? = nil, foreground: Bool, latencyMilliseconds: Int64? = nil,

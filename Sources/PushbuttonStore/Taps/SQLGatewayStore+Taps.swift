@@ -4,31 +4,46 @@ import Pushbutton
 extension SQLGatewayStore: TapStore {
     private static func seconds(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
 
+    /// Taps per multi-row INSERT (13 values each, well under either database's limit on bound values).
+    static let tapsPerStatement = 200
+
+    /// Stores the batch in one transaction, 200 taps per INSERT; a known event id inserts nothing.
     public func record(taps: [TapRecord], now: Date) throws(StoreError) -> TapBatchResult {
         guard !taps.isEmpty else { return TapBatchResult(accepted: 0, duplicates: 0) }
         return try pool.with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> TapBatchResult in
                 var accepted = 0
-                for tap in taps {
-                    accepted += try connection.run(
-                        """
-                        INSERT INTO tap_events (app, event_id, token, notification_id, campaign_id, category, response,
-                            button, foreground, latency_ms, reply, responded_at, received_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (app, event_id) DO NOTHING
-                        """,
-                        [
+                var start = 0
+                while start < taps.count {
+                    let end = min(start + Self.tapsPerStatement, taps.count)
+                    var values: [SQLValue] = []
+                    values.reserveCapacity((end - start) * 13)
+                    for tap in taps[start..<end] {
+                        values += [
                             .text(tap.app), .text(tap.eventID), .text(tap.token), .text(tap.notificationID),
                             tap.campaignID.sql, .text(tap.category), .text(tap.response.rawValue), tap.button.sql,
                             .integer(tap.foreground ? 1 : 0), tap.latencyMilliseconds.sql, tap.reply.sql,
                             Self.seconds(tap.respondedAt), Self.seconds(now),
                         ]
+                    }
+                    // A repeated id, stored before or earlier in the batch, inserts nothing: `changes` counts the new.
+                    let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    accepted += try connection.run(
+                        """
+                        INSERT INTO tap_events (app, event_id, token, notification_id, campaign_id, category, response,
+                            button, foreground, latency_ms, reply, responded_at, received_at)
+                        VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
+                        ON CONFLICT (app, event_id) DO NOTHING
+                        """, values
                     ).changes
+                    start = end
                 }
                 return TapBatchResult(accepted: accepted, duplicates: taps.count - accepted)
             }
         }
     }
 
+    /// Notes categories of notifications without one, in one transaction.
     public func categorize(
         app: String, limit: Int, _ categoryOf: (NotificationSpec.Kind, [UInt8]) -> String?
     ) throws(StoreError) -> Int {
@@ -93,6 +108,7 @@ extension SQLGatewayStore: TapStore {
         return (sql, values)
     }
 
+    /// Counts with a few aggregate queries on a reading connection; the percentiles are read by rank.
     public func statistics(_ query: StatsQuery) throws(StoreError) -> TapStatistics {
         let (deliveries, taps, scopeValues) = Self.filters(query)
         let (finished, finishedValues) = Self.window("d.finished_at", query)
@@ -146,6 +162,7 @@ extension SQLGatewayStore: TapStore {
 }
 
 extension SQLGatewayStore: DeviceTagStore {
+    /// Rewrites the device's tags and its tag index in one transaction.
     public func updateTags(app: String, token: String, add: [String], remove: [String], now: Date)
         throws(StoreError) -> DeviceRecord?
     {

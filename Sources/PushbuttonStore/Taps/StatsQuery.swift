@@ -12,13 +12,16 @@ public struct StatsQuery: Sendable, Hashable {
         case category(String)
     }
 
+    /// The app whose notifications are counted.
     public var app: String
+    /// Which of its notifications.
     public var scope: Scope
     /// Outcomes finished and taps made at or after this time.
     public var from: Date?
     /// … and before this time.
     public var to: Date?
 
+    /// A query of `app`'s notifications in `scope`, outcomes and taps within `from`..<`to` when given.
     public init(app: String, scope: Scope = .app, from: Date? = nil, to: Date? = nil) {
         self.app = app
         self.scope = scope

@@ -13,6 +13,7 @@ public struct TapRecord: Sendable, Hashable {
         case dismiss
     }
 
+    /// The app the event was reported to.
     public var app: String
     /// The device's id for the event: the same id twice is one event.
     public var eventID: String
@@ -20,11 +21,15 @@ public struct TapRecord: Sendable, Hashable {
     public var token: String
     /// The notification id from the payload's `pushbutton.id`.
     public var notificationID: String
+    /// The payload's `pushbutton.campaign`, when there is one.
     public var campaignID: String?
+    /// The notification's category identifier, as the device reported it.
     public var category: String
+    /// What the user did.
     public var response: Response
     /// The action identifier, when ``response`` is ``Response/button``.
     public var button: String?
+    /// Whether the response opened the app.
     public var foreground: Bool
     /// From delivery to the response, by the device's clock; `nil` when unknown.
     public var latencyMilliseconds: Int64?
@@ -33,6 +38,7 @@ public struct TapRecord: Sendable, Hashable {
     /// When the user responded.
     public var respondedAt: Date
 
+    /// An event with every field given.
     public init(
         app: String, eventID: String, token: String, notificationID: String, campaignID: String? = nil,
         category: String, response: Response, button: String? = nil, foreground: Bool,

@@ -9,15 +9,18 @@ public struct TapStatistics: Sendable, Hashable {
     public var buttons: [String: Int]
     /// Taps on the notification's body.
     public var body: Int
+    /// Dismissals (reported by categories with `customDismissAction` only).
     public var dismissals: Int
     /// Responses made with the app in the foreground, and in the background.
     public var foreground: Int
+    /// Responses made with the app in the background (background buttons, dismissals).
     public var background: Int
     /// Delivery to tap (buttons and body, not dismissals), by the devices' clocks; `nil` without any.
     public var medianLatencyMilliseconds: Double?
     /// The 90th percentile, nearest rank.
     public var p90LatencyMilliseconds: Double?
 
+    /// Statistics with every count given (all zero by default).
     public init(
         deliveries: [DeliveryState: Int] = [:], deadTokens: Int = 0, buttons: [String: Int] = [:], body: Int = 0,
         dismissals: Int = 0, foreground: Int = 0, background: Int = 0, medianLatencyMilliseconds: Double? = nil,
