@@ -67,11 +67,14 @@ let package = Package(
         .target(
             name: "PushbuttonSQLite", dependencies: [.target(name: "CSQLite", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings),
+        // libcurl (libcurl4-openssl-dev): the outbox's kept-alive HTTP sender on Linux (CurlSender).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Durable delivery of background taps, and the tap event log.
         .target(
             name: "PushbuttonOutbox",
             dependencies: [
                 "PushbuttonReceiver", "Pushbutton", "PushbuttonSQLite", "PushbuttonSupport",
+                .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
 

@@ -30,6 +30,7 @@ needs=(
   "file:/usr/lib/postgresql/15/bin/initdb postgresql"
   "cmd:psql postgresql-client"
   "cmd:curl curl"
+  "pkg-config:libcurl libcurl4-openssl-dev"
   "cmd:wrk wrk"
 )
 

@@ -54,6 +54,7 @@ package final class SQLiteDatabase {
     package let path: String
     /// Prepared statements by SQL text: the outbox runs the same few statements for every tap.
     private var statements: [String: OpaquePointer] = [:]
+    private var positionsBySQL: [String: [String: Int]] = [:]
 
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock.
@@ -140,6 +141,26 @@ package final class SQLiteDatabase {
         }
     }
 
+    /// Runs one statement with bound values; returns its rows, to be read by column name.
+    package func rows(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [SQLiteRow] {
+        let rows = try query(sql, values)
+        guard !rows.isEmpty else { return [] }
+        let positions = try columnPositions(sql)
+        return rows.map { SQLiteRow(positions: positions, values: $0) }
+    }
+
+    /// The result columns of a prepared statement, by name (kept with the statement).
+    private func columnPositions(_ sql: String) throws(SQLiteError) -> [String: Int] {
+        if let positions = positionsBySQL[sql] { return positions }
+        let statement = try prepared(sql)
+        var positions: [String: Int] = [:]
+        for index in 0..<sqlite3_column_count(statement) {
+            if let name = sqlite3_column_name(statement, index) { positions[String(cString: name)] = Int(index) }
+        }
+        positionsBySQL[sql] = positions
+        return positions
+    }
+
     private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
@@ -150,16 +171,53 @@ package final class SQLiteDatabase {
     }
 
     /// Runs `body` in one transaction (`BEGIN IMMEDIATE`, so writers queue instead of failing later).
-    package func transaction<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+    ///
+    /// - Parameter durable: `false` commits without an fsync (`synchronous=NORMAL` under WAL): the commit
+    ///   survives the process being killed, and a power loss may undo it (never corrupting the file), so it
+    ///   suits bookkeeping that is safe to redo, such as a delivery's outcome under at-least-once delivery.
+    package func transaction<Result>(durable: Bool = true, _ body: () throws(SQLiteError) -> Result)
+        throws(SQLiteError) -> Result
+    {
+        // Every other write (autocommit statements included) stays fsynced: only this transaction is not.
+        if !durable { try execute("PRAGMA synchronous=NORMAL") }
+        defer { if !durable { try? execute("PRAGMA synchronous=FULL") } }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
             try execute("COMMIT")
+            commits += 1
             return result
         } catch {
-            try? execute("ROLLBACK")
+            if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// Runs `body` in a savepoint inside the current transaction: if it throws, what it changed is undone
+    /// and the transaction goes on (one request of a group commit failing loses none of the others).
+    package func savepoint<Result>(_ body: () throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+        try execute("SAVEPOINT one")
+        do {
+            let result = try body()
+            try execute("RELEASE one")
+            return result
+        } catch {
+            // An I/O error or a full disk can roll the whole transaction back: then there is nothing to undo.
+            if isInTransaction { try? execute("ROLLBACK TO one; RELEASE one") }
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open on this connection.
+    package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Transactions this connection has committed with ``transaction(_:)`` (a group commit is one).
+    package private(set) var commits = 0
+
+    /// Changes on every other connection's commit (SQLite's `PRAGMA data_version`): a figure cached from
+    /// the database stays exact while this is unchanged.
+    package func dataVersion() throws(SQLiteError) -> Int64 {
+        try query("PRAGMA data_version").first?.first?.integer ?? 0
     }
 
     /// Rows changed by the last statement.

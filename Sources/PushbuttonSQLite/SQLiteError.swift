@@ -1,12 +1,10 @@
 /// A failed SQLite call: what was attempted, SQLite's result code and its message.
-///
-/// Public because the outbox's `OutboxError` carries it in the outbox's public API.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var code: Int32
-    public var message: String
-    public var context: String
+package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    package var code: Int32
+    package var message: String
+    package var context: String
 
-    public init(code: Int32, message: String, context: String) {
+    package init(code: Int32, message: String, context: String) {
         self.code = code
         self.message = message
         self.context = context
@@ -14,7 +12,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// One line, whatever the context holds (a multi-line statement is shown with its white space
     /// collapsed, and shortened), as the command line prints errors.
-    public var description: String {
+    package var description: String {
         let words = context.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
         var shown = words.joined(separator: " ")
         if shown.count > 120 { shown = shown.prefix(117) + "..." }

@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonSQLite
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonOutbox

@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonReceiver
 import PushbuttonReceiverTesting
 import PushbuttonSQLite
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonOutbox
@@ -78,5 +79,23 @@ import Testing
         _ = try await center.tapButton(id, action: "like")
         while try await outbox.tapSummary().totalResponses < 1 { await Task.yield() }
         #expect(try await outbox.tapSummary().categories.first?.actions.first?.action == "like")
+    }
+}
+
+@Suite struct TapLogClockTests {
+    @Test func theTapLogTakesItsTimeFromTheInjectedClock() async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let outbox = try fixture.outbox()
+        let delivered = DeliveredNotification(
+            identifier: "n1", date: fixture.time.withLock { $0 }.addingTimeInterval(-90), userInfo: [:],
+            categoryIdentifier: "message")
+        try await outbox.record(
+            RoutingReport(
+                response: NotificationResponse(notification: delivered, actionIdentifier: "like"),
+                situation: .backgroundButton, categoryIdentifier: "message", steps: [], notes: [],
+                completedAfter: .zero, completedByDeadline: false))
+        let row = try #require(try await outbox.query("SELECT at, latency FROM taps").first)
+        #expect(row == [.real(1_800_000_000), .real(90)])
     }
 }

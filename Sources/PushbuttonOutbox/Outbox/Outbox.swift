@@ -15,12 +15,23 @@ import PushbuttonSupport
 /// ``OutboxOptions/maximumAttempts`` or ``OutboxOptions/timeToLive`` an entry is dead-lettered with its last
 /// error, counted and listed, never dropped silently.
 public actor Outbox: BackendDelivery {
+    /// The SQLite database's path.
     public nonisolated let path: String
+    /// How the outbox retries, expires, caps, prunes and delivers.
     public let options: OutboxOptions
     let database: SQLiteDatabase
-    private let now: @Sendable () -> Date
+    /// The clock every stored time comes from (entries, retries, the tap log).
+    let now: @Sendable () -> Date
     private let jitter: @Sendable () -> Double
     private var tapInsertsSincePrune = 0
+    /// Entries waiting (pending or in flight) as of `dataVersion`: exact while no other connection has
+    /// committed, so enqueueing does not count the table for every tap.
+    var waitingCache: (count: Int, dataVersion: Int64)?
+    /// Taps handed to ``deliver(_:)`` while a commit is in progress: the next commit takes them all.
+    var pendingGroup: [(request: BackendRequest, continuation: CheckedContinuation<EnqueueResult, any Error>)] = []
+    var groupCommitting = false
+    /// The waiting count a group commit computed, until its commit succeeds.
+    var pendingWaitingCache: (count: Int, dataVersion: Int64)?
 
     /// Opens (creating, mode 0600) the database at `path` and applies any missing migrations.
     public init(
@@ -39,68 +50,23 @@ public actor Outbox: BackendDelivery {
         }
     }
 
-    private func storage<Result>(_ body: () throws(SQLiteError) -> Result) throws(OutboxError) -> Result {
+    /// Runs `body` on the database, its failure an ``OutboxError``. Whatever it writes may change how many
+    /// entries wait, so the cached count is dropped.
+    func storage<Result>(_ body: () throws(SQLiteError) -> Result) throws(OutboxError) -> Result {
+        waitingCache = nil
         do { return try body() } catch { throw .storage(error) }
     }
 
     // MARK: Enqueueing
 
-    /// Stores a backend request from the router (``BackendDelivery``); returns once it is durable.
-    public func deliver(_ request: BackendRequest) async throws {
-        try enqueue(request)
-    }
-
     /// Stores `request` durably. A request whose idempotency key is already stored is not stored twice.
     @discardableResult
     public func enqueue(_ request: BackendRequest) throws(OutboxError) -> EnqueueResult {
-        try Self.check(request)
-        let time = now().timeIntervalSince1970
-        let body = request.body.map { SQLiteValue.blob(JSONWriter.compact($0)) } ?? .null
-        let capacity = options.capacity
-        let whenFull = options.whenFull
-        let database = database
-        let ttl = options.timeToLive.seconds
-        // `nil` from the transaction means full under `.rejectNew`: nothing was written.
-        let result = try storage { () throws(SQLiteError) -> EnqueueResult? in
-            try database.transaction { () throws(SQLiteError) -> EnqueueResult? in
-                let exists = try database.query(
-                    "SELECT 1 FROM outbox WHERE idempotency_key = ?", [.text(request.idempotencyKey)])
-                if !exists.isEmpty { return .duplicate }
-                var evicted: String?
-                let waiting = try database.query("SELECT count(*) FROM outbox WHERE state IN ('pending', 'in_flight')")
-                if Int(waiting.first?.first?.integer ?? 0) >= capacity {
-                    guard whenFull == .deadLetterOldest else { return nil }
-                    let oldest = try database.query(
-                        "SELECT id, idempotency_key FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1")
-                    if let row = oldest.first, let id = row[0].integer {
-                        try database.query(
-                            "UPDATE outbox SET state = 'dead', last_error = 'evicted: the outbox was full' WHERE id = ?",
-                            [.integer(id)])
-                        evicted = row[1].text
-                    }
-                }
-                try database.query(
-                    """
-                    INSERT INTO outbox (idempotency_key, url, method, body, state, created_at, next_attempt_at, expires_at,
-                                        notification_id, action_id)
-                    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(request.idempotencyKey), .text(request.url), .text(request.method), body, .real(time),
-                        .real(time),
-                        .real(time + ttl), .text(request.notificationIdentifier),
-                        .text(request.actionIdentifier),
-                    ])
-                let id = database.lastInsertRowID
-                return evicted.map { .addedEvicting(id, evictedKey: $0) } ?? .added(id)
-            }
-        }
-        guard let result else { throw .full(capacity: capacity) }
-        return result
+        try enqueue(contentsOf: [request])[0].get()
     }
 
     /// Refuses what would be sent differently from how it was stored: a header smuggled or dropped.
-    private static func check(_ request: BackendRequest) throws(OutboxError) {
+    static func check(_ request: BackendRequest) throws(OutboxError) {
         if let problem = HeaderField.problem(name: "Idempotency-Key", value: request.idempotencyKey) {
             throw .invalidRequest(problem)
         }
@@ -114,7 +80,8 @@ public actor Outbox: BackendDelivery {
     /// Runs SQL on the outbox's connection (for tests and maintenance).
     @discardableResult
     func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
-        try database.query(sql, values)
+        waitingCache = nil
+        return try database.query(sql, values)
     }
 
     /// The counts by state and the age of the oldest pending entry.
@@ -123,11 +90,12 @@ public actor Outbox: BackendDelivery {
         let time = now().timeIntervalSince1970
         return try storage { () throws(SQLiteError) -> OutboxStatus in
             var counts: [String: Int] = [:]
-            for row in try database.query("SELECT state, count(*) FROM outbox GROUP BY state") {
-                if let state = row[0].text { counts[state] = Int(row[1].integer ?? 0) }
+            for row in try database.rows("SELECT state, count(*) AS count FROM outbox GROUP BY state") {
+                counts[try row.text("state")] = Int(try row.integer("count"))
             }
-            let oldest = try database.query("SELECT min(created_at) FROM outbox WHERE state = 'pending'").first?.first?
-                .real
+            let oldest = try database.rows(
+                "SELECT min(created_at) AS oldest FROM outbox WHERE state = 'pending'"
+            ).first?.optionalReal("oldest")
             return OutboxStatus(
                 pending: counts["pending"] ?? 0, inFlight: counts["in_flight"] ?? 0,
                 delivered: counts["delivered"] ?? 0,
@@ -135,31 +103,63 @@ public actor Outbox: BackendDelivery {
         }
     }
 
-    /// The entries in `state`, oldest first.
+    /// The entries in `state`, oldest first. An entry that cannot be read as it was stored is an error
+    /// (``OutboxError/Code/corruptEntry``), not an entry with defaults.
     public func entries(_ state: OutboxEntry.State, limit: Int = 1000) throws(OutboxError) -> [OutboxEntry] {
         let database = database
-        return try storage { () throws(SQLiteError) -> [OutboxEntry] in
-            try database.query(
-                """
-                SELECT id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at,
-                       delivered_at, last_error, notification_id, action_id
-                FROM outbox WHERE state = ? ORDER BY id LIMIT ?
-                """, [.text(state.rawValue), .integer(Int64(limit))]
-            ).map(Self.entry)
+        let rows = try storage { () throws(SQLiteError) -> [SQLiteRow] in
+            try database.rows(
+                "SELECT \(Self.entryColumns) FROM outbox WHERE state = ? ORDER BY id LIMIT ?",
+                [.text(state.rawValue), .integer(Int64(limit))])
         }
+        var entries: [OutboxEntry] = []
+        entries.reserveCapacity(rows.count)
+        for row in rows { entries.append(try entry(row)) }
+        return entries
     }
 
-    private static func entry(_ row: [SQLiteValue]) -> OutboxEntry {
-        OutboxEntry(
-            id: row[0].integer ?? 0, idempotencyKey: row[1].text ?? "", url: row[2].text ?? "",
-            method: row[3].text ?? "POST",
-            body: row[4].blob.flatMap { try? JSONParser.parse($0) },
-            state: OutboxEntry.State(rawValue: row[5].text ?? "") ?? .pending,
-            attempts: Int(row[6].integer ?? 0), createdAt: Date(timeIntervalSince1970: row[7].real ?? 0),
-            nextAttemptAt: Date(timeIntervalSince1970: row[8].real ?? 0),
-            expiresAt: Date(timeIntervalSince1970: row[9].real ?? 0),
-            deliveredAt: row[10].real.map(Date.init(timeIntervalSince1970:)), lastError: row[11].text,
-            notificationIdentifier: row[12].text, actionIdentifier: row[13].text)
+    /// The columns ``entry(_:)`` reads.
+    static let entryColumns = """
+        id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at, delivered_at,
+        last_error, last_cause, last_status, notification_id, action_id
+        """
+
+    private static func cause(_ row: SQLiteRow) throws(SQLiteError) -> OutboxFailure? {
+        guard let code = try row.optionalText("last_cause") else { return nil }
+        return OutboxFailure(
+            OutboxFailure.Code(code), status: try row.optionalInteger("last_status").map { Int($0) },
+            message: try row.optionalText("last_error") ?? code)
+    }
+
+    private static func json(_ bytes: [UInt8]?) throws(SQLiteError) -> JSONValue? {
+        guard let bytes else { return nil }
+        do { return try JSONParser.parse(bytes) } catch { throw SQLiteRow.corrupt("body", "is not JSON (\(error))") }
+    }
+
+    /// The entry in `row`, read by column name; a missing column, a NULL where the schema has none, an unknown
+    /// state or a body that is not JSON is corruption: never an entry sent without its body.
+    func entry(_ row: SQLiteRow) throws(OutboxError) -> OutboxEntry {
+        let id = try? row.integer("id")
+        do throws(SQLiteError) {
+            let body = try Self.json(try row.optionalBlob("body"))
+            let stateName = try row.text("state")
+            guard let state = OutboxEntry.State(rawValue: stateName) else {
+                throw SQLiteRow.corrupt("state", "holds '\(stateName)', which is not a state")
+            }
+            return OutboxEntry(
+                id: try row.integer("id"), idempotencyKey: try row.text("idempotency_key"), url: try row.text("url"),
+                method: try row.text("method"), body: body, state: state, attempts: Int(try row.integer("attempts")),
+                createdAt: Date(timeIntervalSince1970: try row.real("created_at")),
+                nextAttemptAt: Date(timeIntervalSince1970: try row.real("next_attempt_at")),
+                expiresAt: Date(timeIntervalSince1970: try row.real("expires_at")),
+                deliveredAt: try row.optionalReal("delivered_at").map(Date.init(timeIntervalSince1970:)),
+                lastError: try row.optionalText("last_error"),
+                lastCause: try Self.cause(row),
+                notificationIdentifier: try row.optionalText("notification_id"),
+                actionIdentifier: try row.optionalText("action_id"))
+        } catch {
+            throw .corruptEntry(id, path: path, problem: error.message)
+        }
     }
 
     /// Removes dead letters (all, or those with the given ids); returns how many.
@@ -193,10 +193,8 @@ public actor Outbox: BackendDelivery {
         report.recovered = try recoverOrphans()
         while true {
             try expireAndGiveUp(&report)
-            let due = try dueEntries()
-            for entry in due {
-                try await attempt(entry, sender: sender, endpoint: endpoint, report: &report)
-            }
+            let due = try dueEntries(&report)
+            try await send(due, sender: sender, endpoint: endpoint, report: &report)
             let status = try status()
             report.remaining = status.pending + status.inFlight
             if !untilEmpty || report.remaining == 0 { break }
@@ -222,7 +220,7 @@ public actor Outbox: BackendDelivery {
         report.recovered = try recoverOrphans()
         while !Task.isCancelled {
             try expireAndGiveUp(&report)
-            for entry in try dueEntries() { try await attempt(entry, sender: sender, endpoint: nil, report: &report) }
+            try await send(try dueEntries(&report), sender: sender, endpoint: nil, report: &report)
             try? await Task.sleep(for: min(try untilNextAttempt(), pollInterval))
         }
     }
@@ -244,24 +242,45 @@ public actor Outbox: BackendDelivery {
             try database.query(
                 """
                 UPDATE outbox SET state = 'dead',
-                    last_error = 'expired: not delivered within its time to live' || coalesce('; last error: ' || last_error, '')
+                    last_error = 'expired: not delivered within its time to live' || coalesce('; last error: ' || last_error, ''),
+                    last_cause = 'expired', last_status = NULL
                 WHERE state = 'pending' AND expires_at <= ?
                 """, [.real(time)])
             report.deadLettered += database.changes
         }
     }
 
-    private func dueEntries() throws(OutboxError) -> [OutboxEntry] {
+    /// The entries due now, oldest first. One that cannot be read as stored is dead-lettered with the reason
+    /// (counted in `report`), never sent without its body or with defaults.
+    private func dueEntries(_ report: inout DrainReport) throws(OutboxError) -> [OutboxEntry] {
         let database = database
         let time = now().timeIntervalSince1970
-        return try storage { () throws(SQLiteError) -> [OutboxEntry] in
-            try database.query(
+        let rows = try storage { () throws(SQLiteError) -> [SQLiteRow] in
+            try database.rows(
                 """
-                SELECT id, idempotency_key, url, method, body, state, attempts, created_at, next_attempt_at, expires_at,
-                       delivered_at, last_error, notification_id, action_id
+                SELECT \(Self.entryColumns)
                 FROM outbox WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 100
-                """, [.real(time)]
-            ).map(Self.entry)
+                """, [.real(time)])
+        }
+        var due: [OutboxEntry] = []
+        due.reserveCapacity(rows.count)
+        for row in rows {
+            do {
+                due.append(try entry(row))
+            } catch  where error.code == .corruptEntry && error.entryID != nil {
+                try deadLetterCorrupt(error)
+                report.deadLettered += 1
+            }
+        }
+        return due
+    }
+
+    private func deadLetterCorrupt(_ error: OutboxError) throws(OutboxError) {
+        let database = database
+        try storage { () throws(SQLiteError) -> Void in
+            try database.query(
+                "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ?, last_cause = 'corrupt' WHERE id = ?",
+                [.text("corrupt: \(error.message)"), .integer(error.entryID ?? -1)])
         }
     }
 
@@ -269,78 +288,11 @@ public actor Outbox: BackendDelivery {
         let database = database
         let time = now().timeIntervalSince1970
         let next = try storage { () throws(SQLiteError) -> Double? in
-            try database.query("SELECT min(next_attempt_at) FROM outbox WHERE state = 'pending'").first?.first?.real
+            try database.rows("SELECT min(next_attempt_at) AS next FROM outbox WHERE state = 'pending'").first?
+                .optionalReal("next")
         }
         guard let next else { return .seconds(3600) }
         return .milliseconds(max(0, Int64((next - time) * 1000)))
-    }
-
-    private func attempt(
-        _ entry: OutboxEntry, sender: any OutboxSender, endpoint: String?, report: inout DrainReport
-    ) async throws(OutboxError) {
-        let database = database
-        let time = now().timeIntervalSince1970
-        // Claimed (and the attempt counted) in its own commit before sending, so a crash mid-send is visible.
-        let claimed = try storage { () throws(SQLiteError) -> Bool in
-            try database.query(
-                "UPDATE outbox SET state = 'in_flight', attempts = attempts + 1, lease_until = ? WHERE id = ? AND state = 'pending'",
-                [.real(time + options.requestTimeout.seconds), .integer(entry.id)])
-            return database.changes == 1
-        }
-        guard claimed else { return }
-        report.attempted += 1
-        var headers = ["Idempotency-Key": entry.idempotencyKey]
-        if entry.body != nil { headers["Content-Type"] = "application/json" }
-        let request = OutgoingRequest(
-            url: endpoint.map { Self.rebase(entry.url, onto: $0) } ?? entry.url, method: entry.method, headers: headers,
-            body: entry.body.map { Data(JSONWriter.compact($0)) })
-        let failure: (message: String, final: Bool)?
-        do {
-            let status = try await sender.send(request)
-            switch status {
-            case 200..<300: failure = nil
-            case 300..<400:
-                // Never followed and never a delivery: a 302 would turn the POST into a GET whose 200 is
-                // not the backend's acknowledgement, a 307 would re-post elsewhere. Retried, then dead-lettered.
-                failure = ("HTTP \(status): a redirect, which the outbox does not follow", false)
-            case 408, 425, 429, 500..<600: failure = ("HTTP \(status)", false)
-            default: failure = ("HTTP \(status): the server refused the request", true)
-            }
-        } catch {
-            failure = ("\(error)", false)
-        }
-        try record(entry, failure: failure, report: &report)
-    }
-
-    private func record(_ entry: OutboxEntry, failure: (message: String, final: Bool)?, report: inout DrainReport)
-        throws(OutboxError)
-    {
-        let database = database
-        let time = now().timeIntervalSince1970
-        let attempts = entry.attempts + 1
-        try storage { () throws(SQLiteError) in
-            guard let failure else {
-                try database.query(
-                    "UPDATE outbox SET state = 'delivered', delivered_at = ?, lease_until = NULL, last_error = NULL WHERE id = ?",
-                    [.real(time), .integer(entry.id)])
-                report.delivered += 1
-                return
-            }
-            if failure.final || attempts >= options.maximumAttempts {
-                let reason =
-                    failure.final
-                    ? failure.message : "gave up after \(attempts) attempts; last error: \(failure.message)"
-                try database.query(
-                    "UPDATE outbox SET state = 'dead', lease_until = NULL, last_error = ? WHERE id = ?",
-                    [.text(reason), .integer(entry.id)])
-                report.deadLettered += 1
-                return
-            }
-            try database.query(
-                "UPDATE outbox SET state = 'pending', lease_until = NULL, last_error = ?, next_attempt_at = ? WHERE id = ?",
-                [.text(failure.message), .real(time + backoff(afterAttempt: attempts).seconds), .integer(entry.id)])
-            report.retried += 1
-        }
     }
 
     /// Exponential backoff with "equal jitter": half the delay is fixed, half random, so retries spread out.
@@ -352,7 +304,7 @@ public actor Outbox: BackendDelivery {
     private func pruneDelivered() throws(OutboxError) {
         let database = database
         let cutoff = now().timeIntervalSince1970 - options.deliveredRetention.seconds
-        try storage { () throws(SQLiteError) in
+        try storage { () throws(SQLiteError) -> Void in
             try database.query("DELETE FROM outbox WHERE state = 'delivered' AND delivered_at < ?", [.real(cutoff)])
         }
     }

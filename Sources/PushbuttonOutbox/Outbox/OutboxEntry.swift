@@ -12,20 +12,35 @@ public struct OutboxEntry: Sendable, Hashable {
         case dead
     }
 
+    /// The entry's row id, stable for its life.
     public var id: Int64
     /// Sent as the `Idempotency-Key` header with every attempt.
     public var idempotencyKey: String
+    /// Where the request goes (a drain's `endpoint` replaces its origin).
     public var url: String
+    /// The HTTP method, as `POST`.
     public var method: String
+    /// The JSON body, sent with `Content-Type: application/json`; `nil` for none.
     public var body: JSONValue?
+    /// Where the entry is in its life.
     public var state: State
+    /// Attempts made so far (an attempt is counted when it is claimed, before it is sent).
     public var attempts: Int
+    /// When it was enqueued (the outbox's clock).
     public var createdAt: Date
+    /// When it is due next.
     public var nextAttemptAt: Date
+    /// When it is dead-lettered if not delivered.
     public var expiresAt: Date
+    /// When the backend acknowledged it.
     public var deliveredAt: Date?
+    /// The last failure as one line (an HTTP status, a network error, why it was dead-lettered).
     public var lastError: String?
+    /// The last failure, typed; `nil` when there was none, or for one recorded before Pushbutton kept its kind.
+    public var lastCause: OutboxFailure?
+    /// The notification whose tap made it.
     public var notificationIdentifier: String?
+    /// The action (button) that made it.
     public var actionIdentifier: String?
 }
 

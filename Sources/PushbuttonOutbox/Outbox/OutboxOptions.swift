@@ -27,13 +27,17 @@ public struct OutboxOptions: Sendable, Hashable {
     public var tapLogMaximumAge: Duration
     /// Whether the tap log keeps the text of replies (off: only their length).
     public var recordReplyText: Bool
+    /// The most requests a delivery worker has open at once (at least 1). Two entries of the same
+    /// notification are never in flight together, so they reach the backend in the order they were stored
+    /// (unless the first is retried).
+    public var maximumConcurrentRequests: Int
 
     public init(
         maximumAttempts: Int = 20, timeToLive: Duration = .seconds(7 * 24 * 3600), baseBackoff: Duration = .seconds(1),
         maximumBackoff: Duration = .seconds(3600), capacity: Int = 10_000, whenFull: WhenFull = .rejectNew,
         requestTimeout: Duration = .seconds(30), deliveredRetention: Duration = .seconds(7 * 24 * 3600),
         tapLogMaximumRows: Int = 100_000, tapLogMaximumAge: Duration = .seconds(30 * 24 * 3600),
-        recordReplyText: Bool = false
+        recordReplyText: Bool = false, maximumConcurrentRequests: Int = 8
     ) {
         self.maximumAttempts = maximumAttempts
         self.timeToLive = timeToLive
@@ -46,5 +50,6 @@ public struct OutboxOptions: Sendable, Hashable {
         self.tapLogMaximumRows = tapLogMaximumRows
         self.tapLogMaximumAge = tapLogMaximumAge
         self.recordReplyText = recordReplyText
+        self.maximumConcurrentRequests = maximumConcurrentRequests
     }
 }

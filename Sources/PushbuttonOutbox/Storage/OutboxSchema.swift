@@ -45,6 +45,14 @@ enum OutboxSchema {
             CREATE INDEX taps_at ON taps (at);
             """
         ),
+        (
+            "3-typed-last-cause",
+            """
+            -- The last failure's kind (an OutboxFailure.Code) and HTTP status beside its text in last_error.
+            ALTER TABLE outbox ADD COLUMN last_cause TEXT;
+            ALTER TABLE outbox ADD COLUMN last_status INTEGER;
+            """
+        ),
     ]
 
     /// An outbox has its migrations recorded and the outbox table (every migration commits with its record, so

@@ -9,7 +9,8 @@ extension Outbox {
     /// the reply's length (its text only with ``OutboxOptions/recordReplyText``).
     public func record(_ report: RoutingReport) throws(OutboxError) {
         let response = report.response
-        let time = Date()
+        // The injected clock, as everything else the outbox stores: latencies and pruning agree with it.
+        let time = now()
         let action: String
         switch report.situation {
         case .bodyTap: action = "(body)"
@@ -72,14 +73,16 @@ extension Outbox {
         try pruneTaps(maximumRows: options.tapLogMaximumRows, maximumAge: options.tapLogMaximumAge.seconds)
         do {
             var delivered: [String: Int] = [:]
-            for row in try database.query(
-                "SELECT category, count(*) FROM taps WHERE kind = 'delivered' GROUP BY category")
+            for row in try database.rows(
+                "SELECT category, count(*) AS count FROM taps WHERE kind = 'delivered' GROUP BY category")
             {
-                delivered[row[0].text ?? ""] = Int(row[1].integer ?? 0)
+                delivered[try row.text("category")] = Int(try row.integer("count"))
             }
             var latencies: [String: [String: [Double]]] = [:]
-            for row in try database.query("SELECT category, action, latency FROM taps WHERE kind = 'response'") {
-                latencies[row[0].text ?? "", default: [:]][row[1].text ?? "", default: []].append(row[2].real ?? 0)
+            for row in try database.rows("SELECT category, action, latency FROM taps WHERE kind = 'response'") {
+                // A response always has its action and latency (record(_:) writes both).
+                latencies[try row.text("category"), default: [:]][try row.text("action"), default: []].append(
+                    try row.real("latency"))
             }
             var categories: [TapSummary.CategoryStats] = []
             for category in Set(latencies.keys).union(delivered.keys) {
