@@ -38,7 +38,7 @@ test: deps
 # the sender with the mock APNs (event loops, callbacks, retries, the soak).
 test-tsan: deps
 	$(SWIFT) test --disable-xctest --sanitize=thread \
-		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonAPNsTests|PushbuttonAPNsMockTests|PushbuttonStoreTests|PushbuttonGatewayTests"
 
 bench: deps
 	@Benchmarks/payload-throughput.sh

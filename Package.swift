@@ -110,8 +110,7 @@ let package = Package(
         .target(
             name: "PushbuttonStore",
             dependencies: [
-                "Pushbutton", "PushbuttonSupport", "CPostgreSQL",
-                .target(name: "CSQLite", condition: .when(platforms: [.linux])),
+                "Pushbutton", "PushbuttonSupport", "CPostgreSQL", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
         // How iOS shows a notification and its buttons, as HTML and SVG: `pushbutton preview` and the console.
@@ -186,7 +185,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "PushbuttonStoreTests", dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton"],
+            name: "PushbuttonStoreTests",
+            dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton", "PushbuttonSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

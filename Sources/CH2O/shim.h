@@ -311,4 +311,13 @@ static inline int pb_http_version(const h2o_req_t *req) { return req->version; }
 // server caps them (mallopt is in <malloc.h>, which Swift's Glibc module does not bring).
 static inline void pb_limit_malloc_arenas(int count) { mallopt(M_ARENA_MAX, count); }
 
+// The calling thread's name as the kernel keeps it (at most 15 bytes), for profiles and `top -H`: set
+// directly, since Foundation's Thread.name did not always reach the kernel on Linux.
+int pthread_setname_np(pthread_t thread, const char *name);
+int pthread_getname_np(pthread_t thread, char *name, size_t size);
+static inline void pb_thread_set_name(const char *name) { pthread_setname_np(pthread_self(), name); }
+static inline void pb_thread_name(char *buffer, size_t size) {
+    if (pthread_getname_np(pthread_self(), buffer, size) != 0 && size > 0) buffer[0] = 0;
+}
+
 #endif

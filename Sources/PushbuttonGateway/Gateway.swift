@@ -14,6 +14,7 @@ public final class Gateway: Sendable {
     public let store: any GatewayStore
     let server: HTTPServer
     let apps: [String: AppRuntime]
+    let workers: DeliveryWorkers
     let background: Task<Void, Never>
 
     /// Why the gateway could not start: a manifest with errors, an unreadable key, the store or the port.
@@ -24,7 +25,7 @@ public final class Gateway: Sendable {
 
     init(
         configuration: GatewayConfiguration, port: Int, metrics: GatewayMetrics, store: any GatewayStore,
-        server: HTTPServer, apps: [String: AppRuntime], background: Task<Void, Never>
+        server: HTTPServer, apps: [String: AppRuntime], workers: DeliveryWorkers, background: Task<Void, Never>
     ) {
         self.configuration = configuration
         self.port = port
@@ -32,6 +33,7 @@ public final class Gateway: Sendable {
         self.store = store
         self.server = server
         self.apps = apps
+        self.workers = workers
         self.background = background
     }
 
@@ -60,12 +62,21 @@ public final class Gateway: Sendable {
             store = try openStore(configuration.store, connections: max(4, configuration.workers.count + 4))
         }
         var apps: [String: AppRuntime] = [:]
-        for app in configuration.apps { apps[app.id] = try runtime(app, workers: configuration.workers) }
+        // A step that fails after the APNs clients were built shuts them (and their threads) down again.
+        func abandon(_ error: StartError) async -> StartError {
+            for app in apps.values { await app.client?.shutdown() }
+            return error
+        }
+        for app in configuration.apps {
+            do { apps[app.id] = try runtime(app, workers: configuration.workers) } catch {
+                throw await abandon(error)
+            }
+        }
         let metrics = GatewayMetrics()
         var webhook: WebhookNotifier?
         if let settings = configuration.webhook {
             do { webhook = try WebhookNotifier(settings) } catch {
-                throw StartError(message: "the webhook outbox \(settings.outboxPath): \(error)")
+                throw await abandon(StartError(message: "the webhook outbox \(settings.outboxPath): \(error)"))
             }
         }
         let intake = IntakeService(
@@ -77,8 +88,7 @@ public final class Gateway: Sendable {
         do {
             server = try HTTPServer(configuration.listen) { router.handle($0) }
         } catch {
-            for app in apps.values { await app.client?.shutdown() }
-            throw StartError(message: "listening: \(error.message)")
+            throw await abandon(StartError(message: "listening: \(error.message)"))
         }
         let workers = DeliveryWorkers(
             store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, now: now)
@@ -90,7 +100,7 @@ public final class Gateway: Sendable {
         }
         return Gateway(
             configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
-            background: background)
+            workers: workers, background: background)
     }
 
     private static func runtime(_ app: AppConfiguration, workers: WorkerOptions) throws(StartError) -> AppRuntime {
@@ -133,7 +143,11 @@ public final class Gateway: Sendable {
         return AppRuntime(configuration: app, validator: PayloadValidator(manifest: manifest), client: client)
     }
 
-    /// Stops accepting requests, lets the workers finish their batches, and closes the APNs connections.
+    /// Threads of its own still running (HTTP handlers and store calls): 0 once ``stop()`` returned.
+    var runningThreads: Int { server.runningHandlerThreads + workers.threads.runningThreads }
+
+    /// Stops accepting requests, lets the workers finish their batches, and closes the APNs connections; every
+    /// thread the gateway started has ended when it returns.
     public func stop() async {
         await server.stop()
         background.cancel()

@@ -27,8 +27,9 @@ public protocol GatewayStore: Sendable {
     func isInactive(app: String, token: String) throws(StoreError) -> Bool
 
     /// Marks a device inactive since APNs' timestamp, unless it registered after that; `true` when it did.
+    /// `now` is the update's time.
     @discardableResult
-    func markInactive(app: String, token: String, since: Date) throws(StoreError) -> Bool
+    func markInactive(app: String, token: String, since: Date, now: Date) throws(StoreError) -> Bool
 
     // MARK: The queue
 
@@ -51,9 +52,18 @@ public protocol GatewayStore: Sendable {
     func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]
 
     /// Records leased recipients' final outcomes in one transaction. For each, `false` (and nothing changes)
-    /// when its lease was lost to another worker, so each recipient ends with exactly one outcome.
-    @discardableResult
-    func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool]
+    /// when its lease was lost to another worker, so each recipient ends with exactly one outcome. In the same
+    /// transaction a recorded 410 marks its device inactive (as ``markInactive(app:token:since:now:)``) and,
+    /// with `webhookEvents`, each recorded rejection or failure queues a ``WebhookEvent``.
+    func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
+        -> RecordedOutcomes
+
+    /// Claims up to `limit` queued webhook events for `duration` (another process's claim is skipped, an
+    /// expired one taken over), oldest first. Handed on, they are removed with ``finishWebhookEvents(_:)``.
+    func claimWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [WebhookEvent]
+
+    /// Removes webhook events that were handed on.
+    func finishWebhookEvents(_ ids: [Int64]) throws(StoreError)
 
     /// Gives leased recipients back (a worker shutting down): queued and due again, with the same `apns-id`.
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError)
@@ -77,6 +87,13 @@ extension GatewayStore {
         try append(campaign: id, now: now) { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
             for delivery in deliveries { try emit(delivery) }
         }
+    }
+
+    /// Records leased recipients' final outcomes (``record(_:webhookEvents:now:)`` without webhook events);
+    /// for each, whether it was recorded.
+    @discardableResult
+    public func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool] {
+        try record(results, webhookEvents: false, now: now).recorded
     }
 
     /// Records one leased recipient's final outcome; `false` when its lease was lost.

@@ -5,6 +5,7 @@ import PushbuttonAPNsMock
 import PushbuttonGateway
 import PushbuttonStore
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -59,6 +59,8 @@ struct GatewayEndToEndTests {
         #expect(payload["action_args"]?.objectValue?["message"] == 42)
         let actions = try #require(payload["pushbutton"]?.objectValue)
         #expect(actions["id"]?.stringValue == id)
+        #expect(actions["v"] == 1)
+        #expect(actions["campaign"] == nil, "not part of a campaign: the campaign id is omitted")
         #expect(actions["buttons"]?.objectValue?["like"] != nil)
 
         // To a user: resolved to that user's active devices.

@@ -64,7 +64,10 @@ struct GatewayFixture {
             """
     }
 
-    init(store: (any GatewayStore)? = nil, workers: Int = 2, failingWebhooks: Int = 0) async throws {
+    init(
+        store: (any GatewayStore)? = nil, workers: Int = 2, failingWebhooks: Int = 0, faults: FaultPlan = .none,
+        now: (@Sendable () -> Date)? = nil
+    ) async throws {
         directory = NSTemporaryDirectory() + "pushbutton-gateway-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let key = try P256PrivateKey.generate()
@@ -73,7 +76,7 @@ struct GatewayFixture {
         mock = try await MockAPNs.start(
             MockAPNsConfiguration(
                 security: .selfSigned(directory: directory + "/tls"),
-                keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key)]))
+                keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key)], faults: faults))
         webhook = try WebhookReceiver(failing: failingWebhooks)
         let text = Self.configurationText(
             mockPort: mock.port, caFile: mock.caFile, webhookPort: webhook.server.port, store: "sqlite:gateway.db",
@@ -82,7 +85,11 @@ struct GatewayFixture {
         guard let configuration = parsed.configuration else {
             throw FixtureError(description: "configuration: \(parsed.diagnostics)")
         }
-        gateway = try await Gateway.start(configuration, store: store)
+        if let now {
+            gateway = try await Gateway.start(configuration, store: store, now: now)
+        } else {
+            gateway = try await Gateway.start(configuration, store: store)
+        }
     }
 
     func stop() async {

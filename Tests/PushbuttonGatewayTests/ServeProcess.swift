@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -38,6 +39,13 @@ final class ServeProcess: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: errors)
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // A server that neither prints its first line nor exits is killed after `startTimeout`, so the read
+        // below ends (EOF) instead of waiting forever.
+        let started = Atomic(false)
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.startTimeout) {
+            if !started.load(ordering: .acquiring) { kill(pid, SIGKILL) }
+        }
         var line = [UInt8]()
         let handle = output.fileHandleForReading
         while !line.contains(0x0A) {
@@ -45,16 +53,24 @@ final class ServeProcess: @unchecked Sendable {
             if chunk.isEmpty { break }
             line += chunk
         }
+        started.store(true, ordering: .releasing)
         let text = String(decoding: line, as: UTF8.self)
         guard let range = text.range(of: "127.0.0.1:"),
             let number = Int(text[range.upperBound...].prefix { $0.isNumber })
         else {
-            ProcessExit.wait(for: process)
+            // The first line was not the address: a server still running is stopped before it is waited for.
+            if process.isRunning { kill(pid, SIGKILL) }
+            let exit = ProcessExit.wait(for: process)
             let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-            throw Failure(description: "pushbutton serve did not start: \(text) \(stderr)")
+            throw Failure(
+                description:
+                    "pushbutton serve did not start (exit \(exit.status)\(exit.signaled ? ", by signal" : "")): \(text) \(stderr)"
+            )
         }
         self.port = number
     }
+
+    static let startTimeout = 60.0
 
     var standardError: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
 

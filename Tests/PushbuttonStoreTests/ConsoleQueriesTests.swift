@@ -26,8 +26,8 @@ struct ConsoleQueriesTests {
                 now: Self.t0)
         }
         try store.register(DeviceRegistration(app: "other", token: Self.token(9), registeredAt: Self.t0), now: Self.t0)
-        #expect(try store.markInactive(app: "chat", token: Self.token(1), since: Self.t0 + 100))
-        #expect(try store.markInactive(app: "chat", token: Self.token(3), since: Self.t0 + 200))
+        #expect(try store.markInactive(app: "chat", token: Self.token(1), since: Self.t0 + 100, now: Self.t0 + 300))
+        #expect(try store.markInactive(app: "chat", token: Self.token(3), since: Self.t0 + 200, now: Self.t0 + 300))
 
         let summary = try store.deviceSummary(app: "chat", inactiveLimit: 100)
         #expect(summary.total == 4 && summary.active == 2 && summary.inactive == 2)

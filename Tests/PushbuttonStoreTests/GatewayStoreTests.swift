@@ -48,7 +48,7 @@ struct GatewayStoreTests {
         let store = try await backend.makeStore()
         let device = DeviceRegistration(app: "chat", token: Self.token, userID: "u1", registeredAt: Self.t0)
         try store.register(device, now: Self.t0)
-        #expect(try store.markInactive(app: "chat", token: Self.token, since: Self.t0 + 100))
+        #expect(try store.markInactive(app: "chat", token: Self.token, since: Self.t0 + 100, now: Self.t0 + 101))
         #expect(try store.isInactive(app: "chat", token: Self.token))
         #expect(try store.tokens(app: "chat", audience: .user("u1"), limit: 10).isEmpty)
         let read = try #require(try store.device(app: "chat", token: Self.token))
@@ -64,7 +64,7 @@ struct GatewayStoreTests {
         #expect(try store.register(newer, now: Self.t0 + 300).active)
         #expect(try !store.isInactive(app: "chat", token: Self.token))
         // A 410 whose timestamp predates the latest registration does not kill it again.
-        #expect(try !store.markInactive(app: "chat", token: Self.token, since: Self.t0 + 250))
+        #expect(try !store.markInactive(app: "chat", token: Self.token, since: Self.t0 + 250, now: Self.t0 + 251))
         #expect(try !store.isInactive(app: "chat", token: Self.token))
     }
 
@@ -166,7 +166,7 @@ extension GatewayStoreTests {
         let store = try await backend.makeStore()
         let dead = String(format: "%064x", 1)
         try store.register(DeviceRegistration(app: "chat", token: dead, registeredAt: Self.t0), now: Self.t0)
-        try store.markInactive(app: "chat", token: dead, since: Self.t0 + 1)
+        try store.markInactive(app: "chat", token: dead, since: Self.t0 + 1, now: Self.t0 + 1)
         _ = try store.enqueue(spec("n1"), deliveries: deliveries(2), idempotency: nil, now: Self.t0 + 2)
         let record = try #require(try store.notification(id: "n1", limit: 10, after: 0))
         #expect(record.counts == [.skipped: 1, .queued: 1])

@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonStore
+import PushbuttonTestSupport
 
 /// The stores the shared suite runs against: SQLite in a temporary file, and PostgreSQL when the server
 /// binaries are installed (a throwaway cluster started by ``TestPostgres``).

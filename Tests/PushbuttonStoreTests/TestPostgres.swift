@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonStore
+import PushbuttonTestSupport
 
 /// The one PostgreSQL server this test process starts (on first use) and stops when it exits.
 enum TestPostgres {

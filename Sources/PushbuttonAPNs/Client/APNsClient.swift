@@ -29,7 +29,7 @@ public final class APNsClient: Sendable {
     /// Sends one notification; returns its definite outcome.
     public func send(_ notification: APNsNotification) async -> APNsResult {
         await withCheckedContinuation { continuation in
-            Delivery(notification, client: self) { continuation.resume(returning: $0) }.start()
+            Delivery(notification, client: self) { result, _ in continuation.resume(returning: result) }.start()
         }
     }
 
@@ -41,16 +41,26 @@ public final class APNsClient: Sendable {
         _ notifications: Notifications, maximumInFlight: Int = 1000,
         onResult: (APNsNotification, APNsResult) async -> Void
     ) async where Notifications.Element == APNsNotification {
+        await send(notifications, maximumInFlight: maximumInFlight) { notification, result, _ in
+            await onResult(notification, result)
+        }
+    }
+
+    /// The same, with how many attempts each result took (retries included), for a caller that records it.
+    public func send<Notifications: AsyncSequence & Sendable>(
+        _ notifications: Notifications, maximumInFlight: Int = 1000,
+        onOutcome: (_ notification: APNsNotification, _ result: APNsResult, _ attempts: Int) async -> Void
+    ) async where Notifications.Element == APNsNotification {
         let mailbox = ResultMailbox()
         var inFlight = 0
         func report(_ batch: [ResultMailbox.Item]) async {
-            for item in batch { await onResult(item.notification, item.result) }
+            for item in batch { await onOutcome(item.notification, item.result, item.attempts) }
             inFlight -= batch.count
         }
         do {
             for try await notification in notifications {
                 if inFlight >= maximumInFlight { await report(await mailbox.take()) }
-                Delivery(notification, client: self) { mailbox.put((notification, $0)) }.start()
+                Delivery(notification, client: self) { mailbox.put((notification, $0, $1)) }.start()
                 inFlight += 1
                 let ready = mailbox.takeAvailable()
                 if !ready.isEmpty { await report(ready) }

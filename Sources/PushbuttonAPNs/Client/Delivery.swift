@@ -10,16 +10,21 @@ final class Delivery: @unchecked Sendable {
     // the next one (an attempt, a timer, a task) only as its last action.
     private let notification: APNsNotification
     private let client: APNsClient
-    private let finish: @Sendable (APNsResult) -> Void
+    /// The result, and how many attempts it took.
+    private let onFinish: @Sendable (APNsResult, Int) -> Void
     private var attempt = 0
     private var tokenRefreshed = false
     private var token: ProviderToken?
 
-    init(_ notification: APNsNotification, client: APNsClient, finish: @escaping @Sendable (APNsResult) -> Void) {
+    init(
+        _ notification: APNsNotification, client: APNsClient, finish: @escaping @Sendable (APNsResult, Int) -> Void
+    ) {
         self.notification = notification
         self.client = client
-        self.finish = finish
+        self.onFinish = finish
     }
+
+    private func finish(_ result: APNsResult) { onFinish(result, attempt) }
 
     func start() {
         guard let tokens = client.tokens else { return send() }

@@ -4,7 +4,7 @@ import Foundation
 /// one wake-up for many results rather than one per result.
 final class ResultMailbox: @unchecked Sendable {
     // `@unchecked Sendable`: `results` and `waiting` are only reached under `lock`.
-    typealias Item = (notification: APNsNotification, result: APNsResult)
+    typealias Item = (notification: APNsNotification, result: APNsResult, attempts: Int)
     private let lock = NSLock()
     private var results: [Item] = []
     private var waiting: CheckedContinuation<[Item], Never>?

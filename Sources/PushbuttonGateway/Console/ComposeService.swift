@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
 import PushbuttonPreview
 
 /// The compose page's work: checks a ``ComposeForm`` against the app's manifest exactly as the API would, draws
@@ -121,11 +122,12 @@ struct ComposeService: Sendable {
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("{") {
                 lines.append(Array(line.utf8))
-            } else if DeviceTokenText.isValid(line) {
-                lines.append(JSONWriter.compact(.object(["token": .string(line.lowercased())])))
+            } else if let token = try? DeviceToken(line) {
+                // The sender's own check, as the API's recipient lines have it.
+                lines.append(JSONWriter.compact(.object(["token": .string(token.hex)])))
             } else {
                 throw refuse(
-                    "'\(DeviceTokenText.redacted(line))' is neither a device token nor a JSON object", line: index + 1)
+                    "'\(DeviceToken.redact(line))' is neither a device token nor a JSON object", line: index + 1)
             }
         }
         guard !lines.isEmpty else { throw refuse("the file '\(file.filename)' names no recipient") }

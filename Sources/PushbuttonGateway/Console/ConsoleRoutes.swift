@@ -32,7 +32,20 @@ struct ConsoleRoutes: Sendable {
     ) {
         let rest = Array(segments.dropFirst())
         let method = request.method == "HEAD" ? "GET" : request.method
-        let name = "\(request.method) /console" + (rest.first.map { "/" + $0 } ?? "") + (rest.count > 1 ? "/{id}" : "")
+        // A fixed set of metrics labels: the console's own pages by pattern, anything else `unknown`.
+        let pattern: String? =
+            switch (rest.first ?? "", rest.count) {
+            case ("", 0): ""
+            case ("login", 1), ("logout", 1), ("compose", 1), ("preview", 1), ("campaigns", 1), ("devices", 1):
+                "/" + rest[0]
+            case ("campaigns", 2): "/campaigns/{id}"
+            case ("assets", 2): "/assets/{file}"
+            default: nil
+            }
+        let name =
+            pattern.flatMap { pattern in
+                ["GET", "POST"].contains(method) ? Router.label(method, "console" + pattern) : nil
+            } ?? Router.unknownRoute
         if method == "GET", rest.count == 2, rest[0] == "assets" {
             switch rest[1] {
             case "console.css": return (name, asset(ConsoleAssets.css, type: "text/css; charset=utf-8"))

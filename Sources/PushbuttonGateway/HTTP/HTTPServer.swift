@@ -25,7 +25,7 @@ public final class HTTPServer: Sendable {
         nonisolated(unsafe) var server: UnsafeMutablePointer<pb_http_server_t>?
         init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, threads: Int) {
             self.handler = handler
-            self.threads = HandlerThreads(count: threads, name: "pushbutton-http-handler")
+            self.threads = HandlerThreads(count: threads, name: "pb-http")
         }
     }
 
@@ -62,20 +62,24 @@ public final class HTTPServer: Sendable {
         thread = exit
         let address = UInt(bitPattern: server)
         let runner = Thread {
+            pb_thread_set_name("pb-http-loop")
             pb_http_server_run(UnsafeMutablePointer(bitPattern: address))
             exit.signal()
         }
-        runner.name = "pushbutton-http"
         runner.start()
     }
 
-    /// Stops accepting and ends the loop thread. Connections still open are dropped; the loop's memory and its
-    /// idle handler threads stay until the process ends (a server is started once per process, or per test).
+    /// Stops accepting, ends the loop thread, then the handler threads once the requests they hold are answered.
+    /// Connections still open are dropped; the loop's memory stays until the process ends.
     public func stop() async {
         guard let server = state.server else { return }
         pb_http_server_stop(server)
         await thread.wait()
+        await state.threads.stop()
     }
+
+    /// How many handler threads are running (0 once ``stop()`` returned).
+    var runningHandlerThreads: Int { state.threads.runningThreads }
 
     private static let onRequest: pb_http_request_cb = { context, ticket, request in
         guard let context, let ticket, let request else { return }

@@ -45,7 +45,7 @@ public final class GatewayMetrics: Sendable {
         }
     }
 
-    func deactivated(_ app: String) { counters.withLock { $0.deactivated[app, default: 0] += 1 } }
+    func deactivated(_ app: String, _ count: Int = 1) { counters.withLock { $0.deactivated[app, default: 0] += count } }
 
     func refusedLateOutcomes(_ count: Int) { counters.withLock { $0.duplicatesRefused += count } }
 

@@ -17,38 +17,39 @@ struct Router: Sendable {
         return response
     }
 
+    /// The metrics label of a request that matches no route (whatever its method or path: labels stay a fixed
+    /// set, so no request can grow the metrics or put its own bytes into them).
+    static let unknownRoute = "unknown"
+
+    /// A route's metrics label: its method and pattern, `GET /v1/notifications/{id}`.
+    static func label(_ method: String, _ pattern: String) -> String { "\(method) /\(pattern)" }
+
     private func dispatch(_ request: HTTPRequest) -> (String, HTTPResponse) {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map {
             String($0).removingPercentEncoding ?? String($0)
         }
         let method = request.method
-        if ["GET", "HEAD"].contains(method), segments == ["healthz"] { return ("/healthz", .text(200, "ok\n")) }
+        if ["GET", "HEAD"].contains(method), segments == ["healthz"] {
+            return (Self.label("GET", "healthz"), .text(200, "ok\n"))
+        }
         if ["GET", "HEAD"].contains(method), segments == ["readyz"] {
             do {
                 try intake.store.ping()
-                return ("/readyz", .text(200, "ready\n"))
+                return (Self.label("GET", "readyz"), .text(200, "ready\n"))
             } catch {
-                return ("/readyz", .text(503, "the store is not reachable: \(error.message)\n"))
+                return (Self.label("GET", "readyz"), .text(503, "the store is not reachable: \(error.message)\n"))
             }
         }
         if segments.first == "console" {
             return console.handle(request, segments: segments, intake: intake, keys: keys)
         }
-        let route = Self.routeName(method, segments)
+        var route = Self.unknownRoute
         do {
-            return (route, try authorized(request, method, segments))
+            let response = try authorized(request, method, segments, route: &route)
+            return (route, response)
         } catch {
             return (route, error.response)
         }
-    }
-
-    /// The route's template, for metrics: ids and tokens replaced by their names.
-    static func routeName(_ method: String, _ segments: [String]) -> String {
-        var names = segments
-        if names.count >= 3, names[0] == "v1", names[1] == "apps" { names[2] = "{app}" }
-        if names.count >= 5, names[3] == "devices", names[4] != "summary" { names[4] = "{token}" }
-        if names.count >= 3, names[0] == "v1", ["notifications", "campaigns"].contains(names[1]) { names[2] = "{id}" }
-        return "\(method) /" + names.joined(separator: "/")
     }
 
     func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
@@ -81,64 +82,72 @@ struct Router: Sendable {
         return credential
     }
 
-    private func authorized(_ request: HTTPRequest, _ method: String, _ segments: [String]) throws(GatewayError)
-        -> HTTPResponse
-    {
+    /// Each route is one `match(method, pattern)` line: a pattern's `{name}` (or `*`) segment matches any one
+    /// segment and is captured, in order; the matched route's pattern becomes the request's metrics label.
+    private func authorized(
+        _ request: HTTPRequest, _ method: String, _ segments: [String], route: inout String
+    ) throws(GatewayError) -> HTTPResponse {
         func match(_ verb: String, _ pattern: String) -> [String]? {
             let parts = pattern.split(separator: "/").map(String.init)
             guard method == verb, parts.count == segments.count else { return nil }
             var captured: [String] = []
             for (part, segment) in zip(parts, segments) {
-                if part == "*" { captured.append(segment) } else if part != segment { return nil }
+                if part == "*" || (part.hasPrefix("{") && part.hasSuffix("}")) {
+                    captured.append(segment)
+                } else if part != segment {
+                    return nil
+                }
             }
+            route = Self.label(verb, pattern)
             return captured
         }
+        if let label = TapRoutes.label(method, segments) { route = label }
         if let response = try TapRoutes(intake: intake).handle(request, segments, router: self) { return response }
         if match("GET", "metrics") != nil {
             _ = try secretCredential(request)
             let depth = try? intake.store.queueDepth()
             return .text(200, metrics.render(queueDepth: depth), contentType: "text/plain; version=0.0.4")
         }
-        if let captured = match("GET", "v1/apps/*/devices/summary") {
+        if let captured = match("GET", "v1/apps/{app}/devices/summary") {
             let runtime = try self.app(captured[0], for: try credential(request), secret: true)
             return .json(200, DevicesPage.json(try ConsoleRoutes.deviceSummary(intake.store, app: runtime.id)))
         }
-        if let captured = match("PUT", "v1/apps/*/devices/*") {
+        if let captured = match("PUT", "v1/apps/{app}/devices/{token}") {
             let runtime = try self.app(captured[0], for: try credential(request), secret: false)
             let record = try intake.register(app: runtime, token: captured[1], body: request.body)
             return .json(200, Rendering.device(record))
         }
-        if let captured = match("DELETE", "v1/apps/*/devices/*") {
+        if let captured = match("DELETE", "v1/apps/{app}/devices/{token}") {
             let runtime = try self.app(captured[0], for: try credential(request), secret: false)
             guard try intake.forget(app: runtime, token: captured[1]) else {
                 throw .notFound("no device with this token is registered for '\(captured[0])'")
             }
             return HTTPResponse(status: 204)
         }
-        if let captured = match("POST", "v1/apps/*/notifications") {
+        if let captured = match("POST", "v1/apps/{app}/notifications") {
             let runtime = try self.app(captured[0], for: try credential(request), secret: true)
             return try intake.send(app: runtime, body: request.body, idempotencyKey: request.header("idempotency-key"))
         }
-        if let captured = match("POST", "v1/apps/*/campaigns") {
+        if let captured = match("POST", "v1/apps/{app}/campaigns") {
             let runtime = try self.app(captured[0], for: try credential(request), secret: true)
             return try intake.createCampaign(
                 app: runtime, body: request.body, idempotencyKey: request.header("idempotency-key"))
         }
-        if let captured = match("GET", "v1/notifications/*") {
+        if let captured = match("GET", "v1/notifications/{id}") {
             let credential = try secretCredential(request)
             let limit = min(max(Int(request.query["limit"] ?? "") ?? 1000, 0), 10_000)
             let after = Int64(request.query["after"] ?? "") ?? 0
             return try intake.notification(id: captured[0], app: credential.app, limit: limit, after: after)
         }
-        if let captured = match("GET", "v1/campaigns/*") {
+        if let captured = match("GET", "v1/campaigns/{id}") {
             return try intake.campaign(id: captured[0], app: try secretCredential(request).app)
         }
-        if let captured = match("POST", "v1/campaigns/*/recipients") {
+        if let captured = match("POST", "v1/campaigns/{id}/recipients") {
             let credential = try secretCredential(request)
             guard let runtime = intake.apps[credential.app] else { throw .notFound("no app '\(credential.app)'") }
             return try intake.appendPage(campaign: captured[0], app: runtime, body: request.body)
         }
-        if let captured = match("POST", "v1/campaigns/*/cancel") {
+        if let captured = match("POST", "v1/campaigns/{id}/cancel") {
             return try intake.cancel(campaign: captured[0], app: try secretCredential(request).app)
         }
         _ = try credential(request)

@@ -37,6 +37,19 @@ struct TapRoutes {
         }
     }
 
+    /// The metrics label of a request for one of these routes with its own method (anything else stays
+    /// ``Router/unknownRoute``, so labels remain a fixed set).
+    static func label(_ method: String, _ segments: [String]) -> String? {
+        guard segments.count >= 4, segments[0] == "v1", segments[1] == "apps" else { return nil }
+        switch (method, Array(segments[3...])) {
+        case ("POST", ["taps"]): return Router.label("POST", "v1/apps/{app}/taps")
+        case ("GET", ["stats"]), ("HEAD", ["stats"]): return Router.label("GET", "v1/apps/{app}/stats")
+        case ("POST", let path) where path.count == 3 && path[0] == "devices" && path[2] == "tags":
+            return Router.label("POST", "v1/apps/{app}/devices/{token}/tags")
+        default: return nil
+        }
+    }
+
     /// `405`, once the request has a key (as every other route: without one it is `401`).
     static func notAllowed(_ method: String, _ allowed: String, _ request: HTTPRequest, _ router: Router)
         -> GatewayError

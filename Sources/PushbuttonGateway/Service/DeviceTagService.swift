@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
 import PushbuttonStore
 
 /// What the device tag route calls: a device adds and removes its own tags (`BackendTagStore` on the device
@@ -20,11 +21,12 @@ final class DeviceTagService: Sendable {
     func update(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
         let document = try IntakeService.document(body, what: "the tag change")
         var diagnostics: [Diagnostic] = []
-        if !DeviceTokenText.isValid(token) {
+        if (try? DeviceToken(token)) == nil {
             diagnostics.append(
                 Diagnostic(
-                    .error, "invalid-token", at: .root, "the device token in the path is not 64 hexadecimal digits",
-                    hint: "POST /v1/apps/{app}/devices/{64 hex digits}/tags"))
+                    .error, "invalid-token", at: .root,
+                    "the device token in the path is not 64 to \(DeviceToken.maximumDigits) hexadecimal digits",
+                    hint: "POST /v1/apps/{app}/devices/{token in hex}/tags"))
         }
         guard let reader = ConfigReader(document.value, at: .root, what: "the tag change", diagnostics: &diagnostics)
         else { throw .invalid(document.locating(diagnostics), what: "the tag change") }

@@ -50,11 +50,14 @@ final class IntakeService: Sendable {
 
     func register(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
         var diagnostics: [Diagnostic] = []
-        if !DeviceTokenText.isValid(token) {
+        var token = token
+        do {
+            token = try DeviceToken(token).hex
+        } catch {
             diagnostics.append(
                 Diagnostic(
-                    .error, "invalid-token", at: .root, "the device token in the path is not 64 hexadecimal digits",
-                    hint: "PUT /v1/apps/{app}/devices/{64 hex digits}"))
+                    .error, "invalid-token", at: .root, "the device token in the path: \(error.message)",
+                    hint: "PUT /v1/apps/{app}/devices/{64 to 200 hex digits}"))
         }
         let document = try Self.document(body.isEmpty ? Array("{}".utf8) : body, what: "the device")
         guard
@@ -116,6 +119,7 @@ final class IntakeService: Sendable {
                 diagnostics += checked.diagnostics
                 var withIDs = payload
                 var actions = withIDs.actions ?? PayloadActions()
+                // The tracking ids of the issue-16 contract: a tap names them, so it is joined to its send.
                 actions.notificationID = notificationID
                 actions.campaignID = campaignID
                 withIDs.actions = actions
@@ -240,7 +244,7 @@ final class IntakeService: Sendable {
     /// `POST /v1/apps/{app}/campaigns`: the first NDJSON line is the campaign (a notification without `to`),
     /// each further line a recipient. More pages of recipients may follow with ``appendPage(campaign:app:body:)``.
     func createCampaign(app: AppRuntime, body: [UInt8], idempotencyKey: String?) throws(GatewayError) -> HTTPResponse {
-        let lines = NDJSONLines(body)
+        let lines = Self.lines(body)
         guard let (header, _) = lines.first(where: { !$0.text.isEmpty }) else {
             throw .invalid(
                 [
@@ -294,7 +298,7 @@ final class IntakeService: Sendable {
             throw .invalid(diagnostics, what: "the stored campaign")
         }
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: id, locate: document.locating)
-        let lines = NDJSONLines(body)
+        let lines = Self.lines(body)
         let page = try checkRecipients(lines, skipFirst: false, app: app.id, compiled: compiled, defaults: draft.data)
         let added = try storeRecipients(page, campaign: id)
         metrics.accepted(app.id, added)
@@ -306,9 +310,11 @@ final class IntakeService: Sendable {
         var token: String?
         var user: String?
         var data: [String: JSONValue]
+        /// Whether the line gave data of its own (else it is the campaign's, and so is its payload).
+        var ownData = false
     }
 
-    private func readRecipient(_ text: ArraySlice<UInt8>, line: Int, defaults: [String: JSONValue])
+    private func readRecipient(_ text: [UInt8], line: Int, defaults: [String: JSONValue])
         throws(GatewayError) -> RecipientLine
     {
         func refuse(_ path: JSONPath, _ message: String, hint: String? = nil) -> GatewayError {
@@ -320,7 +326,7 @@ final class IntakeService: Sendable {
                         hint: hint, location: SourceLocation(line: line, column: 1, offset: 0))
                 ], what: "the recipient list")
         }
-        guard let value = try? JSONParser.parse(Array(text)), let object = value.objectValue else {
+        guard let value = try? JSONParser.parse(text), let object = value.objectValue else {
             throw refuse(
                 .root, "not a JSON object", hint: #"one recipient per line: {"token": "<64 hex>", "data": {…}}"#)
         }
@@ -334,14 +340,17 @@ final class IntakeService: Sendable {
             }
             data.merge(members) { $1 }
         }
+        let ownData = object["data"] != nil
         if let token = object["token"] {
-            guard let text = token.stringValue, DeviceTokenText.isValid(text) else {
-                throw refuse(.root.appending("token"), "a device token is 64 hexadecimal digits")
+            guard let text = token.stringValue, let checked = try? DeviceToken(text) else {
+                throw refuse(
+                    .root.appending("token"),
+                    "a device token is 64 to \(DeviceToken.maximumDigits) hexadecimal digits (an even number)")
             }
-            return RecipientLine(token: text.lowercased(), user: nil, data: data)
+            return RecipientLine(token: checked.hex, user: nil, data: data, ownData: ownData)
         }
         if let user = object["user"]?.stringValue, !user.isEmpty {
-            return RecipientLine(token: nil, user: user, data: data)
+            return RecipientLine(token: nil, user: user, data: data, ownData: ownData)
         }
         throw refuse(.root, "a recipient needs a 'token' or a 'user'")
     }
@@ -372,16 +381,40 @@ final class IntakeService: Sendable {
         }
     }
 
+    /// The lines of an NDJSON body, numbered from 1, split by the model's ``LineSplitter`` (as `pushbutton
+    /// send` reads its input), without their leading blanks. The body is already bounded by the server's limit.
+    static func lines(_ body: [UInt8]) -> [(text: [UInt8], line: Int)] {
+        var splitter = LineSplitter(maximumLength: max(1, body.count))
+        var lines: [(text: [UInt8], line: Int)] = []
+        func keep(_ line: LineSplitter.Line) {
+            guard case .text(let bytes) = line else { return }
+            let blanks = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            lines.append((blanks == 0 ? bytes : Array(bytes.dropFirst(blanks)), lines.count + 1))
+        }
+        splitter.feed(body, keep)
+        splitter.finish(keep)
+        return lines
+    }
+
     /// Reads every recipient line and renders its payload; a bad line refuses the whole page.
     private func checkRecipients(
-        _ lines: NDJSONLines, skipFirst: Bool, app: String, compiled: Compiled, defaults: [String: JSONValue]
+        _ lines: [(text: [UInt8], line: Int)], skipFirst: Bool, app: String, compiled: Compiled,
+        defaults: [String: JSONValue]
     ) throws(GatewayError) -> Page {
         var page = Page()
         var users: Set<String> = []
-        let first = skipFirst ? lines.firstLineNumber : 0
+        var campaignPayload: [UInt8]?
+        let first = skipFirst ? (lines.first { !$0.text.isEmpty }?.line ?? 0) : 0
         for (text, line) in lines where !text.isEmpty && line != first {
             let recipient = try readRecipient(text, line: line, defaults: defaults)
-            let payload = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)
+            // Recipients without data of their own share one rendering (and one buffer) of the campaign's.
+            let payload: [UInt8]
+            if !recipient.ownData, let shared = campaignPayload {
+                payload = shared
+            } else {
+                payload = try render(compiled, data: recipient.data, at: .root.appending("data"), line: line)
+                if !recipient.ownData { campaignPayload = payload }
+            }
             if let user = recipient.user { users.insert(user) }
             page.recipients.append((recipient.token, recipient.user, payload))
             guard page.recipients.count <= maximumRecipients else {

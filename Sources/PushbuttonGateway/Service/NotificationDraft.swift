@@ -1,4 +1,5 @@
 import Pushbutton
+import PushbuttonAPNs
 import PushbuttonStore
 
 /// A notification request read from its JSON body: whom it goes to, the payload (given whole, or built from a
@@ -138,15 +139,23 @@ struct NotificationDraft: Sendable {
             }
             var tokens: [String] = []
             for (index, element) in array.enumerated() {
-                guard let token = element.stringValue, DeviceTokenText.isValid(token) else {
+                guard let text = element.stringValue else {
                     diagnostics.append(
                         Diagnostic(
                             .error, "invalid-token", at: path.appending(key).appending(index),
-                            "a device token is 64 hexadecimal digits (32 bytes), not \(element.stringValue.map { "'\(DeviceTokenText.redacted($0))'" } ?? element.typeDescription)",
+                            "a device token is a string of hexadecimal digits, not \(element.typeDescription)",
                             hint: "send the token the app got from registerForRemoteNotifications, hex-encoded"))
                     continue
                 }
-                tokens.append(token.lowercased())
+                // The sender's own check (64 to 200 hex digits), so the gateway accepts exactly what it can send.
+                do {
+                    tokens.append(try DeviceToken(text).hex)
+                } catch {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, "invalid-token", at: path.appending(key).appending(index), error.message,
+                            hint: "send the token the app got from registerForRemoteNotifications, hex-encoded"))
+                }
             }
             return .tokens(tokens)
         case "user", "tag":
@@ -209,19 +218,5 @@ struct NotificationDraft: Sendable {
         ]
         for (prefix, field) in table { if let path = mapped(prefix, to: field) { return path } }
         return .root
-    }
-}
-
-/// Device tokens as text: 64 hex digits; shown redacted in messages.
-enum DeviceTokenText {
-    static func isValid(_ token: String) -> Bool {
-        token.utf8.count == 64
-            && token.utf8.allSatisfy { byte in
-                (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte)
-            }
-    }
-
-    static func redacted(_ token: String) -> String {
-        token.count > 8 ? String(token.prefix(4)) + "…" + String(token.suffix(4)) : "…"
     }
 }

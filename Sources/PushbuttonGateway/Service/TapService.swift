@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
 import PushbuttonStore
 
 /// What the tap and stats routes call: checks and stores the taps devices report (`POST /v1/apps/{app}/taps`),
@@ -94,8 +95,10 @@ final class TapService: Sendable {
         }
         let eventID = identifier("event_id")
         let token = event.string("token", required: true, diagnostics: &diagnostics)
-        if let token, !DeviceTokenText.isValid(token) {
-            fail("token", "invalid-token", "'token' is not 64 hexadecimal digits", hint: "the APNs device token, hex")
+        if let token, (try? DeviceToken(token)) == nil {
+            fail(
+                "token", "invalid-token", "'token' is not 64 to \(DeviceToken.maximumDigits) hexadecimal digits",
+                hint: "the APNs device token, hex")
         }
         let notification = identifier("notification")
         let campaign = identifier("campaign", required: false)

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonStore
 
 /// Tells the app's backend about each dead token and each final failure: an event committed to a durable
 /// outbox (SQLite, one per process), then posted, signed, and retried with backoff until acknowledged.
@@ -18,25 +19,30 @@ final class WebhookNotifier: Sendable {
                 maximumBackoff: .seconds(60), capacity: 1_000_000))
     }
 
-    /// One event; the event id (type and `apns-id`) is its idempotency key.
-    func post(
-        type: String, app: String, token: String, notificationID: String, apnsID: String, details: [String: JSONValue]
-    )
-        async
-    {
+    /// Commits one event to the outbox (an actor); `false` when it could not (it stays in the store and is
+    /// tried again later). The event id (type and `apns-id`) is its idempotency key, so an event handed on
+    /// twice is stored once.
+    func post(_ event: WebhookEvent) async -> Bool {
         var body: [String: JSONValue] = [
-            "type": .string(type), "id": .string("\(type):\(apnsID)"), "app": .string(app), "token": .string(token),
-            "notification_id": .string(notificationID), "apns_id": .string(apnsID),
-            "at": Rendering.milliseconds(Date()),
+            "type": .string(event.kind.rawValue), "id": .string("\(event.kind.rawValue):\(event.apnsID)"),
+            "app": .string(event.app), "token": .string(event.token),
+            "notification_id": .string(event.notificationID), "apns_id": .string(event.apnsID),
+            "at": Rendering.milliseconds(event.at),
         ]
-        body.merge(details) { $1 }
+        if let status = event.status { body["status"] = .integer(Int64(status)) }
+        if let reason = event.reason { body["reason"] = .string(reason) }
+        if event.status == nil { body["attempts"] = .integer(Int64(event.attempts)) }
+        if let since = event.unregisteredAt { body["unregistered_at"] = Rendering.milliseconds(since) }
         let request = BackendRequest(
-            url: configuration.url, method: "POST", body: .object(body), idempotencyKey: "\(type):\(apnsID)",
-            notificationIdentifier: notificationID, actionIdentifier: type)
+            url: configuration.url, method: "POST", body: .object(body),
+            idempotencyKey: "\(event.kind.rawValue):\(event.apnsID)", notificationIdentifier: event.notificationID,
+            actionIdentifier: event.kind.rawValue)
         do {
             _ = try await outbox.enqueue(request)
+            return true
         } catch {
             FileHandle.standardError.write(Data("pushbutton serve: cannot queue a webhook event: \(error)\n".utf8))
+            return false
         }
     }
 

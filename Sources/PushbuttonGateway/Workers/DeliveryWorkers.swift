@@ -8,7 +8,10 @@ import PushbuttonSupport
 /// (which retries per the `RetryPolicy`, with the same `apns-id`), and records the outcomes in one
 /// transaction. A worker killed mid-send leaves its lease to expire; the recipients are then due again, for
 /// any process, with the same `apns-id`. A 410 marks the device inactive with APNs' timestamp and, like
-/// every final failure, is reported to the webhook.
+/// every final failure, queues a webhook event — both in the outcome's own transaction.
+///
+/// The store's calls block (SQLite's fsync, PostgreSQL's round trips): they run on threads of their own
+/// (``threads``), never on Swift's cooperative pool, whose few threads the APNs client's work needs.
 final class DeliveryWorkers: Sendable {
     let store: any GatewayStore
     let apps: [String: AppRuntime]
@@ -16,6 +19,8 @@ final class DeliveryWorkers: Sendable {
     let metrics: GatewayMetrics
     let webhook: WebhookNotifier?
     let now: @Sendable () -> Date
+    /// One thread per worker, plus one for the webhook relay.
+    let threads: HandlerThreads
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
@@ -27,21 +32,32 @@ final class DeliveryWorkers: Sendable {
         self.metrics = metrics
         self.webhook = webhook
         self.now = now
+        threads = HandlerThreads(count: options.count + 1, name: "pb-store")
     }
 
-    /// Runs `options.count` workers until the task is cancelled; each finishes its batch first.
+    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled; each finishes its
+    /// batch first. Then the store threads end.
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
+            if let webhook {
+                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now)
+                group.addTask { await relay.run() }
+            }
         }
+        await threads.stop()
     }
 
     private func work() async {
         var storeFailures = 0
+        let store = self.store
         while !Task.isCancelled {
             let leased: [LeasedDelivery]
             do {
-                leased = try store.lease(limit: options.batchSize, duration: options.lease.seconds, now: now())
+                let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
+                leased = try await threads.perform { () throws(StoreError) in
+                    try store.lease(limit: limit, duration: duration, now: at)
+                }
                 storeFailures = 0
             } catch {
                 storeFailures += 1
@@ -94,20 +110,21 @@ final class DeliveryWorkers: Sendable {
                         expiration: delivery.expiration, collapseID: delivery.collapseID, apnsID: apnsID))
             }
             let started = ContinuousClock.now
-            await client.send(ArraySequence(notifications), maximumInFlight: 1000) { notification, result in
+            await client.send(ArraySequence(notifications), maximumInFlight: 1000) {
+                notification, result, attempts in
                 guard let delivery = byID[notification.apnsID] else { return }
                 let latency = (ContinuousClock.now - started).seconds
                 switch result {
                 case .delivered:
                     metrics.sent(appID, latency: latency, outcome: "delivered", reason: nil)
-                    completed.append(CompletedDelivery(delivery, outcome: .delivered, attempts: 1))
+                    completed.append(CompletedDelivery(delivery, outcome: .delivered, attempts: attempts))
                 case .rejected(_, let status, let reason, let unregisteredAt):
                     metrics.sent(appID, latency: latency, outcome: "rejected", reason: reason.rawValue)
                     completed.append(
                         CompletedDelivery(
                             delivery,
                             outcome: .rejected(status: status, reason: reason.rawValue, unregisteredAt: unregisteredAt),
-                            attempts: 1))
+                            attempts: attempts))
                 case .failed(_, let attempts, let cause):
                     metrics.sent(appID, latency: latency, outcome: "failed", reason: nil)
                     completed.append(
@@ -119,47 +136,25 @@ final class DeliveryWorkers: Sendable {
         await record(completed)
     }
 
+    /// Records the batch's outcomes, the 410s' deactivations and the webhook events in one transaction.
     private func record(_ completed: [CompletedDelivery]) async {
-        let recorded: [Bool]
+        let (store, events, at) = (self.store, webhook != nil, now())
+        let recorded: RecordedOutcomes
         do {
-            recorded = try store.complete(completed, now: now())
+            recorded = try await threads.perform { () throws(StoreError) in
+                try store.record(completed, webhookEvents: events, now: at)
+            }
         } catch {
             // The leases run out and the recipients are sent again, with the same apns-id.
             FileHandle.standardError.write(Data("pushbutton serve: recording outcomes failed: \(error)\n".utf8))
             return
         }
-        metrics.refusedLateOutcomes(recorded.filter { !$0 }.count)
-        for (result, stored) in zip(completed, recorded) where stored {
-            let delivery = result.delivery
-            switch result.outcome {
-            case .delivered: break
-            case .rejected(let status, let reason, let unregisteredAt):
-                var details: [String: JSONValue] = ["status": .integer(Int64(status)), "reason": .string(reason)]
-                if status == 410 {
-                    let since = unregisteredAt ?? now()
-                    if (try? store.markInactive(app: delivery.app, token: delivery.token, since: since)) == true {
-                        metrics.deactivated(delivery.app)
-                    }
-                    details["unregistered_at"] = Rendering.milliseconds(since)
-                    await webhook?.post(
-                        type: "device.unregistered", app: delivery.app, token: delivery.token,
-                        notificationID: delivery.notificationID, apnsID: delivery.apnsID, details: details)
-                } else {
-                    await webhook?.post(
-                        type: "notification.failed", app: delivery.app, token: delivery.token,
-                        notificationID: delivery.notificationID, apnsID: delivery.apnsID, details: details)
-                }
-            case .failed(let attempts, let cause):
-                await webhook?.post(
-                    type: "notification.failed", app: delivery.app, token: delivery.token,
-                    notificationID: delivery.notificationID, apnsID: delivery.apnsID,
-                    details: ["attempts": .integer(Int64(attempts)), "reason": .string(cause)])
-            }
-        }
+        metrics.refusedLateOutcomes(recorded.recorded.filter { !$0 }.count)
+        for (app, count) in recorded.deactivated { metrics.deactivated(app, count) }
     }
 }
 
-/// An array as an `AsyncSequence`, for `APNsClient.send(_:maximumInFlight:onResult:)`.
+/// An array as an `AsyncSequence`, for `APNsClient.send(_:maximumInFlight:onOutcome:)`.
 struct ArraySequence<Element: Sendable>: AsyncSequence, Sendable {
     let elements: [Element]
     init(_ elements: [Element]) { self.elements = elements }

@@ -16,14 +16,16 @@ enum SQLDialect: Sendable {
             .replacingOccurrences(of: "{BLOB}", with: blob).replacingOccurrences(of: "{REAL}", with: real)
     }
 
+    /// Appended to a `SELECT` of one row that a transaction then changes things under: PostgreSQL locks the
+    /// row until the transaction ends; SQLite has one writer at a time already.
+    var lockRow: String { self == .postgres ? " FOR UPDATE" : "" }
+
     /// Leases due recipients: queued and due, or leased with an expired lease. PostgreSQL skips rows another
     /// transaction has locked, so several processes lease at once without waiting or sharing a row.
     /// Values: lease token, lease end, now, now, limit.
     var leaseStatement: String {
-        let returning = """
-            RETURNING id, notification_id, app, token, apns_id, topic, push_type, priority, expiration, collapse_id,
-                leases
-            """
+        // The headers (topic, push type…) are the notification's: the lease reads them from it, once.
+        let returning = "RETURNING id, notification_id, token, apns_id, leases"
         switch self {
         case .sqlite:
             return """

@@ -22,14 +22,14 @@ public final class SQLGatewayStore: GatewayStore {
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
         let connection = try SQLiteConnection(path: path, cacheKiB: 16384)
-        try StoreMigrations.migrate(connection, dialect: .sqlite, now: now)
+        try StoreMigrations.migrateSQLite(connection.database, now: now)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
             pool: ConnectionPool([connection]), readers: ConnectionPool(readers), dialect: .sqlite,
             location: "sqlite:\(path)")
     }
 
-    private func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+    func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
         try pool.with(body)
     }
 
@@ -37,8 +37,8 @@ public final class SQLGatewayStore: GatewayStore {
         try readers.with(body)
     }
 
-    private static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
-    private static func date(_ value: SQLValue) -> Date? {
+    static func time(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
+    static func date(_ value: SQLValue) -> Date? {
         value.real.map { Date(timeIntervalSince1970: $0) }
     }
 
@@ -146,16 +146,22 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
-    public func markInactive(app: String, token: String, since: Date) throws(StoreError) -> Bool {
+    public func markInactive(app: String, token: String, since: Date, now: Date) throws(StoreError) -> Bool {
         try with { connection throws(StoreError) in
-            try connection.run(
-                """
-                UPDATE devices SET active = 0, inactive_since = ?, updated_at = ?
-                WHERE app = ? AND token = ? AND registered_at < ? AND (active = 1 OR inactive_since < ?)
-                """,
-                [Self.time(since), Self.time(Date()), .text(app), .text(token), Self.time(since), Self.time(since)]
-            ).changes > 0
+            try Self.markInactive(app: app, token: token, since: since, now: now, connection)
         }
+    }
+
+    private static func markInactive(
+        app: String, token: String, since: Date, now: Date, _ connection: any SQLConnection
+    ) throws(StoreError) -> Bool {
+        try connection.run(
+            """
+            UPDATE devices SET active = 0, inactive_since = ?, updated_at = ?
+            WHERE app = ? AND token = ? AND registered_at < ? AND (active = 1 OR inactive_since < ?)
+            """,
+            [Self.time(since), Self.time(now), .text(app), .text(token), Self.time(since), Self.time(since)]
+        ).changes > 0
     }
 
     // MARK: The queue
@@ -219,16 +225,23 @@ public final class SQLGatewayStore: GatewayStore {
                     delivery.skippedBecause == nil ? .null : Self.time(now),
                 ]
             }
+            // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
+            // promised, so by apns-id); the rest only tell the smallest id.
+            let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
             let rows = try connection.query(
                 """
                 INSERT INTO deliveries (notification_id, app, token, apns_id, topic, push_type, priority,
                     expiration, collapse_id, state, due_at, reason, finished_at)
-                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", ")) RETURNING id, apns_id
+                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
+                RETURNING id\(ownPayloads ? ", apns_id" : "")
                 """, values)
-            // RETURNING's order is not promised: rows are matched to their payloads by apns-id.
+            if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
+            guard ownPayloads else {
+                start = end
+                continue
+            }
             var ids: [String: Int64] = [:]
             for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
-            if let lowest = ids.values.min() { first = min(first ?? lowest, lowest) }
             var payloads: [SQLValue] = []
             for delivery in deliveries[start..<end] where delivery.payload != shared {
                 guard let id = ids[delivery.apnsID] else {
@@ -309,9 +322,12 @@ public final class SQLGatewayStore: GatewayStore {
     ) throws(StoreError) -> Int? {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> Int? in
+                // PostgreSQL: the campaign's row stays locked until the page is in, so a cancel waits for the
+                // page and then cancels it too, or (when first) makes this append see the campaign closed.
                 guard
                     let row = try connection.query(
-                        "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'",
+                        "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'"
+                            + dialect.lockRow,
                         [.text(id)]
                     ).first
                 else { return nil }
@@ -342,8 +358,9 @@ public final class SQLGatewayStore: GatewayStore {
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
-        let (rows, payloads) = try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]]) in
+        let (rows, payloads, specs) = try with { connection throws(StoreError) in
+            try connection.transaction {
+                () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
                 let rows = try connection.query(
                     dialect.leaseStatement,
                     [
@@ -389,23 +406,42 @@ public final class SQLGatewayStore: GatewayStore {
                     }
                     payloads[id] = sharedBy[notification]
                 }
-                return (rows, payloads)
+                // The headers are the notification's (each row has copies): read once per notification, not
+                // turned into strings again for each recipient.
+                var specs: [String: [SQLValue]] = [:]
+                for row in rows {
+                    guard let notification = row[1].text, specs[notification] == nil else { continue }
+                    specs[notification] =
+                        try connection.query(
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id FROM notifications WHERE id = ?",
+                            [.text(notification)]
+                        ).first ?? []
+                }
+                return (rows, payloads, specs)
             }
         }
         return rows.map { row in
             let id = row[0].integer ?? 0
+            let notification = row[1].text ?? ""
+            let spec = specs[notification] ?? []
+            func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
             return LeasedDelivery(
-                id: id, notificationID: row[1].text ?? "", app: row[2].text ?? "", token: row[3].text ?? "",
-                apnsID: row[4].text ?? "", payload: payloads[id] ?? [], topic: row[5].text ?? "",
-                pushType: row[6].text ?? "alert", priority: row[7].integer.map(Int.init), expiration: row[8].integer,
-                collapseID: row[9].text, leases: Int(row[10].integer ?? 1), leaseToken: token)
+                id: id, notificationID: notification, app: column(0).text ?? "", token: row[2].text ?? "",
+                apnsID: row[3].text ?? "", payload: payloads[id] ?? [], topic: column(1).text ?? "",
+                pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
+                expiration: column(4).integer, collapseID: column(5).text, leases: Int(row[4].integer ?? 1),
+                leaseToken: token)
         }
     }
 
-    public func complete(_ results: [CompletedDelivery], now: Date) throws(StoreError) -> [Bool] {
-        guard !results.isEmpty else { return [] }
+    /// Records outcomes with one UPDATE per chunk, then the 410s' deactivations and the webhook events, in one
+    /// transaction.
+    public func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
+        -> RecordedOutcomes
+    {
+        guard !results.isEmpty else { return RecordedOutcomes(recorded: []) }
         return try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> [Bool] in
+            try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
                 var recorded = Set<Int64>()
                 var start = 0
                 // One UPDATE … FROM (VALUES …) per chunk; the casts type the values for PostgreSQL.
@@ -449,7 +485,45 @@ public final class SQLGatewayStore: GatewayStore {
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
-                return results.map { recorded.contains($0.delivery.id) }
+                // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
+                // lose the other.
+                var deactivated: [String: Int] = [:]
+                var events: [SQLValue] = []
+                for result in results where recorded.contains(result.delivery.id) {
+                    let delivery = result.delivery
+                    switch result.outcome {
+                    case .delivered: continue
+                    case .rejected(let status, _, let at):
+                        if status == 410,
+                            try Self.markInactive(
+                                app: delivery.app, token: delivery.token, since: at ?? now, now: now, connection)
+                        {
+                            deactivated[delivery.app, default: 0] += 1
+                        }
+                        let kind: WebhookEvent.Kind = status == 410 ? .deviceUnregistered : .notificationFailed
+                        if webhookEvents { events += [.integer(delivery.id), .text(kind.rawValue), Self.time(now)] }
+                    case .failed:
+                        if webhookEvents {
+                            events += [
+                                .integer(delivery.id), .text(WebhookEvent.Kind.notificationFailed.rawValue),
+                                Self.time(now),
+                            ]
+                        }
+                    }
+                }
+                var eventStart = 0
+                while eventStart < events.count {
+                    let eventEnd = min(eventStart + 3 * Self.rowsPerStatement, events.count)
+                    try connection.query(
+                        "INSERT INTO webhook_events (delivery_id, type, created_at) VALUES "
+                            + Array(repeating: "(?, ?, ?)", count: (eventEnd - eventStart) / 3).joined(
+                                separator: ", ") + " ON CONFLICT (delivery_id) DO NOTHING",
+                        Array(events[eventStart..<eventEnd]))
+                    eventStart = eventEnd
+                }
+                return RecordedOutcomes(
+                    recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
+                    webhookEvents: events.count / 3)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSQLite
 
 /// Append-only, named schema migrations, as the outbox's `Migrator` does them: each runs once, in order,
 /// in a transaction, and is recorded by name. A database with a migration this code does not know was made
@@ -104,21 +105,59 @@ enum StoreMigrations {
             """
         ),
         TapSchema.migration,
+        (
+            "5-webhook-events",
+            """
+            -- A dead token or a final failure to report, written in the outcome's own transaction; the
+            -- gateway hands each to its webhook outbox, then removes it. The details are the recipient's row.
+            CREATE TABLE webhook_events (
+                delivery_id {KEY} REFERENCES deliveries (id),
+                type TEXT NOT NULL,
+                created_at {REAL} NOT NULL,
+                claimed_until {REAL}
+            );
+            """
+        ),
     ]
 
-    /// Applies the migrations the database lacks, in `dialect`; returns their names.
+    /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
+    static let advisoryLock: Int64 = 0x7062_7374_6f72_65
+
+    /// The SQLite store's migrator: the shared one of `PushbuttonSQLite` (migrations under the write lock, the
+    /// same refusal of a newer database as the outbox's), which also refuses a database that is not a gateway
+    /// store (an outbox, say) untouched.
+    static let sqliteMigrator = SQLiteMigrator(
+        kind: "a Pushbutton gateway store",
+        migrations: migrations.map { (name: $0.name, sql: SQLDialect.sqlite.render($0.sql)) },
+        recognises: { $0.contains("schema_migrations") && $0.contains("devices") })
+
+    /// Applies the migrations an SQLite store lacks; returns their names.
+    @discardableResult
+    static func migrateSQLite(_ database: SQLiteDatabase, now: Date) throws(StoreError) -> [String] {
+        do {
+            return try sqliteMigrator.migrate(database, now: now.timeIntervalSince1970)
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// Applies the migrations the database lacks, in `dialect` (PostgreSQL; SQLite goes through
+    /// ``migrateSQLite(_:now:)``); returns their names.
     @discardableResult
     static func migrate(_ connection: any SQLConnection, dialect: SQLDialect, now: Date) throws(StoreError)
         -> [String]
     {
-        try connection.script(
-            dialect.render(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at {REAL} NOT NULL)"))
-        return try connection.transaction { () throws(StoreError) -> [String] in
+        try connection.transaction { () throws(StoreError) -> [String] in
             if dialect == .postgres {
-                // Several processes may start at once: one migrates, the others wait for it here.
-                try connection.script("LOCK TABLE schema_migrations IN EXCLUSIVE MODE")
+                // Several processes may start at once: one migrates, the others wait for it here. An advisory
+                // lock (held to the end of the transaction), taken before anything else: two concurrent
+                // CREATE TABLE IF NOT EXISTS both pass the check and one then fails on the catalog's unique key.
+                try connection.query("SELECT pg_advisory_xact_lock(?)", [.integer(Self.advisoryLock)])
             }
+            // SQLite: the write transaction (BEGIN IMMEDIATE) already holds the database's one write lock.
+            try connection.script(
+                dialect.render(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at {REAL} NOT NULL)"))
             let applied = Set(try connection.query("SELECT name FROM schema_migrations").compactMap { $0.first?.text })
             let known = Set(migrations.map(\.name))
             if let unknown = applied.subtracting(known).sorted().first {

@@ -1,0 +1,60 @@
+import Foundation
+
+extension SQLGatewayStore {
+    /// Claims queued webhook events (PostgreSQL skips rows another process holds).
+    public func claimWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> [WebhookEvent]
+    {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> [WebhookEvent] in
+                // Another process's claim is skipped (PostgreSQL: its rows are not even waited for).
+                let skip = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+                let claimed = try connection.query(
+                    """
+                    UPDATE webhook_events SET claimed_until = ?
+                    WHERE delivery_id IN (
+                        SELECT delivery_id FROM webhook_events WHERE claimed_until IS NULL OR claimed_until <= ?
+                        ORDER BY delivery_id LIMIT ?\(skip))
+                    RETURNING delivery_id, type, created_at
+                    """, [.real(now.timeIntervalSince1970 + duration), Self.time(now), .integer(Int64(limit))])
+                guard !claimed.isEmpty else { return [] }
+                var byID: [Int64: [SQLValue]] = [:]
+                for row in try connection.query(
+                    """
+                    SELECT id, app, token, notification_id, apns_id, status, reason, attempts, unregistered_at
+                    FROM deliveries WHERE id IN (\(Array(repeating: "?", count: claimed.count).joined(separator: ", ")))
+                    """, claimed.map { $0[0] })
+                {
+                    if let id = row[0].integer { byID[id] = row }
+                }
+                return claimed.compactMap { event -> WebhookEvent? in
+                    guard let id = event[0].integer, let row = byID[id],
+                        let kind = WebhookEvent.Kind(rawValue: event[1].text ?? "")
+                    else { return nil }
+                    let at = Self.date(event[2]) ?? now
+                    return WebhookEvent(
+                        id: id, kind: kind, app: row[1].text ?? "", token: row[2].text ?? "",
+                        notificationID: row[3].text ?? "", apnsID: row[4].text ?? "",
+                        status: row[5].integer.map(Int.init), reason: row[6].text, attempts: Int(row[7].integer ?? 0),
+                        unregisteredAt: kind == .deviceUnregistered ? (Self.date(row[8]) ?? at) : nil, at: at)
+                }.sorted { $0.id < $1.id }
+            }
+        }
+    }
+
+    /// Removes webhook events that were handed on, in chunks.
+    public func finishWebhookEvents(_ ids: [Int64]) throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        try with { connection throws(StoreError) in
+            var start = 0
+            while start < ids.count {
+                let end = min(start + Self.rowsPerStatement, ids.count)
+                try connection.query(
+                    "DELETE FROM webhook_events WHERE delivery_id IN ("
+                        + Array(repeating: "?", count: end - start).joined(separator: ", ") + ")",
+                    ids[start..<end].map { .integer($0) })
+                start = end
+            }
+        }
+    }
+}
