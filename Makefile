@@ -3,6 +3,9 @@ SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 BIN := .build/debug/pushbutton
 DEMO_DIR := .build/demo
+# make test builds with warnings as errors, as swift-log's CI does (`make test WARNINGS_AS_ERRORS=` to build
+# without, e.g. to see every warning of a change at once).
+WARNINGS_AS_ERRORS ?= -Xswiftc -warnings-as-errors
 
 .PHONY: deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash format lint fuzz release clean codegen-examples
 
@@ -24,14 +27,15 @@ demo-server: build
 	@scripts/demo-server.sh .build/demo-server
 
 test: deps
-	$(SWIFT) build
+	$(SWIFT) build $(WARNINGS_AS_ERRORS)
 	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
 	@# Public API of the shipped products without /// may not grow (swift-format's documentation rule counts it).
 	python3 scripts/doc_coverage.py
 	@# The sender's and the mock's tests time retries and timeouts; in one process with the suites that run
-	@# processes synchronously they wait for a thread of Swift's two-thread pool (issue 20 makes those async).
-	$(SWIFT) test --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
-	$(SWIFT) test --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	@# processes synchronously they wait for a thread of Swift's two-thread pool (PushbuttonTestSupport's Subprocess
+	@# is the async way; most CLI tests still call CLI.run synchronously).
+	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
 # The concurrent parts under the thread sanitizer: the receiving side (router, registry, simulator) and

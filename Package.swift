@@ -82,12 +82,22 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // libnghttp2 (libnghttp2-dev): HTTP/2 framing for the sender's default transport and the mock APNs.
         .systemLibrary(name: "CNGHTTP2", pkgConfig: "libnghttp2", providers: [.apt(["libnghttp2-dev"])]),
+        // The HTTP/2 plumbing the sender and the mock share: the nghttp2 session callbacks, the socket channel
+        // (TCP, optionally TLS), the outbound buffer, the loop wake-up.
+        .target(
+            name: "PushbuttonHTTP2",
+            dependencies: [
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings),
         // The APNs sender: provider tokens, the request and response model, the retry policy, the transport.
         .target(
             name: "PushbuttonAPNs",
             dependencies: [
                 "Pushbutton", "PushbuttonSupport", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .target(name: "CNGHTTP2", condition: .when(platforms: [.linux])),
+                "PushbuttonHTTP2",
             ],
             swiftSettings: strictSettings),
 
@@ -97,7 +107,7 @@ let package = Package(
             name: "PushbuttonAPNsMock",
             dependencies: [
                 "Pushbutton", "PushbuttonAPNs", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonSupport",
-                "COpenSSL", "CNGHTTP2",
+                "COpenSSL", "CNGHTTP2", "PushbuttonHTTP2",
             ],
             swiftSettings: strictSettings),
 
@@ -174,7 +184,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsTests",
-            dependencies: ["PushbuttonTestSupport", "PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
+            dependencies: [
+                "PushbuttonTestSupport", "PushbuttonAPNs", "Pushbutton", "PushbuttonSupport", "PushbuttonHTTP2",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonAPNsMockTests",

@@ -30,8 +30,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build -c release --product pushbutton >/dev/null
-bin=$(swift build -c release --show-bin-path)/pushbutton
+# APNS_BIN measures a pushbutton binary built earlier (to compare two builds of the same machine state).
+if [ -n "${APNS_BIN:-}" ]; then
+  bin=$APNS_BIN
+else
+  swift build -c release --product pushbutton >/dev/null
+  bin=$(swift build -c release --show-bin-path)/pushbutton
+fi
 cc -O2 -shared -fPIC -o "$work/malloc-count.so" Benchmarks/Support/malloc-count.c -ldl
 
 # The mock writes a CA, a server certificate and a provider key; nghttpd serves the same certificate.

@@ -93,7 +93,7 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         let clock = clock
         Task {
             try await clock.sleep(for: delay)
-            _ = try? await self.fire(request.identifier)
+            _ = try? self.fire(request.identifier)
         }
     }
 

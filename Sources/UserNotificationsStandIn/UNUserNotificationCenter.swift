@@ -50,7 +50,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     private let state = Locked(State())
-    nonisolated(unsafe) private static let shared = UNUserNotificationCenter()
+    private static let shared = UNUserNotificationCenter()
 
     /// Stand-in only: a fresh center for a test (apps use `current()`).
     public override init() { super.init() }

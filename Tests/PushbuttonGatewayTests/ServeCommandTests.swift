@@ -16,8 +16,8 @@ struct ServeCommandTests {
         let directory = NSTemporaryDirectory() + "pushbutton-serve-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        FileManager.default.createFile(atPath: directory + "/out", contents: nil)
-        FileManager.default.createFile(atPath: directory + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/err", contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/err"))
         try process.run()

@@ -32,7 +32,7 @@ final class ServeProcess: @unchecked Sendable {
 
     init(config: String, port: Int = 0, logDirectory: String) throws {
         errors = URL(fileURLWithPath: logDirectory).appendingPathComponent("serve-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.executableURL = Self.binary
         process.arguments = ["serve", "--config", config, "--port", String(port)]
         process.standardOutput = output

@@ -21,7 +21,7 @@
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("scripts/hostile-backend.py")
             let portFile = directory.appendingPathComponent("port")
-            FileManager.default.createFile(atPath: portFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: portFile.path, contents: nil)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
                 "python3", script.path, "--log", directory.appendingPathComponent("requests.ndjson").path,

@@ -25,11 +25,11 @@ struct GatewayStoreTests {
         let device = DeviceRegistration(
             app: "chat", token: Self.token, environment: "sandbox", locale: "fr-FR", appVersion: "2.1", userID: "u1",
             tags: ["beta", "fr"], registeredAt: Self.t0)
-        try store.register(device, now: Self.t0)
+        _ = try store.register(device, now: Self.t0)
         var refreshed = device
         refreshed.tags = ["beta"]
         refreshed.locale = "de-DE"
-        try store.register(refreshed, now: Self.t0 + 10)
+        _ = try store.register(refreshed, now: Self.t0 + 10)
         let read = try #require(try store.device(app: "chat", token: Self.token))
         #expect(read.registration.locale == "de-DE")
         #expect(read.registration.tags == ["beta"])
@@ -47,7 +47,7 @@ struct GatewayStoreTests {
     func aDeadTokenIsRevivedOnlyByANewerRegistration(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let device = DeviceRegistration(app: "chat", token: Self.token, userID: "u1", registeredAt: Self.t0)
-        try store.register(device, now: Self.t0)
+        _ = try store.register(device, now: Self.t0)
         #expect(try store.markInactive(app: "chat", token: Self.token, since: Self.t0 + 100, now: Self.t0 + 101))
         #expect(try store.isInactive(app: "chat", token: Self.token))
         #expect(try store.tokens(app: "chat", audience: .user("u1"), limit: 10).isEmpty)
@@ -165,8 +165,8 @@ extension GatewayStoreTests {
     func recipientsWhoseDeviceIsInactiveAreSkippedAtIntake(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let dead = String(format: "%064x", 1)
-        try store.register(DeviceRegistration(app: "chat", token: dead, registeredAt: Self.t0), now: Self.t0)
-        try store.markInactive(app: "chat", token: dead, since: Self.t0 + 1, now: Self.t0 + 1)
+        _ = try store.register(DeviceRegistration(app: "chat", token: dead, registeredAt: Self.t0), now: Self.t0)
+        _ = try store.markInactive(app: "chat", token: dead, since: Self.t0 + 1, now: Self.t0 + 1)
         _ = try store.enqueue(spec("n1"), deliveries: deliveries(2), idempotency: nil, now: Self.t0 + 2)
         let record = try #require(try store.notification(id: "n1", limit: 10, after: 0))
         #expect(record.counts == [.skipped: 1, .queued: 1])

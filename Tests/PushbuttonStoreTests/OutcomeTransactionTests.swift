@@ -19,7 +19,7 @@ struct OutcomeTransactionTests {
     func aDeadTokenAndItsWebhookEventCommitWithTheOutcome(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         for number in 1...3 {
-            try store.register(
+            _ = try store.register(
                 DeviceRegistration(app: "chat", token: Self.token(number), registeredAt: Self.t0), now: Self.t0)
         }
         let deliveries = (1...4).map {
@@ -70,7 +70,8 @@ struct OutcomeTransactionTests {
         #expect(try store.claimWebhookEvents(limit: 10, duration: 60, now: Self.t0 + 500).isEmpty)
 
         // Without webhook events asked for, none are queued; the deactivation still happens.
-        try store.register(DeviceRegistration(app: "chat", token: Self.token(9), registeredAt: Self.t0), now: Self.t0)
+        _ = try store.register(
+            DeviceRegistration(app: "chat", token: Self.token(9), registeredAt: Self.t0), now: Self.t0)
         _ = try store.enqueue(
             Self.spec("n2"), deliveries: [NewDelivery(token: Self.token(9), apnsID: "b-9", payload: [])],
             idempotency: nil, now: Self.t0)

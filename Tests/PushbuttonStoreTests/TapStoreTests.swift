@@ -128,7 +128,7 @@ struct TapStoreTests {
         let store = try await backend.makeStore()
         let token = Self.token(1)
         #expect(try store.updateTags(app: "chat", token: token, add: ["x"], remove: [], now: Self.t0) == nil)
-        try store.register(
+        _ = try store.register(
             DeviceRegistration(app: "chat", token: token, tags: ["beta", "fr"], registeredAt: Self.t0), now: Self.t0)
         let updated = try #require(
             try store.updateTags(app: "chat", token: token, add: ["vip", "beta"], remove: ["fr"], now: Self.t0 + 1))

@@ -20,7 +20,7 @@ import Testing
             #expect(text(.integer(integer)) == String(integer))
             #expect(try JSONParser.parse(text(.integer(integer))) == .integer(integer))
         }
-        for double in [0.1, -2.5, 1e-7, 1e300, 5e-324, 1.0, 123456.789] {
+        for double in [0.1, -2.5, 1e-7, 1e300, .leastNonzeroMagnitude, 1.0, 123456.789] {
             #expect(try JSONParser.parse(text(.double(double))) == .double(double))
         }
         #expect(text(.double(.nan)) == "null")

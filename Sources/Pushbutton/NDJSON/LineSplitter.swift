@@ -36,11 +36,27 @@ public struct LineSplitter: Sendable {
     /// Splits the next chunk, calling `body` with each line it completes.
     public mutating func feed<Bytes: Collection<UInt8>>(_ chunk: Bytes, _ body: (Line) throws -> Void) rethrows
     where Bytes.Index == Int {
+        // Across the module boundary this generic is not specialised: searching `Bytes` element by element
+        // through its witnesses boxed every byte (about 80 allocations per token line in a bulk send).
+        // Contiguous chunks, which every reader passes, are split as a buffer instead.
+        if try chunk.withContiguousStorageIfAvailable({ try feed(buffer: $0, body) }) != nil { return }
         var start = chunk.startIndex
         while start < chunk.endIndex {
             let newline = chunk[start...].firstIndex(of: 0x0A)
             let end = newline ?? chunk.endIndex
             take(chunk[start..<end])
+            guard newline != nil else { return }
+            try emit(body)
+            start = end + 1
+        }
+    }
+
+    private mutating func feed(buffer chunk: UnsafeBufferPointer<UInt8>, _ body: (Line) throws -> Void) rethrows {
+        var start = 0
+        while start < chunk.count {
+            let newline = chunk[start...].firstIndex(of: 0x0A)
+            let end = newline ?? chunk.count
+            take(UnsafeBufferPointer(rebasing: chunk[start..<end]))
             guard newline != nil else { return }
             try emit(body)
             start = end + 1

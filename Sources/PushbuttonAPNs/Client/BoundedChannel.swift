@@ -12,8 +12,11 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     private var slots: [Element?]
     private var head = 0
     private var count = 0
-    private var waiting: CheckedContinuation<Element?, Never>?
+    private var waiting: UnsafeContinuation<Element?, Never>?
     private var finished = false
+    /// Whether the last poll found nothing, and `availabilityHandler` should hear of the next element.
+    private var pollerWaiting = false
+    private var availabilityHandler: (@Sendable () -> Void)?
     private let capacity: Int
 
     public init(capacity: Int) {
@@ -21,7 +24,11 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         slots = Array(repeating: nil, count: Swift.min(self.capacity, 64))
     }
 
-    /// Adds an element, blocking the calling (non-async) thread while the channel is full.
+    /// Adds an element, blocking the calling (non-async) thread while the channel is full. Not for async
+    /// code: blocking one of the few cooperative threads can stall the consumer it waits for.
+    @available(
+        *, noasync, message: "send blocks its thread while the channel is full: call it from a thread of its own"
+    )
     public func send(_ element: Element) {
         lock.lock()
         while count >= capacity && waiting == nil { lock.wait() }
@@ -34,7 +41,9 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         if count == slots.count { grow() }
         slots[(head + count) % slots.count] = element
         count += 1
+        let notify = takeAvailabilityNotice()
         lock.unlock()
+        notify?()
     }
 
     /// No more elements will come.
@@ -43,19 +52,20 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         finished = true
         let consumer = waiting
         waiting = nil
+        let notify = takeAvailabilityNotice()
         lock.unlock()
         consumer?.resume(returning: nil)
+        notify?()
     }
 
     private func next() async -> Element? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Element?, Never>) in
+        // The common case in a bulk send, where the reader keeps ahead: an element is there, taken
+        // without a continuation (which would cost an allocation and a suspension per element).
+        if let element = takeIfAny() { return element }
+        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
             lock.lock()
             if count > 0 {
-                let element = slots[head]
-                slots[head] = nil
-                head = (head + 1) % slots.count
-                count -= 1
-                lock.signal()
+                let element = takeFirst()
                 lock.unlock()
                 continuation.resume(returning: element)
             } else if finished {
@@ -67,6 +77,43 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
                 lock.unlock()
             }
         }
+    }
+
+    private func takeIfAny() -> Element? {
+        lock.withLock { count > 0 ? takeFirst() : nil }
+    }
+
+    /// The oldest element if there is one, without waiting: `nil` and whether the channel is finished.
+    func pollElement() -> (element: Element?, finished: Bool) {
+        lock.withLock {
+            if count > 0 { return (takeFirst(), false) }
+            pollerWaiting = !finished
+            return (nil, finished)
+        }
+    }
+
+    /// Called (on the producer's thread) when an element or the end arrives after a ``pollElement()``
+    /// found the channel empty: a poller that has nothing else to wake it learns of it.
+    func onAvailableAfterEmptyPoll(_ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { availabilityHandler = handler }
+    }
+
+    /// The handler to call now, if a poller waits for it. Called under `lock`.
+    private func takeAvailabilityNotice() -> (@Sendable () -> Void)? {
+        guard pollerWaiting else { return nil }
+        pollerWaiting = false
+        return availabilityHandler
+    }
+
+    /// Removes the oldest element; wakes a producer waiting for room once half the channel is free, so a
+    /// producer that keeps it full wakes once per half a channel, not once per element. Called under `lock`.
+    private func takeFirst() -> Element? {
+        let element = slots[head]
+        slots[head] = nil
+        head = (head + 1) % slots.count
+        count -= 1
+        if count <= capacity / 2 { lock.signal() }
+        return element
     }
 
     /// Doubles the ring (up to `capacity`), moving the elements to its start. Called under `lock`.
@@ -84,4 +131,16 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     }
 
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: self) }
+}
+
+extension BoundedChannel: SynchronousNotificationSource where Element == APNsNotification {
+    package func poll() -> NotificationPoll {
+        let (element, finished) = pollElement()
+        if let element { return .notification(element) }
+        return finished ? .finished : .empty
+    }
+
+    package func onAvailable(_ handler: @escaping @Sendable () -> Void) {
+        onAvailableAfterEmptyPoll(handler)
+    }
 }

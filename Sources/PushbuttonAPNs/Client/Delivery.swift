@@ -1,98 +1,83 @@
 import Foundation
 import Pushbutton
 import PushbuttonSupport
+import Synchronization
 
-/// One notification's way to a definite result: attempts through the transport's callback path, the retry
-/// policy's decisions, backoff, and the one token refresh. Its steps run one after another (each attempt
-/// starts after the previous one ended), never at the same time.
-final class Delivery: @unchecked Sendable {
-    // `@unchecked Sendable`: the mutable state is only touched by the step running now; each step starts
-    // the next one (an attempt, a timer, a task) only as its last action.
+/// Executes one notification's ``DeliveryState``: it feeds the state machine its events (a token, an
+/// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
+/// the transport's notification path when it has one, so an attempt allocates nothing here.
+final class Delivery: NotificationResponseHandler, Sendable {
     private let notification: APNsNotification
     private let client: APNsClient
-    /// The result, and how many attempts it took.
-    private let onFinish: @Sendable (APNsResult, Int) -> Void
-    private var attempt = 0
-    private var tokenRefreshed = false
-    private var token: ProviderToken?
+    private let sink: any DeliverySink
+    /// Events can arrive on two threads at once (an answer on the transport's, a cancellation on the
+    /// caller's), so the state machine is behind a lock; actions run outside it.
+    private let state: Mutex<DeliveryState>
 
-    init(
-        _ notification: APNsNotification, client: APNsClient, finish: @escaping @Sendable (APNsResult, Int) -> Void
-    ) {
+    init(_ notification: APNsNotification, client: APNsClient, sink: any DeliverySink) {
         self.notification = notification
         self.client = client
-        self.onFinish = finish
+        self.sink = sink
+        state = Mutex(
+            DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
 
-    private func finish(_ result: APNsResult) { onFinish(result, attempt) }
-
     func start() {
-        guard let tokens = client.tokens else { return send() }
-        if let fresh = tokens.freshToken() {
-            token = fresh
-            return send()
-        }
-        Task {
-            do {
-                token = try await tokens.token()
-                send()
-            } catch {
-                finish(.failed(apnsID: notification.apnsID, attempts: 0, lastCause: "provider token: \(error)"))
+        let fresh = client.tokens?.freshToken()
+        perform(state.withLock { $0.start(freshToken: fresh) })
+    }
+
+    /// The caller's task was cancelled (see ``DeliveryState/cancel()``).
+    func cancel() {
+        perform(state.withLock { $0.cancel() })
+    }
+
+    func received(_ outcome: Result<APNsResponse, APNsError>) {
+        let jitter = client.jitter
+        perform(state.withLock { $0.received(outcome, jitter: jitter()) })
+    }
+
+    private func perform(_ action: DeliveryState.Action) {
+        switch action {
+        case .none: return
+        case .send(let token): send(token: token)
+        case .finish(let result): sink.finished(notification, result, attempts: state.withLock { $0.attempt })
+        case .retry(let delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
+                perform(state.withLock { $0.backoffEnded() })
+            }
+        case .obtainToken:
+            guard let tokens = client.tokens else { return }
+            Task {
+                do {
+                    let token = try await tokens.token()
+                    perform(state.withLock { $0.tokenObtained(token) })
+                } catch {
+                    perform(state.withLock { $0.tokenFailed("\(error)") })
+                }
+            }
+        case .refreshToken(let rejected):
+            guard let tokens = client.tokens else { return }
+            Task {
+                if let fresh = try? await tokens.tokenAfterExpiry(of: rejected) {
+                    perform(state.withLock { $0.tokenObtained(fresh) })
+                } else {
+                    perform(state.withLock { $0.refreshFailed() })
+                }
             }
         }
     }
 
-    private func send() {
-        attempt += 1
+    private func send(token: ProviderToken?) {
+        if let transport = client.notificationTransport {
+            return transport.submit(
+                notification, authorization: token?.authorization, timeout: client.requestTimeout, handler: self)
+        }
         let request = HTTPRequest(
             path: notification.path, headers: notification.headers(token: token), body: notification.payload,
             timeout: client.requestTimeout)
-        client.transport.submit(request) { [self] in handle($0) }
-    }
-
-    private func handle(_ outcome: Result<HTTPResponse, APNsError>) {
-        var response: APNsResponse?
-        let cause: String
-        switch outcome {
-        case .success(let http):
-            let parsed = APNsResponse(status: http.status, headers: http.headers, body: http.body)
-            response = parsed
-            cause = "\(parsed.status) \(parsed.reason?.rawValue ?? "")"
-        case .failure(let error):
-            if error.kind == .shutDown || error.kind == .invalidRequest {
-                return finish(.failed(apnsID: notification.apnsID, attempts: attempt, lastCause: error.message))
-            }
-            cause = error.message
+        client.transport.submit(request) { [self] outcome in
+            received(outcome.map { APNsResponse(status: $0.status, headers: $0.headers, body: $0.body) })
         }
-        let decision = client.retryPolicy.decide(
-            after: response, attempt: attempt, tokenRefreshed: tokenRefreshed, jitter: client.jitter())
-        switch decision {
-        case .done:
-            finish(.delivered(apnsID: notification.apnsID, uniqueID: response?.uniqueID))
-        case .retry(let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in send() }
-        case .refreshTokenAndRetry:
-            tokenRefreshed = true
-            Task {
-                guard let rejected = token, let fresh = try? await client.tokens?.tokenAfterExpiry(of: rejected) else {
-                    return finish(final(response, cause))
-                }
-                token = fresh
-                send()
-            }
-        case .giveUp:
-            finish(final(response, cause))
-        }
-    }
-
-    /// Rejected when APNs refused it for good, failed when retries ran out.
-    private func final(_ response: APNsResponse?, _ cause: String) -> APNsResult {
-        guard let response, !RetryPolicy.isRetryable(status: response.status, reason: response.reason) else {
-            return .failed(apnsID: notification.apnsID, attempts: attempt, lastCause: cause)
-        }
-        return .rejected(
-            apnsID: notification.apnsID, status: response.status,
-            reason: response.reason ?? APNsReason(rawValue: "HTTP\(response.status)"),
-            unregisteredAt: response.timestamp)
     }
 }

@@ -2,48 +2,58 @@ import Foundation
 
 /// Results handed from the transport's thread to the bulk sender's loop, which takes them in batches:
 /// one wake-up for many results rather than one per result.
-final class ResultMailbox: @unchecked Sendable {
-    // `@unchecked Sendable`: `results` and `waiting` are only reached under `lock`.
+final class ResultMailbox: DeliverySink, @unchecked Sendable {
+    // `@unchecked Sendable`: `results`, `spare` and `waiting` are only reached under `lock`.
     typealias Item = (notification: APNsNotification, result: APNsResult, attempts: Int)
     private let lock = NSLock()
     private var results: [Item] = []
-    private var waiting: CheckedContinuation<[Item], Never>?
+    /// The array the consumer handed back, reused as the next batch's storage.
+    private var spare: [Item] = []
+    private var waiting: UnsafeContinuation<[Item], Never>?
 
-    func put(_ item: Item) {
+    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
         lock.lock()
-        guard let consumer = waiting else {
-            results.append(item)
-            lock.unlock()
-            return
-        }
+        results.append((notification, result, attempts))
+        guard let consumer = waiting else { return lock.unlock() }
         waiting = nil
-        let batch = results + [item]
-        results.removeAll(keepingCapacity: true)
+        let batch = swapOut()
         lock.unlock()
         consumer.resume(returning: batch)
     }
 
     /// Every result waiting now, possibly none.
     func takeAvailable() -> [Item] {
-        lock.withLock {
-            defer { results.removeAll(keepingCapacity: true) }
-            return results
-        }
+        lock.withLock { results.isEmpty ? [] : swapOut() }
     }
 
     /// Every result waiting, after waiting for at least one.
     func take() async -> [Item] {
-        await withCheckedContinuation { continuation in
+        let ready = takeAvailable()
+        if !ready.isEmpty { return ready }
+        return await withUnsafeContinuation { continuation in
             lock.lock()
             if results.isEmpty {
                 waiting = continuation
                 lock.unlock()
                 return
             }
-            let batch = results
-            results.removeAll(keepingCapacity: true)
+            let batch = swapOut()
             lock.unlock()
             continuation.resume(returning: batch)
         }
+    }
+
+    /// Gives a consumed batch's storage back, so batches stop allocating once they have grown.
+    func recycle(_ batch: inout [Item]) {
+        batch.removeAll(keepingCapacity: true)
+        lock.withLock { if spare.capacity < batch.capacity { swap(&spare, &batch) } }
+    }
+
+    /// The results, leaving the spare storage in their place. Called under `lock`.
+    private func swapOut() -> [Item] {
+        var batch = spare
+        spare = []
+        swap(&batch, &results)
+        return batch
     }
 }

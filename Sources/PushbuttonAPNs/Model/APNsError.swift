@@ -17,6 +17,11 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The request cannot be sent as it is (a header value with CR, LF or another control character):
         /// refused before it reaches the network, never retried.
         public static let invalidRequest = Kind(rawValue: "invalid-request")
+        /// APNs answered with a status that is retried (429, 500, 503) until the attempts ran out; the message
+        /// holds the last status and reason.
+        public static let serverAnswer = Kind(rawValue: "server-answer")
+        /// The caller's task was cancelled before the notification was sent, or before a retry.
+        public static let cancelled = Kind(rawValue: "cancelled")
     }
 
     /// What went wrong, to branch on.

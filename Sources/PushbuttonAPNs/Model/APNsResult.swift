@@ -7,8 +7,10 @@ public enum APNsResult: Sendable, Hashable, CustomStringConvertible {
     case delivered(apnsID: UUID, uniqueID: String?)
     /// APNs refused it for good: its status, reason and, for `Unregistered`, when the token died.
     case rejected(apnsID: UUID, status: Int, reason: APNsReason, unregisteredAt: Date?)
-    /// Retries ran out (or the sender shut down); the last cause, and how many attempts were made.
-    case failed(apnsID: UUID, attempts: Int, lastCause: String)
+    /// Retries ran out (or the sender shut down); the last cause, and how many attempts were made. The cause's
+    /// ``APNsError/kind`` says what to do: `transport` or `serverAnswer` may be sent again later, `shutDown` was
+    /// never sent, `invalidRequest` and `invalidKey` need a fix first.
+    case failed(apnsID: UUID, attempts: Int, lastCause: APNsError)
 
     public var apnsID: UUID {
         switch self {
@@ -27,7 +29,8 @@ public enum APNsResult: Sendable, Hashable, CustomStringConvertible {
             return "rejected \(id.uuidString.lowercased()): \(status) \(TerminalText.escaped(reason.rawValue))"
                 + (date.map { " since \(ISO8601DateFormatter().string(from: $0))" } ?? "")
         case .failed(let id, let attempts, let cause):
-            return "failed \(id.uuidString.lowercased()) after \(attempts) attempt(s): \(TerminalText.escaped(cause))"
+            return
+                "failed \(id.uuidString.lowercased()) after \(attempts) attempt(s): \(TerminalText.escaped(cause.message))"
         }
     }
 }

@@ -7,20 +7,24 @@ package enum UUIDText {
 
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase.
     package static func lowercase(_ uuid: UUID) -> String {
+        String(unsafeUninitializedCapacity: 36) { write(uuid, to: $0) }
+    }
+
+    /// Writes the lowercase text into `output` (at least 36 bytes, as a request header is built in
+    /// place); returns 36.
+    package static func write(_ uuid: UUID, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         withUnsafeBytes(of: uuid.uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { output in
-                var position = 0
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        output[position] = 0x2D
-                        position += 1
-                    }
-                    output[position] = digits[Int(byte >> 4)]
-                    output[position + 1] = digits[Int(byte & 0x0F)]
-                    position += 2
+            var position = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    output[position] = 0x2D
+                    position += 1
                 }
-                return 36
+                output[position] = digits[Int(byte >> 4)]
+                output[position + 1] = digits[Int(byte & 0x0F)]
+                position += 2
             }
+            return 36
         }
     }
 

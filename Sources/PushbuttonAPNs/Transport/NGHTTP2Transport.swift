@@ -1,7 +1,10 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
+    import Pushbutton
+    import Synchronization
 
-    /// HTTP/2 to APNs on libnghttp2 and OpenSSL, driven by one thread (the default transport on Linux).
+    /// HTTP/2 to APNs on libnghttp2 and OpenSSL, one event-loop thread per connection (the default transport
+    /// on Linux).
     ///
     /// Requests wait in a queue until a connection has a free stream: each connection honours the server's
     /// `SETTINGS_MAX_CONCURRENT_STREAMS` (one until the server's first SETTINGS, as APNs starts) and
@@ -11,15 +14,27 @@
     /// `apns-id`. A connection that went away is replaced (with backoff after failed attempts), an idle one
     /// is checked with PINGs, and a request past its timeout is cancelled. Certificate verification is
     /// always on. SIGPIPE is ignored from the first transport on (OpenSSL writes without `MSG_NOSIGNAL`).
-    public final class NGHTTP2Transport: APNsTransport, Sendable {
+    public final class NGHTTP2Transport: APNsTransport, NotificationTransport, Sendable {
         public let configuration: TransportConfiguration
-        private let loop: ClientLoop
+        /// One event loop (one thread) per connection, so a machine with more cores sends on all of them;
+        /// requests are spread over the loops in turn.
+        private let loops: [ClientLoop]
+        private let nextLoop = Atomic<UInt>(0)
 
         public init(_ configuration: TransportConfiguration) throws(APNsError) {
             signal(SIGPIPE, SIG_IGN)
             self.configuration = configuration
-            loop = try ClientLoop(configuration: configuration)
-            loop.start()
+            var perLoop = configuration
+            perLoop.connections = 1
+            var loops: [ClientLoop] = []
+            for _ in 0..<max(1, configuration.connections) { loops.append(try ClientLoop(configuration: perLoop)) }
+            self.loops = loops
+            for loop in loops { loop.start() }
+        }
+
+        private var loop: ClientLoop {
+            loops.count == 1
+                ? loops[0] : loops[Int(nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(loops.count))]
         }
 
         public func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
@@ -38,8 +53,30 @@
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }
 
+        func submit(
+            _ notification: APNsNotification, authorization: String?, timeout: Duration,
+            handler: any NotificationResponseHandler
+        ) {
+            if let problem = Self.headerProblem(notification) {
+                return handler.received(.failure(APNsError(.invalidRequest, problem)))
+            }
+            let stream = ClientStream(
+                notification: notification, authorization: authorization, timeout: timeout, handler: handler)
+            if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
+        }
+
+        /// The check of ``HTTPRequest/headerProblem`` for the values a notification's headers take as they
+        /// are (the others are written from numbers and the token).
+        private static func headerProblem(_ notification: APNsNotification) -> String? {
+            HeaderField.problem(name: "apns-topic", value: notification.topic)
+                ?? HeaderField.problem(name: "apns-push-type", value: notification.pushType.rawValue)
+                ?? notification.collapseID.flatMap { HeaderField.problem(name: "apns-collapse-id", value: $0) }
+        }
+
         public func shutdown() async {
-            await loop.shutdown()
+            await withTaskGroup(of: Void.self) { group in
+                for loop in loops { group.addTask { await loop.shutdown() } }
+            }
         }
     }
 #endif

@@ -1,6 +1,7 @@
 internal import CNGHTTP2
 import Foundation
 import PushbuttonAPNs
+import PushbuttonHTTP2
 
 /// One client connection: a non-blocking socket, optionally TLS, and an nghttp2 server session.
 /// Used only on the server's thread.
@@ -22,6 +23,8 @@ final class MockConnection: NGHTTP2SessionOwner {
     private let service: MockAPNsService
     private var streams: [Int32: MockStream] = [:]
     private var outbound = OutboundBuffer()
+    /// Every answer's header list is written here, storage reused.
+    private let answerHeaders = NGHTTP2HeaderBlock()
     private var auth = ConnectionAuthState()
     private var raisedStreamLimit = false
     private var answered = 0
@@ -91,6 +94,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     // MARK: Events from the loop
 
     func readable() {
+        loop.ownership.check("MockConnection")
         switch state {
         case .closed: return
         case .draining: discardInput()
@@ -102,6 +106,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     }
 
     func writable() {
+        loop.ownership.check("MockConnection")
         guard case .open = state else { return }
         if !handshakeComplete && !continueHandshake() { return }
         flush()
@@ -113,6 +118,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     }
 
     func close() {
+        loop.ownership.check("MockConnection")
         guard !isClosed else { return }
         state = .closed
         channel.close()
@@ -212,7 +218,11 @@ final class MockConnection: NGHTTP2SessionOwner {
         streams[streamID] = MockStream()
     }
 
-    func header(_ streamID: Int32, name: String, value: String) {
+    func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
+        header(streamID, name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+    }
+
+    private func header(_ streamID: Int32, name: String, value: String) {
         guard let stream = streams[streamID] else { return }
         switch name {
         case ":method": stream.method = value
@@ -242,6 +252,7 @@ final class MockConnection: NGHTTP2SessionOwner {
 
     /// A request is complete: decide, then answer, refuse, drop or stay silent.
     func requestComplete(_ streamID: Int32) {
+        loop.ownership.check("MockConnection")
         guard let stream = streams[streamID], !dropRequested else { return }
         if let last = goawayLastStream, streamID > last { return }  // not processed, as GOAWAY promised
         let decision = service.decide(stream.request, auth: &auth, connection: number)
@@ -277,12 +288,17 @@ final class MockConnection: NGHTTP2SessionOwner {
 
     private func answer(_ streamID: Int32, _ response: MockResponse, apnsID: String, accepted: RecordedNotification?) {
         guard let session, let stream = streams[streamID] else { return }
-        var headers = [(":status", String(response.status)), ("apns-id", apnsID)]
-        if let accepted { headers.append(("apns-unique-id", accepted.uniqueID)) }
+        // The ids differ on every answer: kept out of the HPACK table, where they would only cost both
+        // sides an entry (and an allocation) per answer.
+        let headers = answerHeaders
+        headers.removeAll()
+        headers.add(":status", String(response.status))
+        headers.add("apns-id", apnsID, indexed: false)
+        if let accepted { headers.add("apns-unique-id", accepted.uniqueID, indexed: false) }
         let body = response.body
-        if !body.isEmpty { headers.append(("content-type", "application/json")) }
+        if !body.isEmpty { headers.add("content-type", "application/json") }
         stream.responseBody = body
-        let submitted = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
+        let submitted = headers.withNameValues { nameValues, count -> Int32 in
             guard !body.isEmpty else { return nghttp2_submit_response(session, streamID, nameValues, count, nil) }
             var provider = nghttp2_data_provider(
                 source: nghttp2_data_source(ptr: nil), read_callback: NGHTTP2Callbacks.readBody)

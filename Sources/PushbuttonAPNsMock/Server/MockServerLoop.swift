@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonHTTP2
 import PushbuttonSupport
 
 /// The server's one thread: `poll` over the listening socket, a wake-up pipe and every connection, plus
@@ -8,7 +9,8 @@ import PushbuttonSupport
 /// through ``stop()``.
 final class MockServerLoop: @unchecked Sendable {
     // `@unchecked Sendable`: connections, timers and the read buffer belong to the loop's thread; the
-    // only shared state is `stopping`, behind a lock, and the wake-up pipe.
+    // only shared state is `stopping`, behind a lock, and the wake-up pipe (`ownership` checks the rest in
+    // debug builds).
     private struct Timer {
         var deadline: ContinuousClock.Instant
         var action: () -> Void
@@ -26,6 +28,8 @@ final class MockServerLoop: @unchecked Sendable {
     /// spinning on a listener that stays readable.
     private var acceptPausedUntil: ContinuousClock.Instant?
     private let finished = ThreadExit()
+    /// The loop's thread, checked in debug builds wherever loop-only state is touched.
+    let ownership = ThreadOwnership()
     /// One read buffer for every connection: reads never overlap on the loop's thread.
     let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
 
@@ -63,12 +67,14 @@ final class MockServerLoop: @unchecked Sendable {
 
     /// Runs `action` on the loop's thread after `delay`.
     func schedule(after delay: Duration, _ action: @escaping () -> Void) {
+        ownership.check("MockServerLoop")
         timers.append(Timer(deadline: .now + delay, action: action))
     }
 
     // MARK: The loop
 
     private func run() {
+        ownership.claim()
         while !stopping.withLock({ $0 }) {
             let polled = connections  // accepting below adds connections that were not polled
             if let paused = acceptPausedUntil, ContinuousClock.now >= paused { acceptPausedUntil = nil }

@@ -63,6 +63,7 @@ struct SendCommand: Command {
         let started = ContinuousClock.now
         var progress = SendProgress(input: setup.input, knownTotal: setup.knownTotal)
         var output = BufferedOutput(console: console)
+        var resultLine = SendResultLine()
         let stop = SendStop()
         let timeout = setup.timeout
         let breakLine = progress.line.enabled ? "\n" : ""  // off the progress line, on a terminal
@@ -77,8 +78,7 @@ struct SendCommand: Command {
             summary.add(result)
             let origin = setup.input.take(notification.apnsID)
             if setup.isBulk {
-                output.line(
-                    JSONWriter.compact(SendSummary.json(notification, result, line: origin?.line, id: origin?.id)))
+                output.line(resultLine.write(notification, result, line: origin?.line, id: origin?.id))
             } else {
                 output.line(Array("\(notification.deviceToken): \(result)".utf8))
             }

@@ -35,27 +35,8 @@ struct SendSetup: Sendable {
 
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
-        func required(_ option: String) throws(UsageError) -> String {
-            guard let value = arguments.value(option) else { throw UsageError("\(option) is required") }
-            return value
-        }
-        if let certificate = arguments.value("--cert") {
-            guard arguments.value("--key") == nil else {
-                throw UsageError("use either --key (token) or --cert (certificate) authentication")
-            }
-            self.certificate = (certificate, try required("--cert-key"))
-            token = nil
-        } else {
-            let key: P256PrivateKey
-            do {
-                key = try P256PrivateKey(contentsOf: try required("--key"))
-            } catch let error as KeyError {
-                throw CommandFailure("the provider key: \(error.message)")
-            }
-            token = (key, try required("--key-id"), try required("--team-id"))
-            certificate = nil
-        }
-        topic = try arguments.headerValue("--topic", header: "apns-topic") ?? required("--topic")
+        (token, certificate) = try Self.authentication(arguments)
+        topic = try arguments.headerValue("--topic", header: "apns-topic") ?? Self.required("--topic", in: arguments)
         environment = try Self.environment(arguments)
         pushType = PushType(rawValue: try arguments.headerValue("--push-type", header: "apns-push-type") ?? "alert")
         priority = try arguments.integer("--priority", in: ArgumentRange.priority)
@@ -68,45 +49,12 @@ struct SendSetup: Sendable {
         validator = try arguments.value("--manifest").map {
             PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
         }
-        if PayloadFlags.given(arguments) {
-            guard arguments.value("--payload") == nil else {
-                throw UsageError(
-                    "--payload and payload flags (\(PayloadFlags.givenNames(arguments).joined(separator: ", "))) "
-                        + "cannot be combined: put everything in the file, or build it from flags only")
-            }
-            payload = PayloadWriter.encode(try PayloadFlags.build(arguments))
-        } else if let path = arguments.value("--payload") {
-            payload = try console.read(path)
-        } else {
-            payload = nil
-        }
-        let tokens = arguments.values("--token")
-        tokenFile = arguments.value("--tokens")
-        // `access`, not an open: a FIFO or `<(…)` can be opened and read only once, while sending.
-        if let tokenFile, access(tokenFile, R_OK) != 0 {
-            throw CommandFailure("cannot read the token file '\(tokenFile)': \(String(cString: strerror(errno)))")
-        }
-        if tokens.isEmpty && tokenFile == nil {
-            self.tokens = nil
-        } else {
-            guard payload != nil else {
-                throw UsageError("give a payload: --payload FILE or payload flags such as --body")
-            }
-            self.tokens = tokens
-        }
+        payload = try Self.payload(arguments, console: console)
+        (tokens, tokenFile) = try Self.recipients(arguments, hasPayload: payload != nil)
         input = SendInput(
-            size: tokenFile.map { SendInput.fileSize($0) } ?? (self.tokens == nil ? SendInput.fileSize(nil) : nil))
-        // The checks that need no manifest run on the command line's payload even without --manifest.
+            size: tokenFile.map { SendInput.fileSize($0) } ?? (tokens == nil ? SendInput.fileSize(nil) : nil))
         if let payload {
-            let problems = (validator ?? PayloadValidator()).validate(
-                jsonBytes: payload, context: .init(pushType: pushType, priority: priority)
-            ).diagnostics
-            for problem in problems where problem.severity >= .warning {
-                console.printError(DiagnosticPrinter.human(problem, file: "payload"))
-            }
-            if problems.containsErrors {
-                throw CommandFailure("the payload does not pass validation (see above); nothing was sent")
-            }
+            try Self.check(payload, with: validator, pushType: pushType, priority: priority, console: console)
         }
     }
 

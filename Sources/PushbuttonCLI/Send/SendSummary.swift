@@ -69,7 +69,7 @@ struct SendSummary {
         case .failed(_, let attempts, let cause):
             object["status"] = "failed"
             object["attempts"] = .integer(Int64(attempts))
-            object["error"] = .string(cause)
+            object["error"] = .string(cause.message)
         }
         return .object(object)
     }

@@ -129,7 +129,7 @@ final class DeliveryWorkers: Sendable {
                     metrics.sent(appID, latency: latency, outcome: "failed", reason: nil)
                     completed.append(
                         CompletedDelivery(
-                            delivery, outcome: .failed(attempts: attempts, cause: cause), attempts: attempts))
+                            delivery, outcome: .failed(attempts: attempts, cause: cause.message), attempts: attempts))
                 }
             }
         }

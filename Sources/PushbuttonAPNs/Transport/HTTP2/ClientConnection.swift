@@ -1,5 +1,7 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
+    import Pushbutton
+    import PushbuttonHTTP2
     internal import CNGHTTP2
 
     /// One HTTP/2 connection to APNs: connecting, the TLS handshake, then an nghttp2 client session.
@@ -19,6 +21,9 @@
         private var session: OpaquePointer?
         private lazy var context = NGHTTP2SessionContext(owner: self)
         private var outbound = OutboundBuffer()
+        /// Every request's header list is written here, storage reused.
+        private let headerBlock = NGHTTP2HeaderBlock()
+        private var scheme: StaticString { loop.configuration.environment.cleartext ? "http" : "https" }
         private var streams: [Int32: ClientStream] = [:]
         private var settingsReceived = false
         /// Set by a GOAWAY (or exhausted stream ids): no new streams; closed once the last one ends.
@@ -66,6 +71,7 @@
         // MARK: Events
 
         func readable() {
+            loop.ownership.check("ClientConnection")
             switch state {
             case .connecting, .closed: return
             case .handshaking: continueHandshake()
@@ -76,6 +82,7 @@
         }
 
         func writable() {
+            loop.ownership.check("ClientConnection")
             switch state {
             case .connecting: finishConnecting()
             case .handshaking: continueHandshake()
@@ -181,17 +188,11 @@
 
         /// Opens a stream for `stream`'s request; false when this connection cannot take it.
         func submit(_ stream: ClientStream) -> Bool {
+            loop.ownership.check("ClientConnection")
             guard let session, capacity > 0 else { return false }
-            let request = stream.request
-            let environment = loop.configuration.environment
-            var headers: [(String, String)] = [
-                (":method", "POST"), (":scheme", environment.cleartext ? "http" : "https"),
-                (":authority", loop.authority), (":path", request.path),
-            ]
-            for header in request.headers { headers.append((header.name, header.value)) }
-            headers.append(("content-length", String(request.body.count)))
+            writeHeaders(of: stream)
             let streamPointer = Unmanaged.passUnretained(stream).toOpaque()
-            let streamID = NGHTTP2Headers.withNameValues(headers) { nameValues, count -> Int32 in
+            let streamID = headerBlock.withNameValues { nameValues, count -> Int32 in
                 var provider = nghttp2_data_provider(
                     source: nghttp2_data_source(ptr: streamPointer), read_callback: NGHTTP2Callbacks.readBody)
                 return nghttp2_submit_request(session, nil, nameValues, count, &provider, streamPointer)
@@ -205,12 +206,79 @@
             return true
         }
 
-        func header(_ streamID: Int32, name: String, value: String) {
+        /// Fills the connection's reusable header block: a notification's headers are written from its
+        /// fields (the order of ``APNsNotification/headers(token:)``), a generic request's copied. The path
+        /// and the apns-id differ on every request, so they stay out of the HPACK table.
+        private func writeHeaders(of stream: ClientStream) {
+            let block = headerBlock
+            block.removeAll()
+            block.add(":method", "POST")
+            block.add(":scheme", scheme)
+            block.add(":authority", loop.authority)
+            switch stream.request {
+            case .http(let request):
+                block.add(":path", request.path, indexed: false)
+                for header in request.headers { block.add(header.name, header.value) }
+            case .notification(let notification, let authorization):
+                var hex = notification.deviceToken.hex
+                hex.withUTF8 { token in
+                    block.add(":path", maximumLength: 10 + token.count, indexed: false) { output in
+                        let prefix: StaticString = "/3/device/"
+                        output.baseAddress!.update(from: prefix.utf8Start, count: 10)
+                        (output.baseAddress! + 10).update(from: token.baseAddress!, count: token.count)
+                        return 10 + token.count
+                    }
+                }
+                if let authorization { block.add("authorization", authorization) }
+                block.add("apns-topic", notification.topic)
+                block.add("apns-push-type", notification.pushType.rawValue)
+                block.add("apns-id", maximumLength: 36, indexed: false) { UUIDText.write(notification.apnsID, to: $0) }
+                if let priority = notification.priority {
+                    block.add("apns-priority", maximumLength: 20) { Self.writeDecimal(Int64(priority), to: $0) }
+                }
+                if let expiration = notification.expiration {
+                    block.add("apns-expiration", maximumLength: 20) { Self.writeDecimal(expiration, to: $0) }
+                }
+                if let collapseID = notification.collapseID { block.add("apns-collapse-id", collapseID) }
+            }
+            let length = Int64(stream.requestBody.count)
+            block.add("content-length", maximumLength: 20) { Self.writeDecimal(length, to: $0) }
+        }
+
+        /// Writes `value` in decimal (a minus sign first when negative); returns the length.
+        private static func writeDecimal(_ value: Int64, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+            var magnitude = value.magnitude
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch on the stack
+            return withUnsafeMutableBytes(of: &digits) { scratch in
+                var count = 0
+                repeat {
+                    scratch[23 - count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                    magnitude /= 10
+                    count += 1
+                } while magnitude > 0
+                var position = 0
+                if value < 0 {
+                    output[0] = 0x2D
+                    position = 1
+                }
+                for index in 0..<count { output[position + index] = scratch[24 - count + index] }
+                return position + count
+            }
+        }
+
+        func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
             guard let stream = streams[streamID] else { return }
-            if name == ":status" {
-                stream.status = Int(value) ?? 0
-            } else {
-                stream.headers[name] = value
+            if NGHTTP2HeaderBlock.equals(name, ":status") {
+                var status = 0
+                for byte in value {
+                    guard (0x30...0x39).contains(byte), status < 1000 else { break }
+                    status = status * 10 + Int(byte - 0x30)
+                }
+                stream.status = status
+            } else if stream.keepsHeaders {
+                stream.headers[String(decoding: name, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
+            } else if NGHTTP2HeaderBlock.equals(name, "apns-unique-id") {
+                stream.uniqueID = String(decoding: value, as: UTF8.self)
             }
         }
 
@@ -251,7 +319,7 @@
         ) -> (count: Int, finished: Bool) {
             guard let source else { return (0, true) }
             let stream = Unmanaged<ClientStream>.fromOpaque(source).takeUnretainedValue()
-            let body = stream.request.body
+            let body = stream.requestBody
             let count = min(length, body.count - stream.bodyOffset)
             body.withUnsafeBufferPointer { bytes in
                 if count > 0 { buffer.update(from: bytes.baseAddress! + stream.bodyOffset, count: count) }
@@ -262,6 +330,7 @@
 
         /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.
         func checkTimers(now: ContinuousClock.Instant) {
+            loop.ownership.check("ClientConnection")
             guard state != .closed else { return }
             if state != .ready {
                 if let oldest = streams.values.map(\.deadline).min(), now >= oldest {
@@ -272,7 +341,7 @@
             guard let session else { return }
             var timedOut = false
             for (streamID, stream) in streams where !stream.isFinished && now >= stream.deadline {
-                stream.fail("no response within \(stream.request.timeout)")
+                stream.fail("no response within \(stream.timeout)")
                 nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
                 timedOut = true
             }
@@ -293,6 +362,7 @@
         /// Closes the socket. Streams still open are reported lost (`reason`), so the client retries them
         /// with the same `apns-id`; nil closes a drained connection quietly.
         func close(_ reason: String?) {
+            loop.ownership.check("ClientConnection")
             guard state != .closed else { return }
             let wasReady = state == .ready
             state = .closed

@@ -1,12 +1,14 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
+    import PushbuttonHTTP2
+    import Synchronization
 
     /// The nghttp2 transport's one thread: it owns the connections, hands waiting requests to connections
     /// with free streams, opens and replaces connections, and runs the timers. Callers reach it only through
     /// ``enqueue(_:)`` and ``shutdown()``.
     final class ClientLoop: @unchecked Sendable {
         // `@unchecked Sendable`: `incoming` and `accepting` are guarded by `lock`; everything else belongs to
-        // the loop's thread.
+        // the loop's thread (checked by `ownership` in debug builds).
         let configuration: TransportConfiguration
         /// `host` or `host:port`, for `:authority`.
         let authority: String
@@ -24,6 +26,8 @@
         private var nextConnectAllowed = ContinuousClock.now
         private var nextTimerCheck = ContinuousClock.now
         private let finished = ThreadExit()
+        /// The loop's thread, checked in debug builds wherever loop-only state is touched.
+        let ownership = ThreadOwnership()
         /// One read buffer shared by the connections: reads never overlap on the loop's thread.
         let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
 
@@ -35,7 +39,11 @@
                 environment.cleartext
                 ? nil
                 : try TLSClientContext(caFile: environment.caFile, clientCertificate: configuration.clientCertificate)
-            wakeUp = try LoopWakeUp()
+            do {
+                wakeUp = try LoopWakeUp()
+            } catch {
+                throw APNsError(.transport, error.message)
+            }
         }
 
         deinit {
@@ -57,7 +65,9 @@
                 return !wakeRequested
             }
             guard let wake else { return false }
-            if wake { wakeUp.signal() }
+            // On the loop's own thread (a bulk send refilling from an answer) the loop takes the request
+            // before it polls again: no wake-up needed.
+            if wake && !isLoopThread { wakeUp.signal() }
             return true
         }
 
@@ -74,10 +84,14 @@
 
         // MARK: Called by connections
 
-        func connectionReady() { consecutiveFailures = 0 }
+        func connectionReady() {
+            ownership.check("ClientLoop")
+            consecutiveFailures = 0
+        }
 
         /// A stream the server did not process goes back to the queue for another connection.
         func requeue(_ stream: ClientStream, because reason: String) {
+            ownership.check("ClientLoop")
             guard stream.moves < 3 else {
                 stream.fail("stream lost: \(reason), three times")
                 return
@@ -87,6 +101,7 @@
         }
 
         func connectionClosed(_ connection: ClientConnection, wasReady: Bool, reason: String?) {
+            ownership.check("ClientLoop")
             guard let reason, !wasReady else { return }
             // It never became usable: back off before the next attempt (APNs treats rapid reconnects as
             // abuse), and if no connection works, fail what waits instead of letting it time out.
@@ -100,7 +115,15 @@
 
         // MARK: The loop
 
+        /// Whether the caller is the loop's thread (compared by pthread id, in every build).
+        private var isLoopThread: Bool {
+            loopThread.load(ordering: .relaxed) == ThreadOwnership.currentThreadID()
+        }
+        private let loopThread = Atomic<UInt>(0)
+
         private func run() {
+            loopThread.store(ThreadOwnership.currentThreadID(), ordering: .relaxed)
+            ownership.claim()
             while true {
                 takeIncoming()
                 dispatch()
@@ -121,6 +144,7 @@
         }
 
         private var pendingCount: Int { waiting.count - waitingHead }
+        private var descriptors: [pollfd] = []
 
         private func takeIncoming() {
             let taken = lock.withLock { () -> [ClientStream] in
@@ -135,6 +159,7 @@
 
         /// Gives waiting requests to connections with free streams, opening connections as needed.
         private func dispatch() {
+            ownership.check("ClientLoop")
             while waitingHead < waiting.count {
                 let stream = waiting[waitingHead]
                 if stream.isFinished {
@@ -216,13 +241,15 @@
 
         private func expireWaiting(now: ContinuousClock.Instant) {
             for stream in waiting[waitingHead...] where !stream.isFinished && now >= stream.deadline {
-                stream.fail("no connection could take the request within \(stream.request.timeout)")
+                stream.fail("no connection could take the request within \(stream.timeout)")
             }
         }
 
         private func waitForEvents() {
             let polled = connections
-            var descriptors = [pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0)]
+            // One array for every poll (capacity kept): the loop turns once per batch of answers.
+            descriptors.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: wakeUp.descriptor, events: Int16(POLLIN), revents: 0))
             for connection in polled {
                 descriptors.append(pollfd(fd: connection.socket, events: connection.pollEvents, revents: 0))
             }

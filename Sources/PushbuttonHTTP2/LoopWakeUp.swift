@@ -8,10 +8,10 @@
         package let descriptor: Int32
         private let writeEnd: Int32
 
-        package init() throws(APNsError) {
+        package init() throws(HTTP2Error) {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else {
-                throw APNsError(.transport, "cannot create a pipe: \(String(cString: strerror(errno)))")
+                throw HTTP2Error("cannot create a pipe: \(String(cString: strerror(errno)))")
             }
             for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
             descriptor = ends[0]

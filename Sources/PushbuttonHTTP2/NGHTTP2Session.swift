@@ -6,7 +6,9 @@
     package protocol NGHTTP2SessionOwner: AnyObject {
         /// A peer's HEADERS frame opened a request stream (servers).
         func beginStream(_ streamID: Int32)
-        func header(_ streamID: Int32, name: String, value: String)
+        /// One header of a stream, as nghttp2 holds it (valid during the call only): owners decode what
+        /// they keep, so a header read costs no string.
+        func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>)
         func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>)
         /// A whole frame arrived; `goawayReason` is a GOAWAY's debug data, if any.
         func frameReceived(type: UInt32, flags: UInt8, streamID: Int32, goawayReason: String?)
@@ -73,8 +75,8 @@
                 guard let frame, let name, let value else { return 0 }
                 owner(userData).header(
                     pushbutton_nghttp2_frame_stream_id(frame),
-                    name: String(decoding: UnsafeBufferPointer(start: name, count: nameLength), as: UTF8.self),
-                    value: String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self))
+                    name: UnsafeBufferPointer(start: name, count: nameLength),
+                    value: UnsafeBufferPointer(start: value, count: valueLength))
                 return 0
             }
 

@@ -46,7 +46,7 @@
                         "TLS certificate verification failed: \(String(cString: X509_verify_cert_error_string(verification)))"
                     )
                 }
-                return .failed("TLS handshake failed: \(OpenSSLErrors.last())")
+                return .failed("TLS handshake failed: \(Self.lastOpenSSLError())")
             }
         }
 
@@ -107,6 +107,16 @@
             guard !closed else { return }
             closed = true
             Foundation.close(socket)
+        }
+
+        /// The most recent error on this thread's OpenSSL queue, as text (and clears the queue).
+        private static func lastOpenSSLError() -> String {
+            let code = ERR_get_error()
+            ERR_clear_error()
+            guard code != 0 else { return "unknown OpenSSL error" }
+            var buffer = [CChar](repeating: 0, count: 256)
+            ERR_error_string_n(code, &buffer, buffer.count)
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
 
         /// Makes a descriptor non-blocking and close-on-exec.
