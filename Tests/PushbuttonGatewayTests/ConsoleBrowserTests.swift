@@ -81,8 +81,8 @@ struct ConsoleBrowserTests {
     {
         let stdoutPath = directory + "/browser-test.out"
         let stderrPath = directory + "/browser-test.err"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
