@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "PushbuttonAPNsMock", targets: ["PushbuttonAPNsMock"]),
         .library(name: "PushbuttonStore", targets: ["PushbuttonStore"]),
         .library(name: "PushbuttonGateway", targets: ["PushbuttonGateway"]),
+        .library(name: "PushbuttonPreview", targets: ["PushbuttonPreview"]),
         .executable(name: "pushbutton", targets: ["pushbutton"]),
     ],
     targets: [
@@ -122,12 +123,15 @@ let package = Package(
                 "Pushbutton", "PushbuttonSupport", "CPostgreSQL", "PushbuttonSQLite",
             ],
             swiftSettings: strictSettings),
+        // How iOS shows a notification and its buttons, as HTML and SVG: `pushbutton preview` and the console.
+        .target(name: "PushbuttonPreview", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
         .target(
             name: "PushbuttonGateway",
             dependencies: [
                 "Pushbutton", "PushbuttonAPNs", "PushbuttonStore", "PushbuttonOutbox", "PushbuttonReceiver", "CH2O",
                 "COpenSSL", "PushbuttonSupport",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
 
@@ -137,6 +141,7 @@ let package = Package(
             dependencies: [
                 "Pushbutton", "PushbuttonReceiver", "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock",
                 "PushbuttonGateway", "PushbuttonSupport", "PushbuttonReceiverTesting",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
         .executableTarget(name: "pushbutton", dependencies: ["PushbuttonCLI"], swiftSettings: strictSettings),
@@ -203,6 +208,7 @@ let package = Package(
                 "PushbuttonGateway", "PushbuttonStore", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonOutbox",
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
                 "PushbuttonReceiver", "PushbuttonReceiverTesting",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings),
         .testTarget(
@@ -211,6 +217,7 @@ let package = Package(
                 "PushbuttonTestSupport",
                 "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
                 "PushbuttonSupport",
+                "PushbuttonPreview",
             ],
             swiftSettings: strictSettings
         ),

@@ -22,6 +22,7 @@ import tempfile
 SHIPPED_TARGETS = [
     "Pushbutton", "PushbuttonReceiver", "PushbuttonReceiverTesting", "PushbuttonUserNotifications",
     "PushbuttonOutbox", "PushbuttonAPNs", "PushbuttonAPNsMock", "PushbuttonStore", "PushbuttonGateway",
+    "PushbuttonPreview",
 ]
 RULE = "AllPublicDeclarationsHaveDocumentation"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

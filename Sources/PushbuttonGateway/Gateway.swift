@@ -81,7 +81,9 @@ public final class Gateway: Sendable {
         }
         let intake = IntakeService(
             store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
-        let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics)
+        let console = ConsoleRoutes(
+            apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
+        let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
         let server: HTTPServer
         do {
             server = try HTTPServer(configuration.listen) { router.handle($0) }

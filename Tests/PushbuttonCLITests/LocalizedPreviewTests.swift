@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonPreview
 import Testing
 
 @testable import PushbuttonCLI

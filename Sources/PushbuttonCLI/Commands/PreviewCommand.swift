@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonPreview
 
 /// `pushbutton preview PAYLOAD --manifest M`: how iOS would show the notification, as HTML and SVG.
 struct PreviewCommand: Command {

@@ -9,6 +9,7 @@ struct Router: Sendable {
     let intake: IntakeService
     let keys: KeyRing
     let metrics: GatewayMetrics
+    let console: ConsoleRoutes
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         let (route, response) = dispatch(request)
@@ -38,6 +39,9 @@ struct Router: Sendable {
             } catch {
                 return (Self.label("GET", "readyz"), .text(503, "the store is not reachable: \(error.message)\n"))
             }
+        }
+        if segments.first == "console" {
+            return console.handle(request, segments: segments, intake: intake, keys: keys)
         }
         var route = Self.unknownRoute
         do {
@@ -103,6 +107,10 @@ struct Router: Sendable {
             _ = try secretCredential(request)
             let depth = try? intake.store.queueDepth()
             return .text(200, metrics.render(queueDepth: depth), contentType: "text/plain; version=0.0.4")
+        }
+        if let captured = match("GET", "v1/apps/{app}/devices/summary") {
+            let runtime = try self.app(captured[0], for: try credential(request), secret: true)
+            return .json(200, DevicesPage.json(try ConsoleRoutes.deviceSummary(intake.store, app: runtime.id)))
         }
         if let captured = match("PUT", "v1/apps/{app}/devices/{token}") {
             let runtime = try self.app(captured[0], for: try credential(request), secret: false)

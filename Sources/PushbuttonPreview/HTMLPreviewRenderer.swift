@@ -1,7 +1,8 @@
 /// A self-contained HTML page (no external resources) showing a notification as iOS draws it: the banner,
 /// then the expanded notification with its buttons.
-enum HTMLPreviewRenderer {
-    static func render(_ preview: NotificationPreview, locale: String) -> String {
+public enum HTMLPreviewRenderer {
+    /// The whole page for `preview`, its `lang` set to `locale`.
+    public static func render(_ preview: NotificationPreview, locale: String) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="\(escape(locale))"\(preview.isRightToLeft ? " dir=\"rtl\"" : "")>
@@ -73,7 +74,7 @@ enum HTMLPreviewRenderer {
     /// Text for HTML and SVG (XML) content and attribute values. Characters XML 1.0 does not allow at all,
     /// not even as references (C0 controls other than tab, LF and CR; U+FFFE and U+FFFF), become U+FFFD,
     /// so the SVG stays well-formed whatever the text holds.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -104,7 +105,7 @@ enum HTMLPreviewRenderer {
         *{box-sizing:border-box;margin:0;padding:0}
         body{font:15px/1.3 -apple-system,"SF Pro Text","Helvetica Neue",Arial,sans-serif;color:#111;\
         background:linear-gradient(160deg,#1d3557,#457b9d 55%,#a8dadc);min-height:100vh}
-        .phone{width:390px;margin:0 auto;padding:16px 10px 24px}
+        .phone{width:390px;max-width:100%;margin:0 auto;padding:16px 10px 24px}
         h2{font-size:11px;letter-spacing:.08em;text-transform:uppercase;color:rgba(255,255,255,.75);margin:10px 6px 6px}
         .card{background:rgba(245,245,247,.92);border-radius:20px;padding:11px 14px 12px;\
         box-shadow:0 4px 18px rgba(0,0,0,.18)}

@@ -1,10 +1,11 @@
 /// The same preview as a standalone SVG image: the banner and the expanded notification with its buttons.
 /// Long text is wrapped by character count (SVG has no text layout); the HTML preview is exact.
-enum SVGPreviewRenderer {
+public enum SVGPreviewRenderer {
     private static let width = 390
     private static let font = "-apple-system, 'Helvetica Neue', Arial, sans-serif"
 
-    static func render(_ preview: NotificationPreview) -> String {
+    /// The SVG document for `preview`.
+    public static func render(_ preview: NotificationPreview) -> String {
         var elements: [String] = []
         var y = 16
         elements.append(label("BANNER", y: y + 10))
@@ -145,7 +146,7 @@ enum SVGPreviewRenderer {
 
     /// Words into lines of at most `limit` columns (a CJK character takes two). A word wider than a line is
     /// broken between characters, as Chinese and Japanese, written without spaces, break anywhere.
-    static func wrap(_ text: String, limit: Int) -> [String] {
+    public static func wrap(_ text: String, limit: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         var width = 0

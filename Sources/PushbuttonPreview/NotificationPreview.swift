@@ -2,20 +2,26 @@ import Pushbutton
 
 /// What iOS would show for a payload on a device with the manifest's categories registered: the text,
 /// and the buttons of the expanded notification with the traits that change how they look.
-struct NotificationPreview {
+public struct NotificationPreview: Sendable {
     /// One button, as the expanded notification shows it.
-    struct Button: Equatable {
-        var identifier: String
-        var title: String
-        var isDestructive: Bool
-        var opensApp: Bool
-        var requiresUnlock: Bool
+    public struct Button: Equatable, Sendable {
+        /// The action's identifier.
+        public var identifier: String
+        /// The title in the preview's locale.
+        public var title: String
+        /// Drawn in red.
+        public var isDestructive: Bool
+        /// A foreground action: tapping it opens the app.
+        public var opensApp: Bool
+        /// The device must be unlocked to run it.
+        public var requiresUnlock: Bool
         /// The SF Symbol or template image name, if the action has an icon.
-        var icon: String?
+        public var icon: String?
         /// For a text-input action: the send button's title and the field's placeholder.
-        var textField: (sendTitle: String, placeholder: String)?
+        public var textField: (sendTitle: String, placeholder: String)?
 
-        static func == (lhs: Button, rhs: Button) -> Bool {
+        /// Equal when every trait is (the text field compared by its two titles).
+        public static func == (lhs: Button, rhs: Button) -> Bool {
             lhs.identifier == rhs.identifier && lhs.title == rhs.title && lhs.isDestructive == rhs.isDestructive
                 && lhs.opensApp == rhs.opensApp && lhs.requiresUnlock == rhs.requiresUnlock && lhs.icon == rhs.icon
                 && lhs.textField?.sendTitle == rhs.textField?.sendTitle
@@ -23,25 +29,32 @@ struct NotificationPreview {
         }
     }
 
-    var appName: String
-    var title: String?
-    var subtitle: String?
-    var body: String
-    var category: String?
-    var buttons: [Button]
+    /// The app's name, as the header shows it.
+    public var appName: String
+    /// The title line (or a localization key in angle brackets); nil when there is none or it is hidden.
+    public var title: String?
+    /// The subtitle line; nil when there is none or it is hidden.
+    public var subtitle: String?
+    /// The body text (or the hidden-previews placeholder).
+    public var body: String
+    /// The payload's category identifier.
+    public var category: String?
+    /// The buttons of the expanded notification, in order.
+    public var buttons: [Button]
     /// Whether the lock-screen shows a placeholder instead of the content (Settings > Show Previews).
-    var previewsHidden: Bool
+    public var previewsHidden: Bool
     /// Why no buttons show, or what iOS leaves out; nil when everything shows.
-    var note: String?
+    public var note: String?
     /// The device's language, when it is a language identifier; it decides the text direction.
-    var language: LocaleIdentifier?
+    public var language: LocaleIdentifier?
     /// Whether the device lays the notification out right to left (Arabic, Hebrew, …), as iOS mirrors its UI.
-    var isRightToLeft: Bool { language?.isRightToLeft == true }
+    public var isRightToLeft: Bool { language?.isRightToLeft == true }
 
     /// iOS shows at most ten actions of a category.
-    static let maximumButtons = 10
+    public static let maximumButtons = 10
 
-    init(payload: Payload, categories: CategorySet, locale: String, appName: String, previewsHidden: Bool) {
+    /// The preview of `payload` on a device in `locale` with `categories` registered.
+    public init(payload: Payload, categories: CategorySet, locale: String, appName: String, previewsHidden: Bool) {
         self.appName = appName
         self.language = LocaleIdentifier(locale)
         self.previewsHidden = previewsHidden

@@ -1,0 +1,134 @@
+import Pushbutton
+
+/// What the compose page's form holds, read from its fields: the category, locale and text, an action and its
+/// arguments per button, the `action_args`, and whom to send it to. It becomes the same request body the API
+/// takes (``NotificationDraft``), so the console validates and sends exactly as `POST /v1/…` does.
+struct ComposeForm: Sendable {
+    /// Whom the notification goes to.
+    enum Audience: String, Sendable, CaseIterable {
+        case token, user, tag, list
+    }
+
+    var category: String
+    var locale: String
+    var title: String
+    var subtitle: String
+    var body: String
+    /// Per button identifier: the chosen built-in action (empty: none) and its arguments as JSON text.
+    var actions: [String: (action: String, arguments: String)]
+    var actionArguments: String
+    var audience: Audience
+    var token: String
+    var user: String
+    var tag: String
+    var recipients: FormFields.File?
+
+    /// The form's field names, which the page's diagnostics are attached to.
+    enum Field {
+        static func action(_ button: String) -> String { "action." + button }
+        static func arguments(_ button: String) -> String { "args." + button }
+        /// The slot beside one button's controls.
+        static func button(_ button: String) -> String { "button." + button }
+    }
+
+    init(
+        category: String, locale: String, title: String = "", subtitle: String = "", body: String = "",
+        actions: [String: (action: String, arguments: String)] = [:], actionArguments: String = "",
+        audience: Audience = .token, token: String = "", user: String = "", tag: String = "",
+        recipients: FormFields.File? = nil
+    ) {
+        self.category = category
+        self.locale = locale
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.actions = actions
+        self.actionArguments = actionArguments
+        self.audience = audience
+        self.token = token
+        self.user = user
+        self.tag = tag
+        self.recipients = recipients
+    }
+
+    /// Reads the posted fields; `category` and `locale` fall back to the given defaults.
+    init(_ fields: FormFields, defaultCategory: String, defaultLocale: String) {
+        self.init(category: fields.text("category") ?? defaultCategory, locale: fields.text("locale") ?? defaultLocale)
+        title = fields["title"] ?? ""
+        subtitle = fields["subtitle"] ?? ""
+        body = fields["body"] ?? ""
+        for (name, value) in fields.values where name.hasPrefix("action.") {
+            let button = String(name.dropFirst("action.".count))
+            actions[button] = (value, fields[Field.arguments(button)] ?? "")
+        }
+        actionArguments = fields["action_args"] ?? ""
+        audience = fields.text("to").flatMap(Audience.init(rawValue:)) ?? .token
+        token = fields.text("to_token") ?? ""
+        user = fields.text("to_user") ?? ""
+        tag = fields.text("to_tag") ?? ""
+        if let file = fields.files["recipients"], !file.bytes.isEmpty { recipients = file }
+    }
+
+    /// The request body (without `to`), and the diagnostics of fields that are not valid JSON.
+    func draftJSON(buttons: [String]) -> (value: JSONValue, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        var object: [String: JSONValue] = ["category": .string(category)]
+        if !title.isEmpty { object["title"] = .string(title) }
+        if !subtitle.isEmpty { object["subtitle"] = .string(subtitle) }
+        object["body"] = .string(body)
+        var specs: [String: JSONValue] = [:]
+        for button in buttons {
+            guard let (action, text) = actions[button], !action.isEmpty else { continue }
+            var spec: [String: JSONValue] = ["action": .string(action)]
+            if let arguments = Self.object(text, field: Field.button(button), what: "the arguments", &diagnostics) {
+                spec["args"] = .object(arguments)
+            }
+            specs[button] = .array([.object(spec)])
+        }
+        if !specs.isEmpty { object["buttons"] = .object(specs) }
+        if let arguments = Self.object(actionArguments, field: "action_args", what: "action_args", &diagnostics) {
+            object["action_args"] = .object(arguments)
+        }
+        return (.object(object), diagnostics)
+    }
+
+    /// A JSON object typed into a text area; nil when blank or not an object (with a diagnostic at `field`).
+    private static func object(
+        _ text: String, field: String, what: String, _ diagnostics: inout [Diagnostic]
+    ) -> [String: JSONValue]? {
+        guard !text.allSatisfy(\.isWhitespace) else { return nil }
+        do {
+            guard let object = try JSONParser.parse(Array(text.utf8)).objectValue else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .typeMismatch, at: .root.appending(field), "\(what) must be a JSON object",
+                        hint: #"for example {"url": "https://api.example.com/like"}"#))
+                return nil
+            }
+            return object
+        } catch {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .jsonSyntax, at: .root.appending(field), "\(what) are not valid JSON: \(error.message)",
+                    hint: #"write a JSON object, for example {"id": 42}"#))
+            return nil
+        }
+    }
+
+    /// The form field a request diagnostic is about: `title`, `button.like` (its action and arguments),
+    /// `action_args`, `to`, `recipients`, or `form` for the rest.
+    static func field(of path: JSONPath) -> String {
+        let keys = path.components.compactMap { component -> String? in
+            if case .key(let key) = component { return key }
+            return nil
+        }
+        guard let first = keys.first else { return "form" }
+        switch first {
+        case "title", "subtitle", "body", "category", "action_args", "to", "recipients", "locale": return first
+        case "buttons": return keys.count > 1 ? Field.button(keys[1]) : "form"
+        case _ where first.hasPrefix("button."): return first
+        case "tap": return "form"
+        default: return "form"
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import Pushbutton
+import PushbuttonPreview
+
+/// The compose page: the form on the left, the live preview on the right (below on a phone). Each field has
+/// a slot for its diagnostics (`diag-FIELD`); the script fills them as you type, the server when it posts.
+enum ComposePage {
+    /// What the page shows besides the form: a sent notice, or why sending was refused.
+    struct Status {
+        var notice: String?
+        var error: String?
+    }
+
+    static func render(
+        _ form: ComposeForm, catalog: ConsoleCatalog, session: ConsoleSession, check: ComposeService.Check,
+        idempotencyKey: String, status: Status = Status()
+    ) -> String {
+        let byField = check.byField
+        func slot(_ field: String) -> String {
+            "<div class=\"diag\" id=\"diag-\(e(field))\" aria-live=\"polite\">"
+                + ConsolePage.diagnostics(byField[field] ?? []) + "</div>"
+        }
+        func invalid(_ field: String) -> String {
+            (byField[field] ?? []).containsErrors ? " aria-invalid=\"true\"" : ""
+        }
+        func described(_ field: String) -> String {
+            " data-field=\"\(e(field))\" aria-describedby=\"diag-\(e(field))\"\(invalid(field))"
+        }
+        let category = catalog.category(form.category)
+        var html = ""
+        if let notice = status.notice { html += "<p class=\"notice\" role=\"status\" id=\"notice\">\(e(notice))</p>\n" }
+        if let error = status.error {
+            html += "<p class=\"error-box\" role=\"alert\" id=\"send-error\">\(e(error))</p>\n"
+        }
+        html += """
+            <form id="compose" method="post" action="/console/compose" enctype="multipart/form-data">
+            <input type="hidden" name="csrf" value="\(e(session.csrfToken))">
+            <input type="hidden" name="idempotency" value="\(e(idempotencyKey))">
+            <div class="columns">
+            <section class="panel" aria-label="Notification">
+            \(slot("form"))
+            <label for="category">Category</label>
+            <select id="category" name="category"\(described("category"))>
+            """
+        for option in catalog.categories {
+            let count = option.actions.count
+            html +=
+                "<option value=\"\(e(option.identifier))\"\(option.identifier == form.category ? " selected" : "")>"
+                + "\(e(option.identifier)) (\(count) button\(count == 1 ? "" : "s"))</option>\n"
+        }
+        html += """
+            </select>
+            \(slot("category"))
+            <label for="locale">Language of the preview</label>
+            <select id="locale" name="locale">
+            """
+        for locale in catalog.locales {
+            html += "<option value=\"\(e(locale))\"\(locale == form.locale ? " selected" : "")>\(e(locale))</option>\n"
+        }
+        html += """
+            </select>
+            <label for="title">Title</label>
+            <input type="text" id="title" name="title" value="\(e(form.title))"\(described("title"))>
+            \(slot("title"))
+            <label for="subtitle">Subtitle</label>
+            <input type="text" id="subtitle" name="subtitle" value="\(e(form.subtitle))"\(described("subtitle"))>
+            \(slot("subtitle"))
+            <label for="body">Body</label>
+            <textarea id="body" name="body" rows="3"\(described("body"))>\(e(form.body))</textarea>
+            \(slot("body"))
+            <fieldset>
+            <legend>Buttons</legend>
+
+            """
+        let actions = category?.actions ?? []
+        if actions.isEmpty { html += "<p>This category has no buttons.</p>\n" }
+        for action in actions {
+            let id = action.identifier
+            let chosen = form.actions[id]
+            var traits: [String] = []
+            if action.options.contains(.foreground) {
+                traits.append("opens the app")
+            } else {
+                traits.append("background")
+            }
+            if action.options.contains(.destructive) { traits.append("destructive") }
+            if action.options.contains(.authenticationRequired) { traits.append("needs unlock") }
+            if action.textInput != nil { traits.append("text input") }
+            html += """
+                <div class="button-row" id="row-\(e(id))">
+                <h3>\(e(action.title.resolved(for: form.locale, fallbackLocale: catalog.defaultLocale))) \
+                <span class="traits">(\(e(id)) · \(e(traits.joined(separator: ", "))))</span></h3>
+                <label for="action.\(e(id))">Action when tapped</label>
+                <select id="action.\(e(id))" name="action.\(e(id))"\(described(ComposeForm.Field.button(id)))>
+                <option value="">The app handles it (no built-in action)</option>
+
+                """
+            for builtin in BuiltinAction.all {
+                html +=
+                    "<option value=\"\(e(builtin.name))\"\(chosen?.action == builtin.name ? " selected" : "")>"
+                    + "\(e(builtin.name)) — \(e(builtin.summary))</option>\n"
+            }
+            html += """
+                </select>
+                <label for="args.\(e(id))">Its arguments (JSON object)</label>
+                <textarea id="args.\(e(id))" name="args.\(e(id))" rows="2" spellcheck="false" \
+                placeholder="{&quot;url&quot;: &quot;https://api.example.com/…&quot;}"\
+                \(described(ComposeForm.Field.button(id)))>\(e(chosen?.arguments ?? ""))</textarea>
+                \(slot(ComposeForm.Field.button(id)))
+                </div>
+
+                """
+        }
+        html += """
+            </fieldset>
+            <label for="action_args">action_args: values for the app's handlers (JSON object)</label>
+            <textarea id="action_args" name="action_args" rows="2" spellcheck="false" \
+            placeholder="{&quot;message_id&quot;: 42}"\(described("action_args"))>\(e(form.actionArguments))</textarea>
+            \(slot("action_args"))
+            <fieldset>
+            <legend>Send to</legend>
+            <div class="radios">
+
+            """
+        let audiences: [(ComposeForm.Audience, String)] = [
+            (.token, "A test device"), (.user, "A user"), (.tag, "A tag"), (.list, "A recipient list (campaign)"),
+        ]
+        for (audience, label) in audiences {
+            html +=
+                "<label><input type=\"radio\" name=\"to\" value=\"\(audience.rawValue)\" id=\"to-\(audience.rawValue)\""
+                + "\(form.audience == audience ? " checked" : "")> \(label)</label>\n"
+        }
+        html += """
+            </div>
+            <label for="to_token">Device token (64 hex digits)</label>
+            <input type="text" id="to_token" name="to_token" value="\(e(form.token))" spellcheck="false" \
+            autocomplete="off" inputmode="latin"\(described("to"))>
+            <label for="to_user">User id</label>
+            <input type="text" id="to_user" name="to_user" value="\(e(form.user))"\(described("to"))>
+            <label for="to_tag">Tag</label>
+            <input type="text" id="to_tag" name="to_tag" value="\(e(form.tag))"\(described("to"))>
+            \(slot("to"))
+            <label for="recipients">Recipient list: one token, or one JSON recipient, per line</label>
+            <input type="file" id="recipients" name="recipients" accept=".txt,.ndjson,.jsonl,text/plain"\
+            \(described("recipients"))>
+            \(slot("recipients"))
+            </fieldset>
+            <div class="actions-bar">
+            <button type="submit" name="intent" value="preview" id="update-preview">Update preview</button>
+            <button type="submit" name="intent" value="send" class="primary" id="send">Send</button>
+            </div>
+            </section>
+            <section class="panel preview-panel" aria-labelledby="preview-heading">
+            <h2 id="preview-heading">Preview (\(e(form.locale)))</h2>
+
+            """
+        if let preview = check.preview {
+            let page = HTMLPreviewRenderer.render(preview, locale: form.locale)
+            html +=
+                "<iframe id=\"preview\" class=\"preview\" sandbox=\"allow-same-origin\" "
+                + "title=\"How iOS shows it: the banner, then the expanded notification with its buttons\" "
+                + "srcdoc=\"\(e(page))\"></iframe>\n"
+        } else {
+            html +=
+                "<iframe id=\"preview\" class=\"preview\" sandbox=\"allow-same-origin\" title=\"Preview\" "
+                + "srcdoc=\"\(e("<p style=\"font:15px sans-serif;color:#fff;padding:16px\">Fix the errors to see the preview.</p>"))\"></iframe>\n"
+        }
+        html += """
+            </section>
+            </div>
+            </form>
+            """
+        return ConsolePage.html("Compose", section: .compose, session: session, content: html)
+    }
+
+    /// The preview endpoint's answer: the preview page and the diagnostics with the field each is about.
+    static func previewJSON(_ check: ComposeService.Check, locale: String) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "diagnostics": .array(
+                check.diagnostics.map { diagnostic in
+                    var item: [String: JSONValue] = [
+                        "field": .string(ComposeForm.field(of: diagnostic.path)),
+                        "severity": .string(diagnostic.severity.rawValue), "message": .string(diagnostic.message),
+                        "path": .string(diagnostic.path.description), "code": .string(diagnostic.code.rawValue),
+                    ]
+                    if let hint = diagnostic.hint { item["hint"] = .string(hint) }
+                    return .object(item)
+                })
+        ]
+        if let preview = check.preview {
+            object["html"] = .string(HTMLPreviewRenderer.render(preview, locale: locale))
+            object["svg"] = .string(SVGPreviewRenderer.render(preview))
+            object["buttons"] = .integer(Int64(preview.buttons.count))
+        }
+        return .object(object)
+    }
+
+    private static func e(_ text: String) -> String { ConsolePage.escape(text) }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+
+/// The console's sessions, in this process's memory: a random id (the cookie) to a ``ConsoleSession``. A
+/// restart signs everyone out; with several gateway processes each keeps its own, so a load balancer in front
+/// of them must keep a console user on one process.
+final class ConsoleSessions: Sendable {
+    /// How long a session lasts without use.
+    static let idleLifetime: TimeInterval = 8 * 3600
+    private let sessions = Mutex<[String: ConsoleSession]>([:])
+
+    /// 32 random bytes, hex.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Digest.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// Starts a session for `app`: its id (for the cookie) and the session.
+    func create(app: String, now: Date) -> (id: String, session: ConsoleSession) {
+        let id = Self.randomToken()
+        let session = ConsoleSession(app: app, csrfToken: Self.randomToken(), expires: now + Self.idleLifetime)
+        sessions.withLock { all in
+            all = all.filter { $0.value.expires > now }
+            all[id] = session
+        }
+        return (id, session)
+    }
+
+    /// The live session with this id, its lifetime renewed.
+    func session(_ id: String, now: Date) -> ConsoleSession? {
+        sessions.withLock { all in
+            guard var session = all[id] else { return nil }
+            guard session.expires > now else {
+                all[id] = nil
+                return nil
+            }
+            session.expires = now + Self.idleLifetime
+            all[id] = session
+            return session
+        }
+    }
+
+    func end(_ id: String) {
+        _ = sessions.withLock { $0.removeValue(forKey: id) }
+    }
+}
