@@ -25,7 +25,8 @@ struct ConsoleQueriesTests {
                     appVersion: version, registeredAt: Self.t0),
                 now: Self.t0)
         }
-        _ = try store.register(DeviceRegistration(app: "other", token: Self.token(9), registeredAt: Self.t0), now: Self.t0)
+        _ = try store.register(
+            DeviceRegistration(app: "other", token: Self.token(9), registeredAt: Self.t0), now: Self.t0)
         #expect(try store.markInactive(app: "chat", token: Self.token(1), since: Self.t0 + 100, now: Self.t0 + 300))
         #expect(try store.markInactive(app: "chat", token: Self.token(3), since: Self.t0 + 200, now: Self.t0 + 300))
 
