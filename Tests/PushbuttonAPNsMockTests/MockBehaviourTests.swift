@@ -43,7 +43,7 @@ import Testing
         )
         let fixture = try await MockFixture(faults: plan)
         let client = try fixture.client(
-            connections: 2, timeout: .milliseconds(500),
+            connections: 2, timeout: .milliseconds(500) * MockFixture.timeScale,
             policy: RetryPolicy(maximumAttempts: 12, baseBackoff: .milliseconds(1)))
         let results = try await Self.sendMany(client, count: 300)
         #expect(results.count == 300)

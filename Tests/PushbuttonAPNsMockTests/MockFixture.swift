@@ -26,6 +26,13 @@ struct MockFixture {
         mock = try await MockAPNs.start(configuration)
     }
 
+    /// How much slower than a plain build this run is: `make test-tsan` sets `PUSHBUTTON_TEST_TIME_SCALE` (the
+    /// thread sanitizer slows the sender and the mock several times over), so the fault tests' request timeouts
+    /// stay longer than an answer's real time there too. Their assertions do not change.
+    static var timeScale: Int {
+        Int(ProcessInfo.processInfo.environment["PUSHBUTTON_TEST_TIME_SCALE"] ?? "") ?? 1
+    }
+
     func client(
         connections: Int = 1, timeout: Duration = .seconds(5),
         policy: RetryPolicy = RetryPolicy(baseBackoff: .milliseconds(2)),

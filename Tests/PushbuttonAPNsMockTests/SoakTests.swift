@@ -23,7 +23,7 @@ import Testing
                 + "goaway=0.0005,goaway-after=2500,seed=2026")
         let fixture = try await MockFixture(faults: plan, recordingLimit: 0)
         let client = try fixture.client(
-            connections: 2, timeout: .seconds(1),
+            connections: 2, timeout: .seconds(1) * MockFixture.timeScale,
             policy: RetryPolicy(maximumAttempts: 10, baseBackoff: .milliseconds(5)))
         // Every 100th notification goes to a dead token: a final error that must not be retried.
         for number in stride(from: 100, through: Self.count, by: 100) {
