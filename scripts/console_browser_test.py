@@ -168,12 +168,13 @@ def main():
         steps.append("sent as campaign " + campaign_url.rsplit("/", 1)[-1])
 
         # The campaign page, once every recipient is finished, has its chart.
-        deadline = time.time() + 20
+        # Generous deadlines: make test runs other suites' servers beside this one on two cores.
+        deadline = time.time() + 60
         while True:
             progress = driver.find_element(By.ID, "progress")
             if progress.get_attribute("value") == progress.get_attribute("max"):
                 break
-            check(time.time() < deadline, "the campaign finished within 20 s")
+            check(time.time() < deadline, "the campaign finished within 60 s")
             time.sleep(0.3)
             driver.get(campaign_url)
         if args.taps_command:
@@ -182,9 +183,9 @@ def main():
                 ready.write(campaign_url.rsplit("/", 1)[-1])
             os.rename(args.taps_command + ".tmp", args.taps_command)
             ready = args.taps_command + ".done"
-            deadline = time.time() + 20
+            deadline = time.time() + 60
             while not os.path.exists(ready):
-                check(time.time() < deadline, "the taps were posted within 20 s")
+                check(time.time() < deadline, "the taps were posted within 60 s")
                 time.sleep(0.1)
             driver.get(campaign_url)
         charts = driver.find_elements(By.CSS_SELECTOR, "svg.chart[role=img]")

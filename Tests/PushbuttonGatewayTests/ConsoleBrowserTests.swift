@@ -53,8 +53,9 @@ struct ConsoleBrowserTests {
             try Self.run("/usr/bin/python3", arguments, outputIn: fixture.directory, timeout: 150)
         }
         poster.cancel()
-        #expect(try await poster.value == 200)
+        // The script's own report first: a poster cancelled because the script ended early says nothing of why.
         #expect(result.status == 0, "the browser test failed: \(result.stderr)\n\(result.stdout)")
+        #expect((try? await poster.value) == 200, "the taps were not posted before the browser script ended")
         let report = try? JSONParser.parse(Array(result.stdout.utf8))
         let steps = report?.objectValue?["steps"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(steps.contains("preview changed with the title"), "\(steps)")
