@@ -16,6 +16,14 @@ for target in Fuzz/*Fuzzer.swift; do
   cp Examples/*.json Examples/payloads/*.json "$corpus"/ 2>/dev/null || true
   [ -d "Fuzz/seeds/$name" ] && cp Fuzz/seeds/"$name"/* "$corpus"/
   extra=$(sed -n '1s|^// fuzz-sources:||p' "$target")
+  if [ -n "$extra" ]; then
+    # Those files are compiled into this one module, so the internal PushbuttonSupport target is compiled in
+    # too and their `import PushbuttonSupport` lines are dropped (from copies under .fuzz/).
+    copies=.fuzz/sources-$name
+    rm -rf "$copies" && mkdir -p "$copies"
+    for file in $extra; do sed '/^import PushbuttonSupport$/d' "$file" >"$copies/$(basename "$file")"; done
+    extra="$(find "$copies" -name '*.swift' | sort) $(find Sources/PushbuttonSupport -name '*.swift' | sort)"
+  fi
   echo "fuzz: building $name"
   # The compiler's output (the extra files' `import Pushbutton` names the module being built, a warning;
   # the linker's notes about sanitizer symbols) is shown only when the build fails.
