@@ -56,7 +56,7 @@ public final class MockAPNs: Sendable {
         do {
             (listener, port) = try ListeningSocket.bind(host: configuration.host, port: configuration.port)
         } catch {
-            throw MockAPNsError(error.message)
+            throw MockAPNsError(.listen, error.message)
         }
         let registry = DeviceRegistry()
         let verifier = ProviderTokenVerifier(keys: configuration.keys)

@@ -65,14 +65,14 @@ final class MockConnection: NGHTTP2SessionOwner {
         var ssl: OpaquePointer?
         if let tls {
             guard let session = tls.session(for: socket) else {
-                throw MockAPNsError("OpenSSL could not start a TLS session: \(OpenSSLErrors.last())")
+                throw MockAPNsError(.connectionSetup, "OpenSSL could not start a TLS session: \(OpenSSLErrors.last())")
             }
             ssl = session
         }
         channel = SocketChannel(socket: socket, ssl: ssl)
         var session: OpaquePointer?
         guard nghttp2_session_server_new(&session, NGHTTP2Callbacks.shared.callbacks, context.userData) == 0 else {
-            throw MockAPNsError("nghttp2 could not create a session")
+            throw MockAPNsError(.connectionSetup, "nghttp2 could not create a session")
         }
         self.session = session
         submitStreamLimit(service.configuration.initialMaximumConcurrentStreams)
