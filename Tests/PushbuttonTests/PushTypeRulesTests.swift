@@ -192,4 +192,24 @@ import Testing
         }
         #expect(Self.diagnostics(text, PushType(rawValue: ""), topic: "x").map(\.code) == [.unknownValue])
     }
+
+    @Test func theArticleListsEveryPushTypeWithItsTopicAndItsExampleHolds() throws {
+        let article = try String(
+            contentsOf: TestFiles.packageRoot.appendingPathComponent(
+                "Sources/Pushbutton/Pushbutton.docc/PushTypesAndLiveActivities.md"),
+            encoding: .utf8)
+        let rows = article.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for type in PushType.known {
+            let row = try #require(rows.first { $0.hasPrefix("| `\(type)` |") }, "no row for \(type)")
+            if let suffix = type.topicSuffix { #expect(row.contains("`\(suffix)`"), "\(row)") }
+            #expect(row.contains(type == .background ? "5 only" : "10"), "\(row)")
+        }
+        for code in [Diagnostic.Code.priorityNotAllowed, .topicMismatch, .liveActivityEvent] {
+            #expect(rows.contains { $0.hasPrefix("| `\(code)` |") }, "no row for \(code)")
+        }
+        let context = PayloadValidator.Context(pushType: .widgets, priority: 10, topic: "com.example.app")
+        let found = PayloadValidator().validate(.contentChanged(), context: context)
+        #expect(found.map(\.code) == [.topicMismatch])
+        #expect(article.contains("hint: \(found[0].hint ?? "-")"))
+    }
 }
