@@ -43,16 +43,38 @@ extension APNsNotification {
     ///
     /// - Parameter tokenAuthentication: whether the connection sends provider tokens (false for certificates).
     public func requestProblems(tokenAuthentication: Bool = true) -> [APNsRequestProblem] {
-        var problems: [APNsRequestProblem] = []
+        var problems = Self.headerProblems(
+            topic: topic, pushType: pushType, priority: priority, expiration: expiration, collapseID: collapseID,
+            tokenAuthentication: tokenAuthentication)
+        guard pushType.isKnown else { return problems }
+        if payload.isEmpty {
+            problems.append(.init(.payloadEmpty, "the payload is empty; send at least {\"aps\":{}}"))
+        } else if payload.count > pushType.maximumPayloadSize {
+            problems.append(
+                .init(
+                    .payloadTooLarge,
+                    "the payload is \(payload.count) bytes, over the \(pushType.maximumPayloadSize)-byte limit for "
+                        + "\(pushType) pushes; shorten it"))
+        }
+        return problems
+    }
+
+    /// The problems of ``requestProblems(tokenAuthentication:)`` that the headers alone have, for a caller that
+    /// checks them once for many notifications (a command line's `--topic` and `--push-type`).
+    public static func headerProblems(
+        topic: String, pushType: PushType, priority: Int? = nil, expiration: Int64? = nil, collapseID: String? = nil,
+        tokenAuthentication: Bool = true
+    ) -> [APNsRequestProblem] {
         guard pushType.isKnown else {
             let known = PushType.known.map(\.rawValue).joined(separator: ", ")
             return [
                 .init(.invalidPushType, "'\(pushType)' is not an apns-push-type APNs documents; use one of \(known)")
             ]
         }
+        var problems: [APNsRequestProblem] = []
         if topic.isEmpty {
             problems.append(.init(.missingTopic, "the apns-topic is empty; set it to the app's bundle id"))
-        } else if let problem = topicProblem() {
+        } else if let problem = topicProblem(topic, pushType) {
             problems.append(problem)
         }
         if pushType.requiresTokenAuthentication && !tokenAuthentication {
@@ -65,15 +87,6 @@ extension APNsNotification {
             let allowed = pushType.allowedPriorities.map(String.init).joined(separator: ", ")
             problems.append(
                 .init(.badPriority, "apns-priority \(priority) is not allowed for \(pushType) pushes; use \(allowed)"))
-        }
-        if payload.isEmpty {
-            problems.append(.init(.payloadEmpty, "the payload is empty; send at least {\"aps\":{}}"))
-        } else if payload.count > pushType.maximumPayloadSize {
-            problems.append(
-                .init(
-                    .payloadTooLarge,
-                    "the payload is \(payload.count) bytes, over the \(pushType.maximumPayloadSize)-byte limit for "
-                        + "\(pushType) pushes; shorten it"))
         }
         if let collapseID, collapseID.utf8.count > 64 {
             problems.append(
@@ -94,7 +107,7 @@ extension APNsNotification {
         }
     }
 
-    private func topicProblem() -> APNsRequestProblem? {
+    private static func topicProblem(_ topic: String, _ pushType: PushType) -> APNsRequestProblem? {
         let other = PushType.suffixed(topic: topic)
         let bundleID = other.flatMap(\.topicSuffix).map { String(topic.dropLast($0.count)) } ?? topic
         if let suffix = pushType.topicSuffix {
