@@ -82,6 +82,9 @@ public struct PushType: RawRepresentable, Sendable, Hashable, CustomStringConver
     /// location pushes (Apple: "supports only token-based authentication") and Live Activities.
     public var requiresTokenAuthentication: Bool { self == .location || self == .liveactivity }
 
+    /// "an alert", "an mdm", "a voip": the type's name with its article, for messages.
+    package var withArticle: String { (rawValue.first.map { "aeiom".contains($0) } ?? false ? "an " : "a ") + rawValue }
+
     /// The header's value.
     public var description: String { rawValue }
 }

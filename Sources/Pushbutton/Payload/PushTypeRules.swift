@@ -55,7 +55,7 @@ struct PushTypeRules {
         if priority == 10 && payload.aps.contentAvailable && !visible { return }
         report(
             .error, .priorityNotAllowed, .root,
-            "a \(type) push is sent with apns-priority \(priority); APNs accepts only "
+            "\(type.withArticle) push is sent with apns-priority \(priority); APNs accepts only "
                 + type.allowedPriorities.map(String.init).joined(separator: ", ") + " and answers 400 BadPriority",
             hint: "send it with apns-priority \(type.allowedPriorities[0])")
     }
@@ -78,7 +78,7 @@ struct PushTypeRules {
             guard !topic.hasSuffix(suffix) else { return }
             report(
                 .error, .topicMismatch, .root,
-                "a \(type) push goes to the topic '<bundle id>\(suffix)', not '\(topic)'; APNs answers 400 "
+                "\(type.withArticle) push goes to the topic '<bundle id>\(suffix)', not '\(topic)'; APNs answers 400 "
                     + "DeviceTokenNotForTopic", hint: "send it to '\(type.topic(forBundleID: bundleID))'")
         } else if let other {
             report(
@@ -100,13 +100,13 @@ struct PushTypeRules {
         case .widgets, .controls:
             if !aps.contentChanged {
                 report(
-                    .error, .missingField, Self.aps, "a \(type) push needs \"content-changed\": true",
+                    .error, .missingField, Self.aps, "\(type.withArticle) push needs \"content-changed\": true",
                     hint: "write {\"aps\": {\"content-changed\": true}}: WidgetKit then reloads the app's \(type)")
             }
             if visible {
                 report(
                     .warning, .pushTypeMismatch, Self.aps,
-                    "a \(type) push shows nothing: its alert, sound and badge are ignored",
+                    "\(type.withArticle) push shows nothing: its alert, sound and badge are ignored",
                     hint: "send what people should see as an alert push")
             }
         case .mdm:
@@ -115,7 +115,7 @@ struct PushTypeRules {
             if aps.contentChanged {
                 report(
                     .warning, .pushTypeMismatch, Self.aps.appending("content-changed"),
-                    "'content-changed' only reloads widgets and controls; a \(type) push ignores it",
+                    "'content-changed' only reloads widgets and controls; \(type.withArticle) push ignores it",
                     hint: "send it with push type widgets or controls, to '<bundle id>.push-type.widgets'")
             }
         }
@@ -129,7 +129,7 @@ struct PushTypeRules {
         if type.isKnown && type != .alert && type != .background && aps.category != nil {
             report(
                 .warning, .pushTypeMismatch, Self.aps.appending("category"),
-                "buttons show only on alert pushes: a \(type) push ignores 'category'",
+                "buttons show only on alert pushes: \(type.withArticle) push ignores 'category'",
                 hint: "send the buttons in an alert push")
         }
     }

@@ -117,11 +117,11 @@ extension APNsNotification {
             guard !topic.hasSuffix(suffix) else { return nil }
             return .init(
                 .deviceTokenNotForTopic,
-                "a \(pushType) push goes to '\(pushType.topic(forBundleID: bundleID))', not '\(topic)'")
+                "\(pushType.withArticle) push goes to '\(pushType.topic(forBundleID: bundleID))', not '\(topic)'")
         }
         guard let other, pushType != .mdm else { return nil }
         return .init(
             .deviceTokenNotForTopic,
-            "'\(topic)' is the topic of \(other) pushes; a \(pushType) push goes to '\(bundleID)'")
+            "'\(topic)' is the topic of \(other) pushes; \(pushType.withArticle) push goes to '\(bundleID)'")
     }
 }

@@ -28,12 +28,13 @@ enum PayloadFlags {
     static let contentAvailable = Flag("--content-available", help: "Set content-available: 1.")
     static let mutableContent = Flag("--mutable-content", help: "Set mutable-content: 1.")
 
-    static let options: [any OptionDeclaration] = [
-        category, title, subtitle, body, badge, sound, threadID, interruptionLevel, relevanceScore, button,
-        bodyAction, dismissAction, define, arg, custom,
-    ]
+    static let options: [any OptionDeclaration] =
+        [
+            category, title, subtitle, body, badge, sound, threadID, interruptionLevel, relevanceScore, button,
+            bodyAction, dismissAction, define, arg, custom,
+        ] + LiveActivityFlags.options
 
-    static let flags = [contentAvailable, mutableContent]
+    static let flags = [contentAvailable, mutableContent] + LiveActivityFlags.flags
 
     /// Whether any payload flag was given.
     static func given(_ arguments: ParsedArguments) -> Bool { !givenNames(arguments).isEmpty }
@@ -58,6 +59,7 @@ enum PayloadFlags {
         if let score = try arguments[Self.relevanceScore] { payload.aps.relevanceScore = score }
         payload.aps.contentAvailable = arguments[Self.contentAvailable]
         payload.aps.mutableContent = arguments[Self.mutableContent]
+        try LiveActivityFlags.apply(arguments, to: &payload)
         for button in try arguments[Self.button] {
             let (identifier, rest) = try split(button, Self.button.name, "ID=ACTION[:ARGS_JSON]")
             payload.addAction(try spec(rest, Self.button.name), forButton: identifier)
