@@ -153,4 +153,25 @@ import Testing
         #expect(empty.status == 1 && empty.stderr.contains("needs 'content-state'"))
         #expect(empty.stderr.hasSuffix("nothing was sent\n"))
     }
+
+    @Test func payloadWritesTheRemainingAlertKeys() throws {
+        let result = try CLI.run([
+            "payload", "--title", "Anna", "--body", "3 new photos", "--summary-arg", "Anna", "--summary-arg-count", "3",
+            "--target-content-id", "album-7", "--filter-criteria", "family",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let aps = try JSONParser.parse(result.stdout)["aps"]
+        #expect(
+            aps?["alert"] == ["title": "Anna", "body": "3 new photos", "summary-arg": "Anna", "summary-arg-count": 3])
+        #expect(aps?["target-content-id"] == "album-7" && aps?["filter-criteria"] == "family")
+        // A notification's relevance score is from 0 to 1; a Live Activity's is any number.
+        let alert = try CLI.run(["payload", "--body", "x", "--relevance-score", "2"])
+        #expect(alert.status == 1 && alert.stderr.contains("relevance-score 2.0 is outside 0…1 [value-range]"))
+        let live = try CLI.run([
+            "payload", "--push-type", "liveactivity", "--event", "update", "--content-state", "{}",
+            "--relevance-score", "80",
+        ])
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(try CLI.run(["payload", "--body", "x", "--summary-arg-count", "-1"]).status == 2)
+    }
 }
