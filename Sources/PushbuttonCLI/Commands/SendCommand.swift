@@ -34,7 +34,8 @@ struct SendCommand: Command {
     static let keyID = Option<String>("--key-id", value: "ID", help: "The key's identifier.")
     static let teamID = Option<String>("--team-id", value: "ID", help: "Your team identifier.")
     static let topic = Option<String>(
-        "--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier.", header: "apns-topic")
+        "--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier (the push type's suffix is added).",
+        header: "apns-topic")
     static let host = Option<String>("--host", value: "HOST", help: "A stand-in's host (default: APNs).")
     static let port = Option<Int>(
         "--port", value: "PORT", help: "A stand-in's port (default 443).", range: ArgumentRange.port)
@@ -46,7 +47,8 @@ struct SendCommand: Command {
     static let manifest = Option<String>(
         "--manifest", value: "FILE", help: "Validate payloads against this manifest first.")
     static let pushType = Option<String>(
-        "--push-type", value: "TYPE", help: "apns-push-type (default alert).", header: "apns-push-type")
+        "--push-type", value: "TYPE", help: "apns-push-type (default alert): alert, background, liveactivity, voip, …",
+        header: "apns-push-type")
     static let priority = Option<Int>(
         "--priority", value: "N", help: "apns-priority: 10, 5 or 1.", range: ArgumentRange.priority)
     /// Up to the year 9999.

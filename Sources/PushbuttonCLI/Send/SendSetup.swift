@@ -36,10 +36,12 @@ struct SendSetup: Sendable {
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
         (token, certificate) = try Self.authentication(arguments)
-        topic = try arguments.required(SendCommand.topic)
+        let bundleID = try arguments.required(SendCommand.topic)
         environment = try Self.environment(arguments)
         pushType = PushType(rawValue: try arguments[SendCommand.pushType] ?? "alert")
         priority = try arguments[SendCommand.priority]
+        topic = try Self.topic(
+            bundleID: bundleID, pushType: pushType, priority: priority, tokenAuthentication: token != nil)
         expiration = try arguments[SendCommand.expiration].map(Int64.init)
         collapseID = try arguments[SendCommand.collapseID]
         connections = try arguments[SendCommand.connections] ?? 1
