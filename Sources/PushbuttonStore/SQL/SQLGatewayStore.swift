@@ -210,9 +210,8 @@ public final class SQLGatewayStore: GatewayStore {
         if shared == nil, let candidate = deliveries.first?.payload {
             shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
         }
-        var start = deliveries.startIndex
-        while start < deliveries.endIndex {
-            let end = min(start + Self.rowsPerStatement, deliveries.endIndex)
+        for chunk in StatementShapes.chunks(deliveries.count) {
+            let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
             let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             var values: [SQLValue] = []
             values.reserveCapacity((end - start) * 13)
@@ -236,10 +235,7 @@ public final class SQLGatewayStore: GatewayStore {
                 RETURNING id\(ownPayloads ? ", apns_id" : "")
                 """, values)
             if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
-            guard ownPayloads else {
-                start = end
-                continue
-            }
+            guard ownPayloads else { continue }
             var ids: [String: Int64] = [:]
             for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
             var payloads: [SQLValue] = []
@@ -249,12 +245,12 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 payloads += [.integer(id), .blob(delivery.payload)]
             }
-            if !payloads.isEmpty {
+            for rows in StatementShapes.chunks(payloads.count / 2) {
                 try connection.query(
                     "INSERT INTO payloads (delivery_id, payload) VALUES "
-                        + Array(repeating: "(?, ?)", count: payloads.count / 2).joined(separator: ", "), payloads)
+                        + Array(repeating: "(?, ?)", count: rows.count).joined(separator: ", "),
+                    Array(payloads[2 * rows.lowerBound..<2 * rows.upperBound]))
             }
-            start = end
         }
         return first
     }
@@ -385,7 +381,9 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 while start < rows.count {
                     let end = min(start + Self.rowsPerStatement, rows.count)
-                    let ids = rows[start..<end].map { $0[0] }
+                    var ids = rows[start..<end].map { $0[0] }
+                    // Padded with the last id repeated: a few statement shapes, not one per count.
+                    ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
                     for row in try connection.query(
                         "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
                             + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
@@ -473,11 +471,16 @@ public final class SQLGatewayStore: GatewayStore {
                             unregistered,
                         ]
                     }
+                    // Padded with rows whose id (-1) no recipient has: a few statement shapes, not one per count.
+                    let count = StatementShapes.padded(end - start)
+                    for _ in (end - start)..<count {
+                        values += [.integer(-1), .text(""), .text("failed"), .null, .null, .integer(0), .null]
+                    }
                     let rows = try connection.query(
                         """
                         UPDATE deliveries SET state = v.column3, status = v.column4, reason = v.column5,
                             attempts = v.column6, unregistered_at = v.column7, finished_at = ?, lease_until = NULL
-                        FROM (VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))) AS v
+                        FROM (VALUES \(Array(repeating: row, count: count).joined(separator: ", "))) AS v
                         WHERE deliveries.id = v.column1 AND deliveries.state = 'leased'
                             AND deliveries.lease_token = v.column2
                         RETURNING deliveries.id
@@ -511,15 +514,12 @@ public final class SQLGatewayStore: GatewayStore {
                         }
                     }
                 }
-                var eventStart = 0
-                while eventStart < events.count {
-                    let eventEnd = min(eventStart + 3 * Self.rowsPerStatement, events.count)
+                for rows in StatementShapes.chunks(events.count / 3) {
                     try connection.query(
                         "INSERT INTO webhook_events (delivery_id, type, created_at) VALUES "
-                            + Array(repeating: "(?, ?, ?)", count: (eventEnd - eventStart) / 3).joined(
-                                separator: ", ") + " ON CONFLICT (delivery_id) DO NOTHING",
-                        Array(events[eventStart..<eventEnd]))
-                    eventStart = eventEnd
+                            + Array(repeating: "(?, ?, ?)", count: rows.count).joined(separator: ", ")
+                            + " ON CONFLICT (delivery_id) DO NOTHING",
+                        Array(events[3 * rows.lowerBound..<3 * rows.upperBound]))
                 }
                 return RecordedOutcomes(
                     recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
