@@ -54,7 +54,8 @@ extension SQLGatewayStore {
             while start < ids.count {
                 let end = min(start + Self.rowsPerStatement, ids.count)
                 var chunk = ids[start..<end].map { SQLValue.integer($0) }
-                chunk += Array(repeating: chunk[chunk.count - 1], count: StatementShapes.padded(chunk.count) - chunk.count)
+                chunk += Array(
+                    repeating: chunk[chunk.count - 1], count: StatementShapes.padded(chunk.count) - chunk.count)
                 try connection.query(
                     "DELETE FROM webhook_events WHERE delivery_id IN ("
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", chunk)

@@ -169,14 +169,15 @@ public final class SQLGatewayStore: GatewayStore {
     /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
     /// transaction, so no worker ever sees them queued.
     private func skipInactive(notification id: String, from first: Int64, now: Date, _ connection: any SQLConnection)
-        throws(StoreError)
+        throws(StoreError) -> Int
     {
-        try connection.query(
+        try connection.run(
             """
             UPDATE deliveries SET state = 'skipped', reason = 'DeviceInactive', finished_at = ?
             WHERE notification_id = ? AND id >= ? AND state = 'queued' AND EXISTS (
                 SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token AND d.active = 0)
-            """, [Self.time(now), .text(id), .integer(first)])
+            """, [Self.time(now), .text(id), .integer(first)]
+        ).changes
     }
 
     /// Rows per multi-row INSERT or UPDATE: one round trip to PostgreSQL (and one statement for SQLite) per
@@ -204,7 +205,7 @@ public final class SQLGatewayStore: GatewayStore {
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
-        into connection: any SQLConnection
+        tallies: inout CampaignTallies, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         var first: Int64?
         if shared == nil, let candidate = deliveries.first?.payload {
@@ -212,15 +213,15 @@ public final class SQLGatewayStore: GatewayStore {
         }
         for chunk in StatementShapes.chunks(deliveries.count) {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
-            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
             var values: [SQLValue] = []
-            values.reserveCapacity((end - start) * 13)
+            values.reserveCapacity((end - start) * 8)
             for delivery in deliveries[start..<end] {
-                let state = delivery.skippedBecause == nil ? "queued" : "skipped"
+                let state: DeliveryState = delivery.skippedBecause == nil ? .queued : .skipped
+                if spec.kind == .campaign { tallies.add(spec.id, state) }
                 values += [
                     .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
-                    .text(spec.topic), .text(spec.pushType), spec.priority.sql, spec.expiration.sql,
-                    spec.collapseID.sql, .text(state), Self.time(now), delivery.skippedBecause.sql,
+                    .text(state.rawValue), Self.time(now), delivery.skippedBecause.sql,
                     delivery.skippedBecause == nil ? .null : Self.time(now),
                 ]
             }
@@ -229,8 +230,7 @@ public final class SQLGatewayStore: GatewayStore {
             let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
             let rows = try connection.query(
                 """
-                INSERT INTO deliveries (notification_id, app, token, apns_id, topic, push_type, priority,
-                    expiration, collapse_id, state, due_at, reason, finished_at)
+                INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at)
                 VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
                 RETURNING id\(ownPayloads ? ", apns_id" : "")
                 """, values)
@@ -292,8 +292,14 @@ public final class SQLGatewayStore: GatewayStore {
                         Self.time(spec.createdAt), .blob(spec.request),
                     ])
                 var shared: [UInt8]?
-                let first = try insert(deliveries[...], of: spec, shared: &shared, now: now, into: connection)
-                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                var tallies = CampaignTallies()
+                let first = try insert(
+                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                if let first {
+                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+                    if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
+                }
+                try tallies.write(into: connection)
                 return .created(id: spec.id)
             }
         }
@@ -334,8 +340,11 @@ public final class SQLGatewayStore: GatewayStore {
                 var buffer: [NewDelivery] = []
                 buffer.reserveCapacity(Self.rowsPerStatement)
                 var shared: [UInt8]?
+                var tallies = CampaignTallies()
                 func flush() throws(StoreError) {
-                    if let lowest = try insert(buffer[...], of: spec, shared: &shared, now: now, into: connection) {
+                    if let lowest = try insert(
+                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                    {
                         first = min(first ?? lowest, lowest)
                     }
                     buffer.removeAll(keepingCapacity: true)
@@ -346,7 +355,11 @@ public final class SQLGatewayStore: GatewayStore {
                     if buffer.count == Self.rowsPerStatement { try flush() }
                 }
                 try flush()
-                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                if let first {
+                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+                    tallies.move(spec.id, from: .queued, to: .skipped, skipped)
+                }
+                try tallies.write(into: connection)
                 return count
             }
         }
@@ -357,12 +370,23 @@ public final class SQLGatewayStore: GatewayStore {
         let (rows, payloads, specs) = try with { connection throws(StoreError) in
             try connection.transaction {
                 () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
-                let rows = try connection.query(
-                    dialect.leaseStatement,
-                    [
-                        .text(token), .real(now.timeIntervalSince1970 + duration), Self.time(now), Self.time(now),
-                        .integer(Int64(limit)),
-                    ])
+                let until = SQLValue.real(now.timeIntervalSince1970 + duration)
+                var rows: [[SQLValue]]
+                switch dialect {
+                case .sqlite:
+                    rows = try connection.query(
+                        SQLDialect.sqliteLease(from: .leased),
+                        [.text(token), until, Self.time(now), .integer(Int64(limit))])
+                    if rows.count < limit {
+                        rows += try connection.query(
+                            SQLDialect.sqliteLease(from: .queued),
+                            [.text(token), until, Self.time(now), .integer(Int64(limit - rows.count))])
+                    }
+                case .postgres:
+                    rows = try connection.query(
+                        SQLDialect.postgresLease,
+                        [Self.time(now), Self.time(now), .integer(Int64(limit)), .text(token), until])
+                }
                 var payloads: [Int64: [UInt8]] = [:]
                 payloads.reserveCapacity(rows.count)
                 let leasedIDs = Set(rows.compactMap { $0[0].integer })
@@ -411,10 +435,19 @@ public final class SQLGatewayStore: GatewayStore {
                     guard let notification = row[1].text, specs[notification] == nil else { continue }
                     specs[notification] =
                         try connection.query(
-                            "SELECT app, topic, push_type, priority, expiration, collapse_id FROM notifications WHERE id = ?",
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
                             [.text(notification)]
                         ).first ?? []
                 }
+                var tallies = CampaignTallies()
+                for row in rows {
+                    guard let notification = row[1].text, row[5].text == DeliveryState.queued.rawValue,
+                        let spec = specs[notification], spec.count > 6,
+                        spec[6].text == NotificationSpec.Kind.campaign.rawValue
+                    else { continue }
+                    tallies.move(notification, from: .queued, to: .leased)
+                }
+                try tallies.write(into: connection)
                 return (rows, payloads, specs)
             }
         }
@@ -488,6 +521,16 @@ public final class SQLGatewayStore: GatewayStore {
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
+                let campaigns = try CampaignTallies.campaigns(
+                    among: Set(
+                        results.lazy.filter { recorded.contains($0.delivery.id) }.map(\.delivery.notificationID)),
+                    connection)
+                var tallies = CampaignTallies()
+                for result in results
+                where recorded.contains(result.delivery.id) && campaigns.contains(result.delivery.notificationID) {
+                    tallies.move(result.delivery.notificationID, from: .leased, to: result.outcome.state)
+                }
+                try tallies.write(into: connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
                 var deactivated: [String: Int] = [:]
@@ -532,13 +575,20 @@ public final class SQLGatewayStore: GatewayStore {
         guard !deliveries.isEmpty else { return }
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) in
+                let campaigns = try CampaignTallies.campaigns(among: Set(deliveries.map(\.notificationID)), connection)
+                var tallies = CampaignTallies()
                 for delivery in deliveries {
-                    try connection.query(
+                    let released = try connection.run(
                         """
                         UPDATE deliveries SET state = 'queued', lease_token = NULL, lease_until = NULL
                         WHERE id = ? AND state = 'leased' AND lease_token = ?
-                        """, [.integer(delivery.id), .text(delivery.leaseToken)])
+                        """, [.integer(delivery.id), .text(delivery.leaseToken)]
+                    ).changes
+                    if campaigns.contains(delivery.notificationID) {
+                        tallies.move(delivery.notificationID, from: .leased, to: .queued, released)
+                    }
                 }
+                try tallies.write(into: connection)
             }
         }
     }
@@ -559,10 +609,16 @@ public final class SQLGatewayStore: GatewayStore {
         else { return nil }
         let (spec, state) = Self.spec(row)
         var counts: [DeliveryState: Int] = [:]
-        for count in try connection.query(
-            "SELECT state, COUNT(*) FROM deliveries WHERE notification_id = ? GROUP BY state", [.text(id)])
-        {
-            if let state = DeliveryState(rawValue: count[0].text ?? "") { counts[state] = Int(count[1].integer ?? 0) }
+        if spec.kind == .campaign {
+            counts = try CampaignTallies.counts(of: id, connection)
+        } else {
+            for count in try connection.query(
+                "SELECT state, COUNT(*) FROM deliveries WHERE notification_id = ? GROUP BY state", [.text(id)])
+            {
+                if let state = DeliveryState(rawValue: count[0].text ?? "") {
+                    counts[state] = Int(count[1].integer ?? 0)
+                }
+            }
         }
         let deliveries =
             limit <= 0
@@ -588,11 +644,15 @@ public final class SQLGatewayStore: GatewayStore {
                 let changed = try connection.run(
                     "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
                 guard changed.changes == 1 else { return nil }
-                try connection.query(
+                let cancelled = try connection.run(
                     """
                     UPDATE deliveries SET state = 'cancelled', finished_at = ?
                     WHERE notification_id = ? AND state = 'queued'
-                    """, [Self.time(now), .text(id)])
+                    """, [Self.time(now), .text(id)]
+                ).changes
+                var tallies = CampaignTallies()
+                tallies.move(id, from: .queued, to: .cancelled, cancelled)
+                try tallies.write(into: connection)
                 return try record(id: id, limit: 0, after: 0, connection)
             }
         }
