@@ -56,6 +56,11 @@ package final class ChildProcess: @unchecked Sendable {
         defer { posix_spawnattr_destroy(&attributes) }
         try Self.check(Self.resetSignals(&attributes))
         for (stream, target) in [(standardInput, 0), (standardOutput, 1), (standardError, 2)] {
+            if let handle = stream as? FileHandle, handle.fileDescriptor < 0 {
+                // FileHandle.nullDevice has no descriptor on Linux (-1, which dup2 refuses: EBADF): /dev/null.
+                try Self.check(posix_spawn_file_actions_addopen(&actions, Int32(target), "/dev/null", O_RDWR, 0))
+                continue
+            }
             guard let fd = Self.descriptor(stream, childReads: target == 0) else { continue }
             try Self.check(posix_spawn_file_actions_adddup2(&actions, fd, Int32(target)))
         }
