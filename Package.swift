@@ -178,6 +178,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonOutboxTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
             ],
