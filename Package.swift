@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: [
-                "PushbuttonTestSupport",
+                "PushbuttonTestSupport", "PushbuttonAPNs", "PushbuttonAPNsMock",
                 "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
                 "PushbuttonSupport",
                 "PushbuttonPreview",

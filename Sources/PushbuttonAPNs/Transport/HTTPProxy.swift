@@ -100,14 +100,20 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         guard let name = names.first(where: { !(variables[$0] ?? "").isEmpty }), let url = variables[name] else {
             return nil
         }
-        let bypass = (variables["no_proxy"] ?? variables["NO_PROXY"] ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces)
-        }.filter { !$0.isEmpty }
         do {
-            return try HTTPProxy(url: url, bypass: bypass)
+            return try HTTPProxy(url: url, bypass: environmentBypass(variables))
         } catch {
             throw APNsError(error.kind, "\(name): \(error.message)")
         }
+    }
+
+    /// The hosts `no_proxy` (else `NO_PROXY`) lists, comma-separated, for a proxy given some other way.
+    public static func environmentBypass(
+        _ variables: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
+        (variables["no_proxy"] ?? variables["NO_PROXY"] ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
     }
 
     /// Whether a connection to `host` goes through this proxy (false when ``bypass`` names it).
