@@ -17,6 +17,7 @@ public struct SendLine: Sendable, Equatable {
     /// The name of the environment (an app configuration's) the line goes to.
     public var environment: String?
 
+    /// A line for `token`, with its payload, id, topic and environment when it has them.
     public init(token: String, payload: [UInt8]?, id: String? = nil, topic: String? = nil, environment: String? = nil) {
         self.token = token
         self.payload = payload

@@ -12,9 +12,12 @@ public struct APNsApp: Sendable {
     /// The bundle id; notifications whose topic is it, or it with a push type's suffix (`.voip`,
     /// `.push-type.liveactivity`…), go to this app.
     public var topic: String
+    /// Where its notifications go.
     public var environment: APNsEnvironment
+    /// How it authenticates there.
     public var credentials: Credentials
 
+    /// An app for `topic` in `environment`, authenticated with `credentials`.
     public init(topic: String, environment: APNsEnvironment, credentials: Credentials) {
         self.topic = topic
         self.environment = environment

@@ -16,14 +16,17 @@ import Foundation
 public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
     /// The proxy's host name or address.
     public var host: String
+    /// The proxy's port.
     public var port: Int
     /// For `Proxy-Authorization: Basic`; nil sends none.
     public var username: String?
+    /// The password for `Proxy-Authorization: Basic` (with ``username``).
     public var password: String?
     /// Hosts reached without the proxy, in `NO_PROXY`'s form: `*` for every host, `example.com` (or
     /// `.example.com`) for that host and every host under it, an address for that address.
     public var bypass: [String]
 
+    /// A proxy at `host:port`, with credentials when given, that is not used for the hosts of `bypass`.
     public init(host: String, port: Int = 3128, username: String? = nil, password: String? = nil, bypass: [String] = [])
     {
         self.host = host

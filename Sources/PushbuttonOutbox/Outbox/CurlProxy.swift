@@ -19,6 +19,7 @@ public enum CurlProxy: Sendable, Hashable, CustomStringConvertible {
     /// `*`, `example.com` for it and its subdomains, an address).
     case http(url: String, bypass: [String])
 
+    /// The choice, with a proxy's credentials shown as `***`.
     public var description: String {
         switch self {
         case .environment: return "the environment's proxy settings"
