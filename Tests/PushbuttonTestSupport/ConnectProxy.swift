@@ -81,8 +81,8 @@ package final class ConnectProxy: @unchecked Sendable {
             return !stopped
         }
         guard first else { return }
+        // Wakes the accept loop, which closes the listener itself: no descriptor closed under another thread.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { stop() }
@@ -97,6 +97,12 @@ package final class ConnectProxy: @unchecked Sendable {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                close(listener)
+                return
+            }
+            if lock.withLock({ stopped }) {
+                close(client)
+                close(listener)
                 return
             }
             let thread = Thread { [self] in serve(client) }

@@ -54,9 +54,10 @@ public struct SendLine: Sendable, Equatable {
         var routing: [String: String] = [:]
         for name in ["topic", "environment"] {
             guard let value = object[name] else { continue }
-            guard let text = value.stringValue, !text.isEmpty else {
-                throw Failure("\"\(name)\" must be a non-empty string, not \(value.typeDescription)", token: token)
+            guard let text = value.stringValue else {
+                throw Failure("\"\(name)\" must be a string, not \(value.typeDescription)", token: token)
             }
+            guard !text.isEmpty else { throw Failure("\"\(name)\" must not be empty", token: token) }
             routing[name] = text
         }
         guard object["payload"] != nil else {
