@@ -35,11 +35,12 @@ public final class APNsClients: Sendable {
     private let clientOfApp: [Int]
 
     /// - Parameters:
+    ///   - observer: told of every client's events (one observer sees them all).
     ///   - transport: makes each group's transport (the nghttp2 transport by default); `configuration` has the
     ///     group's environment, ``TransportConfiguration/connections`` and, with certificates, the certificate.
     public init(
         apps: [APNsApp], connections: Int = 1, proxy: HTTPProxy? = nil, retryPolicy: RetryPolicy = RetryPolicy(),
-        requestTimeout: Duration = .seconds(30),
+        requestTimeout: Duration = .seconds(30), observer: (any APNsObserver)? = nil,
         transport: (TransportConfiguration) throws(APNsError) -> any APNsTransport = APNsClients.defaultTransport
     ) throws(APNsError) {
         guard !apps.isEmpty else { throw APNsError(.invalidRequest, "no apps: give at least one") }
@@ -83,7 +84,9 @@ public final class APNsClients: Sendable {
             groups[group] = clients.count
             clientOfApp.append(clients.count)
             clients.append(
-                APNsClient(transport: made, tokens: tokens, retryPolicy: retryPolicy, requestTimeout: requestTimeout))
+                APNsClient(
+                    transport: made, tokens: tokens, retryPolicy: retryPolicy, requestTimeout: requestTimeout,
+                    observer: observer))
         }
         self.apps = apps
         self.clients = clients

@@ -50,6 +50,9 @@ public struct MockAPNsConfiguration: Sendable {
     /// topic extension); a topic it does not cover is answered 400 `TopicDisallowed`. Requests on such a
     /// connection need no provider token. Only with TLS.
     public var clientCertificateAuthority: String?
+    /// The most broadcast channels one bundle id may have (APNs: 10,000 per environment); a create past it
+    /// is answered 400 CannotCreateChannelConfig.
+    public var channelsPerBundleID: Int = 10_000
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, security: Security, keys: [MockProviderKey] = [],

@@ -8,7 +8,7 @@ extension TLSServerContext {
     func requireClientCertificates(caFile: String) throws(MockAPNsError) {
         guard SSL_CTX_load_verify_locations(context, caFile, nil) == 1 else {
             throw MockAPNsError(
-                "cannot load the client certificate authority '\(caFile)': \(OpenSSLErrors.last())")
+                .tlsConfiguration, "cannot load the client certificate authority '\(caFile)': \(OpenSSLErrors.last())")
         }
         pushbutton_ssl_ctx_require_client_certificate(context)
     }

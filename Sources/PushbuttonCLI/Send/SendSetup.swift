@@ -42,19 +42,27 @@ struct SendSetup: Sendable {
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
         apps = try (try arguments[SendCommand.apps]).map { try SendApps.load($0, console: console) }
+        let bundleID: String?
         if apps != nil {
             try Self.refuseBesideApps(arguments)
             (token, certificate) = (nil, nil)
-            topic = try arguments[SendCommand.topic] ?? ""
+            bundleID = try arguments[SendCommand.topic]  // else each line names its topic
             environment = .production  // unused: each app has its own
         } else {
             (token, certificate) = try Self.authentication(arguments)
-            topic = try arguments.required(SendCommand.topic)
+            bundleID = try arguments.required(SendCommand.topic)
             environment = try Self.environment(arguments)
         }
         proxy = try Self.proxy(arguments)
         pushType = PushType(rawValue: try arguments[SendCommand.pushType] ?? "alert")
         priority = try arguments[SendCommand.priority]
+        if let bundleID {
+            topic = try Self.topic(
+                bundleID: bundleID, pushType: pushType, priority: priority,
+                tokenAuthentication: token != nil || apps != nil)
+        } else {
+            topic = ""
+        }
         expiration = try arguments[SendCommand.expiration].map(Int64.init)
         collapseID = try arguments[SendCommand.collapseID]
         connections = try arguments[SendCommand.connections] ?? 1
@@ -73,7 +81,7 @@ struct SendSetup: Sendable {
         }
     }
 
-    private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
+    static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
         if let host = try arguments[SendCommand.host] {
             guard !arguments[SendCommand.sandbox] else {
                 throw UsageError(
@@ -105,12 +113,13 @@ struct SendSetup: Sendable {
         Int(FNV1a.hash(token.lowercased().utf8) % UInt64(count))
     }
 
-    func makeClient() async throws -> SendClient {
+    func makeClient(observer: (any APNsObserver)? = nil) async throws -> SendClient {
         if let apps {
             do {
                 return .many(
                     try APNsClients(
-                        apps: apps.apps, connections: connections, proxy: proxy, requestTimeout: timeout),
+                        apps: apps.apps, connections: connections, proxy: proxy, requestTimeout: timeout,
+                        observer: observer),
                     environments: apps.environments)
             } catch {
                 throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
@@ -125,7 +134,7 @@ struct SendSetup: Sendable {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }
         let tokens = token.map { TokenProvider(key: $0.key, keyID: $0.keyID, teamID: $0.teamID) }
-        return .one(APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout))
+        return .one(APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer))
     }
 
     func notification(token: String, payload: [UInt8], topic lineTopic: String? = nil) throws(APNsError)
