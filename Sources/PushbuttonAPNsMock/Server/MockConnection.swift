@@ -139,6 +139,10 @@ final class MockConnection: NGHTTP2SessionOwner {
         switch channel.handshake() {
         case .done:
             handshakeComplete = true
+            if service.configuration.clientCertificateAuthority != nil {
+                // Verified by OpenSSL against the configured CA during the handshake; its topics decide.
+                auth.certificateTopics = channel.peerCertificateDER.flatMap(ClientCertificateTopics.init)?.topics ?? []
+            }
             return true
         case .wantsRead, .wantsWrite:
             return false
