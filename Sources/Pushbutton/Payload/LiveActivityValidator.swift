@@ -10,6 +10,12 @@ struct LiveActivityValidator {
     /// Epoch seconds past this (the year 5138) are milliseconds by mistake.
     static let largestSeconds: Int64 = 100_000_000_000
 
+    /// Whether `diagnostic` is the reader's warning about `aps.alert.sound`, which a Live Activity's alert
+    /// carries (Apple's examples put the sound inside the alert) where a notification's has it next to the alert.
+    static func isAlertSound(_ diagnostic: Diagnostic) -> Bool {
+        diagnostic.code == .unknownKey && diagnostic.path == Self.aps.appending("alert").appending("sound")
+    }
+
     /// Every problem of `payload` as a Live Activity push.
     static func check(_ payload: Payload) -> [Diagnostic] {
         var validator = LiveActivityValidator()
@@ -45,6 +51,12 @@ struct LiveActivityValidator {
         }
         // A dismissal date in the past (0 included) removes the activity at once, as Apple documents.
         if let dismissal = live.dismissalDate, dismissal != 0 { checkDate(dismissal, "dismissal-date") }
+        if case .content(let alert) = aps.alert, let sound = alert.extra["sound"], sound.stringValue == nil {
+            report(
+                .error, .typeMismatch, Self.aps.appending("alert").appending("sound"),
+                "a Live Activity alert's 'sound' is the name of a sound file, not \(sound.typeDescription)",
+                hint: "write \"sound\": \"chime.aiff\", or \"default\"")
+        }
         guard let name = live.event else {
             report(
                 .error, .missingField, Self.aps, "a Live Activity push needs 'event'",
