@@ -75,7 +75,7 @@ struct RequestValidator: Sendable {
     }
 
     /// The token's allowed topics when it is valid, else APNs' 403 (or 429 for too many token changes).
-    private func checkProviderToken(_ request: MockRequest, auth: inout ConnectionAuthState, now: Date)
+    func checkProviderToken(_ request: MockRequest, auth: inout ConnectionAuthState, now: Date)
         -> Result<Set<String>?, MockResponse>
     {
         guard let authorization = request.header("authorization") else {

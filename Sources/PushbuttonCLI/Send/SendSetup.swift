@@ -60,7 +60,7 @@ struct SendSetup: Sendable {
         }
     }
 
-    private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
+    static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
         if let host = try arguments[SendCommand.host] {
             guard !arguments[SendCommand.sandbox] else {
                 throw UsageError(
@@ -92,7 +92,7 @@ struct SendSetup: Sendable {
         Int(FNV1a.hash(token.lowercased().utf8) % UInt64(count))
     }
 
-    func makeClient() async throws -> APNsClient {
+    func makeClient(observer: (any APNsObserver)? = nil) async throws -> APNsClient {
         let transport: any APNsTransport
         let configuration = TransportConfiguration(
             environment: environment, connections: connections, clientCertificate: certificate)
@@ -102,7 +102,7 @@ struct SendSetup: Sendable {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }
         let tokens = token.map { TokenProvider(key: $0.key, keyID: $0.keyID, teamID: $0.teamID) }
-        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout)
+        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer)
     }
 
     func notification(token: String, payload: [UInt8]) throws(APNsError) -> APNsNotification {
