@@ -178,10 +178,13 @@ import Testing
             let found = Self.diagnostics(text)
             #expect(found.containsErrors, "\(text)")
         }
-        // Deep content and an emoji type name are the app's business: valid.
+        // Deep content and an emoji type name are the app's business: valid; an alert with nothing is a warning.
         let deep =
             #"{"aps": {"timestamp": 1, "event": "start", "content-state": {"a": {"b": {"c": [[[[1]]]]}}}, "attributes-type": "\ud83d\ude00", "attributes": {}, "alert": {}}}"#
-        #expect(Self.diagnostics(deep).isEmpty)
+        let found = Self.diagnostics(deep)
+        #expect(
+            found.map(\.code) == [.missingAlert] && found[0].severity == .warning
+                && found[0].path.description == "aps.alert")
     }
 
     @Test func aLiveActivityAlertCarriesItsSoundInside() throws {
