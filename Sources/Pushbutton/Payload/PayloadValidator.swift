@@ -68,6 +68,7 @@ public struct PayloadValidator: Sendable {
         var result = Payload.parse(document.value)
         // An MDM push is {"mdm": "<push magic>"}: it has no aps dictionary to miss.
         if context.pushType == .mdm { result.diagnostics.removeAll { $0.code == .missingAPS } }
+        if context.pushType == .liveactivity { result.diagnostics.removeAll(where: LiveActivityValidator.isAlertSound) }
         if let payload = result.payload {
             result.diagnostics += validate(payload, context: context, encodedSize: bytes.count)
         }
