@@ -41,7 +41,7 @@ enum CLI {
         _ executable: URL, _ arguments: [String], stdin: String = "", in directory: URL = packageRoot,
         environment: [String: String]? = nil
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -72,7 +72,7 @@ enum CLI {
 
     /// Waits for `process` and reaps it.
     @discardableResult
-    static func waitForExit(_ process: Process) -> Exit { ProcessExit.wait(for: process) }
+    static func waitForExit(_ process: ChildProcess) -> Exit { ProcessExit.wait(for: process) }
 
     /// A fresh temporary directory, removed by the caller.
     static func temporaryDirectory() throws -> URL {

@@ -57,7 +57,7 @@ import Testing
         try Data(manifest.utf8).write(to: manifestURL)
         let generated = try CLI.run(["codegen", manifestURL.path, "-o", directory.path, "--no-strings"])
         #expect(generated.status == 0, "\(generated.stderr)")
-        let swiftc = Process()
+        let swiftc = ChildProcess()
         swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         swiftc.arguments = [
             "swiftc", "-typecheck", "-I", CLI.productsDirectory.appendingPathComponent("Modules").path,
