@@ -59,7 +59,7 @@ enum CLI {
         _ executable: URL, _ arguments: [String], stdin: String = "", in directory: URL = packageRoot,
         environment: [String: String]? = nil
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -91,12 +91,12 @@ enum CLI {
     /// Waits for `process` and reaps it, on the calling thread: for a process that was just killed, or for work
     /// already off the pool.
     @discardableResult
-    static func waitForExit(_ process: Process) -> Exit { ProcessExit.wait(for: process) }
+    static func waitForExit(_ process: ChildProcess) -> Exit { ProcessExit.wait(for: process) }
 
     /// Waits for `process` and reaps it on a thread of its own, holding none of the cooperative pool's threads
     /// while the process runs.
     @discardableResult
-    static func exit(of process: Process) async throws -> Exit {
+    static func exit(of process: ChildProcess) async throws -> Exit {
         try await OffPool.run { ProcessExit.wait(for: process) }
     }
 

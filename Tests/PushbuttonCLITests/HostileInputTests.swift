@@ -90,7 +90,7 @@ import Testing
 
     @Test func outputThatGoesAwayEndsTheCommandQuietly() async throws {
         // A closed pipe: status 141 and nothing on stderr, for a command that prints a lot.
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = ["builtins", "--json"]
         let pipe = Pipe()
@@ -104,7 +104,7 @@ import Testing
         #expect(exit.status == 141 || exit.signaled, "\(stderr)")
         #expect(stderr.isEmpty, "\(stderr)")
         // A full disk: one line and status 1.
-        let full = Process()
+        let full = ChildProcess()
         full.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         full.arguments = ["builtins"]
         full.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func theMockKeepsServingWhenItsLogGoesAway() async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = ["mock-apns", "--h2c", "--port", "0", "--no-token-check", "--duration", "60"]
         let output = Pipe()

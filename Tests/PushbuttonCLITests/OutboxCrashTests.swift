@@ -69,8 +69,8 @@ import Testing
         }
     }
 
-    private func startDrain(_ database: String, endpoint: String) throws -> Process {
-        let process = Process()
+    private func startDrain(_ database: String, endpoint: String) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = [
             "outbox", "drain", database, "--endpoint", endpoint, "--until-empty", "--base-backoff", "0.01",

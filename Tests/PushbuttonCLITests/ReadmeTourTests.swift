@@ -153,7 +153,7 @@ import Testing
     /// A command started with `&`: its output goes to files, its first line (the mock's "listening" line)
     /// is awaited, and `kill %1` sends it SIGTERM and collects what it printed.
     final class Background {
-        let process = Process()
+        let process = ChildProcess()
         let firstLine: String
         private let out: URL
         private let err: URL

@@ -7,17 +7,20 @@ import Synchronization
 /// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
 /// the transport's notification path when it has one, so an attempt allocates nothing here.
 final class Delivery: NotificationResponseHandler, Sendable {
-    private let notification: APNsNotification
-    private let client: APNsClient
+    let notification: APNsNotification
+    let client: APNsClient
     private let sink: any DeliverySink
     /// Events can arrive on two threads at once (an answer on the transport's, a cancellation on the
     /// caller's), so the state machine is behind a lock; actions run outside it.
-    private let state: Mutex<DeliveryState>
+    let state: Mutex<DeliveryState>
+    /// When the client took the notification: read only when an observer wants latencies.
+    let started: ContinuousClock.Instant?
 
     init(_ notification: APNsNotification, client: APNsClient, sink: any DeliverySink) {
         self.notification = notification
         self.client = client
         self.sink = sink
+        started = client.observer == nil ? nil : .now
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
@@ -38,6 +41,7 @@ final class Delivery: NotificationResponseHandler, Sendable {
     }
 
     private func perform(_ action: DeliveryState.Action) {
+        if let observer = client.observer { report(action, to: observer) }
         switch action {
         case .none: return
         case .send(let token): send(token: token)

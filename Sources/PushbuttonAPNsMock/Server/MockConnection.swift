@@ -295,6 +295,9 @@ final class MockConnection: NGHTTP2SessionOwner {
         headers.add(":status", String(response.status))
         headers.add("apns-id", apnsID, indexed: false)
         if let accepted { headers.add("apns-unique-id", accepted.uniqueID, indexed: false) }
+        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
+            headers.add(name, value, indexed: false)
+        }
         let body = response.body
         if !body.isEmpty { headers.add("content-type", "application/json") }
         stream.responseBody = body

@@ -7,7 +7,7 @@ struct LintCommand: Command {
     let discussion = """
         Prints one line per finding, like a compiler (file:line:column: severity: path: message [rule]),
         with a hint on how to fix it. With PAYLOAD files, each is checked against the manifest's categories
-        (for --push-type and --priority when given). One argument may be '-' for standard input.
+        (for --push-type, --priority and --topic when given). One argument may be '-' for standard input.
         Exit status: 0 when there is no error, 1 when there are errors, 2 for a wrong command line.
         """
     static let pushType = Option<String>(
@@ -15,12 +15,14 @@ struct LintCommand: Command {
     static let priority = Option<Int>(
         "--priority", value: "N", help: "Check payloads as sent with this apns-priority.", range: ArgumentRange.priority
     )
+    static let topic = Option<String>(
+        "--topic", value: "TOPIC", help: "Check payloads as sent to this apns-topic (its push-type suffix).")
     static let json = Flag("--json", help: "Print the diagnostics as a JSON array.")
     static let strict = Flag("--strict", help: "Treat warnings as errors.")
     static let quiet = Flag(
         "--quiet", short: "-q", help: "Print only what fails the run: errors (and warnings with --strict).")
     let arguments = ArgumentSpec(
-        options: [Self.pushType, Self.priority], flags: [Self.json, Self.strict, Self.quiet],
+        options: [Self.pushType, Self.priority, Self.topic], flags: [Self.json, Self.strict, Self.quiet],
         positionals: ["MANIFEST", "[PAYLOAD]"], minimum: 1, maximum: .some(nil))
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -41,7 +43,7 @@ struct LintCommand: Command {
             let validator = PayloadValidator(manifest: manifest)
             let context = PayloadValidator.Context(
                 pushType: PushType(rawValue: try arguments[Self.pushType] ?? "alert"),
-                priority: try arguments[Self.priority])
+                priority: try arguments[Self.priority], topic: try arguments[Self.topic])
             for payloadPath in payloadPaths {
                 let result = validator.validate(jsonBytes: try console.read(payloadPath), context: context)
                 reports.append((Console.displayName(payloadPath), result.diagnostics))

@@ -22,6 +22,10 @@ struct SendCommand: Command {
         string, echoed), so each result joins back to its input; the summary goes to stderr. On a terminal a
         progress line shows the counts so far, and the percentage and time left when the total is known (or
         estimated from a token file's size). --shard K/N sends only the tokens whose hash falls in shard K of N.
+        --channel ID broadcasts the payload once to a channel's subscribers (iOS 18 Live Activities; see
+        `pushbutton channels`) instead of sending to devices: --topic is the app's bundle id, the push type is
+        liveactivity. --stats prints the sender's counters (sent, delivered, rejected by reason, retries,
+        latency, connections, GOAWAYs, token refreshes) on stderr at the end.
         Ctrl-C stops reading input, waits for what is in flight (at most --timeout), writes those results and
         the summary and exits with 130; a second Ctrl-C ends it at once.
         --payload and payload flags cannot be combined, nor --sandbox and --host.
@@ -34,7 +38,8 @@ struct SendCommand: Command {
     static let keyID = Option<String>("--key-id", value: "ID", help: "The key's identifier.")
     static let teamID = Option<String>("--team-id", value: "ID", help: "Your team identifier.")
     static let topic = Option<String>(
-        "--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier.", header: "apns-topic")
+        "--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier (the push type's suffix is added).",
+        header: "apns-topic")
     static let host = Option<String>("--host", value: "HOST", help: "A stand-in's host (default: APNs).")
     static let port = Option<Int>(
         "--port", value: "PORT", help: "A stand-in's port (default 443).", range: ArgumentRange.port)
@@ -46,7 +51,8 @@ struct SendCommand: Command {
     static let manifest = Option<String>(
         "--manifest", value: "FILE", help: "Validate payloads against this manifest first.")
     static let pushType = Option<String>(
-        "--push-type", value: "TYPE", help: "apns-push-type (default alert).", header: "apns-push-type")
+        "--push-type", value: "TYPE", help: "apns-push-type (default alert): alert, background, liveactivity, voip, …",
+        header: "apns-push-type")
     static let priority = Option<Int>(
         "--priority", value: "N", help: "apns-priority: 10, 5 or 1.", range: ArgumentRange.priority)
     /// Up to the year 9999.
@@ -62,19 +68,29 @@ struct SendCommand: Command {
         "--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens.", convert: SendSetup.shard)
     static let timeout = Option<Duration>(
         "--timeout", help: "How long one response may take (default 30).", seconds: 1...86_400)
+    static let channel = Option<String>(
+        "--channel", value: "ID", help: "Broadcast to this channel instead of devices.", header: "apns-channel-id")
+    static let stats = Flag("--stats", help: "Print the sender's counters on stderr at the end.")
     static let sandbox = Flag("--sandbox", help: "Use APNs' sandbox (development) environment.")
     static let h2c = Flag("--h2c", help: "Cleartext HTTP/2, for a local stand-in only.")
     let arguments = ArgumentSpec(
         options: [
             Self.key, Self.cert, Self.certKey, Self.keyID, Self.teamID, Self.topic, Self.host, Self.port, Self.ca,
             Self.token, Self.tokens, Self.payload, Self.manifest, Self.pushType, Self.priority, Self.expiration,
-            Self.collapseID, Self.connections, Self.inFlight, Self.shard, Self.timeout,
+            Self.collapseID, Self.connections, Self.inFlight, Self.shard, Self.timeout, Self.channel,
         ] + PayloadFlags.options,
-        flags: [Self.sandbox, Self.h2c] + PayloadFlags.flags)
+        flags: [Self.sandbox, Self.h2c, Self.stats] + PayloadFlags.flags)
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let statistics = arguments[Self.stats] ? APNsStatistics() : nil
+        if let channel = try arguments[Self.channel] {
+            let status = try await BroadcastSend.run(
+                arguments, channelID: channel, console: console, observer: statistics)
+            statistics.map { Self.printStatistics($0, console: console) }
+            return status
+        }
         let setup = try SendSetup(arguments, console: console)
-        let client = try await setup.makeClient()
+        let client = try await setup.makeClient(observer: statistics)
         var summary = SendSummary()
         let started = ContinuousClock.now
         var progress = SendProgress(input: setup.input, knownTotal: setup.knownTotal)
@@ -106,6 +122,7 @@ struct SendCommand: Command {
         progress.finish()
         summary.invalid = invalid()
         console.printError(summary.line(elapsed: ContinuousClock.now - started))
+        statistics.map { Self.printStatistics($0, console: console) }
         if stop.isRequested {
             console.printError(
                 "pushbutton: interrupted: the rest of the input was not sent (each result names its input line)")
@@ -113,5 +130,10 @@ struct SendCommand: Command {
         }
         return summary.total > 0 && summary.delivered == summary.total && summary.invalid == 0
             ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// The counters as `stats: name value` lines on stderr: stdout keeps only the NDJSON results.
+    static func printStatistics(_ statistics: APNsStatistics, console: Console) {
+        for line in statistics.counters.lines { console.printError("stats: " + line) }
     }
 }

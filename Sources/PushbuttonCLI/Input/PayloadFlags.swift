@@ -15,7 +15,10 @@ enum PayloadFlags {
     static let threadID = Option<String>("--thread-id", value: "ID", help: "Groups notifications.")
     static let interruptionLevel = Option<String>(
         "--interruption-level", value: "LEVEL", help: "passive, active, time-sensitive or critical.")
-    static let relevanceScore = Option<Double>("--relevance-score", value: "X", help: "From 0 to 1.", range: 0...1)
+    /// A notification's score is from 0 to 1 (the validator says so); a Live Activity's orders the app's activities.
+    static let relevanceScore = Option<Double>(
+        "--relevance-score", value: "X", help: "From 0 to 1 (a Live Activity's: any number from 0).",
+        range: 0...1_000_000)
     static let button = RepeatableOption<String>(
         "--button", value: "ID=ACTION[:ARGS_JSON]", help: "An action for a button.")
     static let bodyAction = RepeatableOption<String>(
@@ -28,12 +31,13 @@ enum PayloadFlags {
     static let contentAvailable = Flag("--content-available", help: "Set content-available: 1.")
     static let mutableContent = Flag("--mutable-content", help: "Set mutable-content: 1.")
 
-    static let options: [any OptionDeclaration] = [
-        category, title, subtitle, body, badge, sound, threadID, interruptionLevel, relevanceScore, button,
-        bodyAction, dismissAction, define, arg, custom,
-    ]
+    static let options: [any OptionDeclaration] =
+        [
+            category, title, subtitle, body, badge, sound, threadID, interruptionLevel, relevanceScore, button,
+            bodyAction, dismissAction, define, arg, custom,
+        ] + AlertKeyFlags.options + LiveActivityFlags.options
 
-    static let flags = [contentAvailable, mutableContent]
+    static let flags = [contentAvailable, mutableContent] + LiveActivityFlags.flags
 
     /// Whether any payload flag was given.
     static func given(_ arguments: ParsedArguments) -> Bool { !givenNames(arguments).isEmpty }
@@ -58,6 +62,8 @@ enum PayloadFlags {
         if let score = try arguments[Self.relevanceScore] { payload.aps.relevanceScore = score }
         payload.aps.contentAvailable = arguments[Self.contentAvailable]
         payload.aps.mutableContent = arguments[Self.mutableContent]
+        try AlertKeyFlags.apply(arguments, to: &payload)
+        try LiveActivityFlags.apply(arguments, to: &payload)
         for button in try arguments[Self.button] {
             let (identifier, rest) = try split(button, Self.button.name, "ID=ACTION[:ARGS_JSON]")
             payload.addAction(try spec(rest, Self.button.name), forButton: identifier)

@@ -36,10 +36,12 @@ struct SendSetup: Sendable {
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
         (token, certificate) = try Self.authentication(arguments)
-        topic = try arguments.required(SendCommand.topic)
+        let bundleID = try arguments.required(SendCommand.topic)
         environment = try Self.environment(arguments)
         pushType = PushType(rawValue: try arguments[SendCommand.pushType] ?? "alert")
         priority = try arguments[SendCommand.priority]
+        topic = try Self.topic(
+            bundleID: bundleID, pushType: pushType, priority: priority, tokenAuthentication: token != nil)
         expiration = try arguments[SendCommand.expiration].map(Int64.init)
         collapseID = try arguments[SendCommand.collapseID]
         connections = try arguments[SendCommand.connections] ?? 1
@@ -58,7 +60,7 @@ struct SendSetup: Sendable {
         }
     }
 
-    private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
+    static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
         if let host = try arguments[SendCommand.host] {
             guard !arguments[SendCommand.sandbox] else {
                 throw UsageError(
@@ -90,7 +92,7 @@ struct SendSetup: Sendable {
         Int(FNV1a.hash(token.lowercased().utf8) % UInt64(count))
     }
 
-    func makeClient() async throws -> APNsClient {
+    func makeClient(observer: (any APNsObserver)? = nil) async throws -> APNsClient {
         let transport: any APNsTransport
         let configuration = TransportConfiguration(
             environment: environment, connections: connections, clientCertificate: certificate)
@@ -100,7 +102,7 @@ struct SendSetup: Sendable {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }
         let tokens = token.map { TokenProvider(key: $0.key, keyID: $0.keyID, teamID: $0.teamID) }
-        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout)
+        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer)
     }
 
     func notification(token: String, payload: [UInt8]) throws(APNsError) -> APNsNotification {
