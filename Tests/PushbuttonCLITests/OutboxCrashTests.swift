@@ -38,7 +38,7 @@ import Testing
             CLI.waitForExit(worker)
         }
         let last = try startDrain(database, endpoint: receiver.endpoint)
-        #expect(CLI.waitForExit(last).status == 0)
+        #expect(try await CLI.exit(of: last).status == 0)
 
         let status = try await outbox.status()
         #expect(status.delivered == Self.taps && status.pending == 0 && status.inFlight == 0 && status.dead == 0)

@@ -333,9 +333,8 @@ final class MockConnection: NGHTTP2SessionOwner {
     ) -> (count: Int, finished: Bool) {
         guard let stream = streams[streamID] else { return (0, true) }
         let count = min(length, stream.responseBody.count - stream.responseOffset)
-        stream.responseBody.withUnsafeBufferPointer { bytes in
-            buffer.update(from: bytes.baseAddress! + stream.responseOffset, count: count)
-        }
+        let next = stream.responseBody[stream.responseOffset..<(stream.responseOffset + count)]
+        _ = UnsafeMutableBufferPointer(start: buffer, count: count).update(fromContentsOf: next)
         stream.responseOffset += count
         return (count, stream.responseOffset == stream.responseBody.count)
     }
