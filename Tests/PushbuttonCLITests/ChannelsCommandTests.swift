@@ -23,9 +23,8 @@ import Testing
             ]
         }
 
-        /// Runs `pushbutton` off Swift's cooperative pool, so the async tests next to it keep their timing.
         func run(_ arguments: [String], stdin: String = "") async throws -> CLI.Result {
-            try await OffPool.cli(arguments + options, stdin: stdin)
+            try await CLI.run(arguments + options, stdin: stdin)
         }
 
         func payloadFile(_ text: String = ChannelsCommandTests.update) throws -> String {
@@ -141,7 +140,7 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.path + "/AuthKey.p8"
-        let made = try await OffPool.program(
+        let made = try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
         try #require(made.status == 0, "\(made.stderr)")
@@ -150,7 +149,7 @@ import Testing
             "--key", key, "--key-id", "K", "--team-id", "T", "--topic", Self.bundleID, "--host", "127.0.0.1", "--port",
             "9",
         ]
-        let result = try await OffPool.cli(arguments + options)
+        let result = try await CLI.run(arguments + options)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
