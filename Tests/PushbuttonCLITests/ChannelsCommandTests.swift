@@ -23,8 +23,8 @@ import Testing
             ]
         }
 
-        func run(_ arguments: [String], stdin: String = "") throws -> CLI.Result {
-            try CLI.run(arguments + options, stdin: stdin)
+        func run(_ arguments: [String], stdin: String = "") async throws -> CLI.Result {
+            try await CLI.run(arguments + options, stdin: stdin)
         }
 
         func payloadFile(_ text: String = ChannelsCommandTests.update) throws -> String {
@@ -41,34 +41,34 @@ import Testing
         }
     }
 
-    @Test func createListReadAndDeleteAChannel() throws {
+    @Test func createListReadAndDeleteAChannel() async throws {
         let mock = try Mock()
-        let created = try mock.run(["channels", "create", "--storage-policy", "most-recent"])
+        let created = try await mock.run(["channels", "create", "--storage-policy", "most-recent"])
         #expect(created.status == 0, "\(created.stderr)")
         let id = created.stdout.trimmingCharacters(in: .newlines)
         #expect(Data(base64Encoded: id) != nil && created.stdout == id + "\n")
         #expect(created.stderr.hasPrefix("created channel \(id) for \(Self.bundleID) (most-recent-message-stored; "))
 
-        let second = try mock.run(["channels", "create", "--json"])
+        let second = try await mock.run(["channels", "create", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
         let secondID = try #require(object["channel_id"] as? String)
         #expect(object["message_storage_policy"] as? Int == 0 && object["push_type"] as? String == "LiveActivity")
         #expect((object["apns_request_id"] as? String).flatMap(UUID.init(uuidString:)) != nil && second.stderr.isEmpty)
 
-        let list = try mock.run(["channels", "list"])
+        let list = try await mock.run(["channels", "list"])
         #expect(list.status == 0 && list.stdout == "\(id)\n\(secondID)\n")
-        let read = try mock.run(["channels", "read", id])
+        let read = try await mock.run(["channels", "read", id])
         #expect(read.status == 0 && read.stdout == "\(id) most-recent-message-stored LiveActivity\n")
 
-        let deleted = try mock.run(["channels", "delete", id])
+        let deleted = try await mock.run(["channels", "delete", id])
         #expect(deleted.status == 0 && deleted.stdout == "deleted \(id)\n")
-        let gone = try mock.run(["channels", "read", id])
+        let gone = try await mock.run(["channels", "read", id])
         #expect(gone.status == 1 && gone.stdout.isEmpty)
         #expect(
             gone.stderr.hasPrefix(
                 "pushbutton: error: channels read: rejected: 410 ChannelNotRegistered (apns-request-id "))
         #expect(gone.stderr.split(separator: "\n").count == 1)
-        #expect(try mock.run(["channels", "list", "--json"]).stdout.contains(#""channels":["\#(secondID)"]"#))
+        #expect(try await mock.run(["channels", "list", "--json"]).stdout.contains(#""channels":["\#(secondID)"]"#))
 
         let log = mock.finish()
         let operations = log.compactMap { line in
@@ -77,16 +77,16 @@ import Testing
         #expect(operations == ["create", "create", "list", "read", "delete", "read", "list"], "\(log)")
     }
 
-    @Test func sendBroadcastsToAChannelAndReportsAGoneOne() throws {
+    @Test func sendBroadcastsToAChannelAndReportsAGoneOne() async throws {
         let mock = try Mock()
-        let id = try mock.run(["channels", "create"]).stdout.trimmingCharacters(in: .newlines)
+        let id = try await mock.run(["channels", "create"]).stdout.trimmingCharacters(in: .newlines)
         let payload = try mock.payloadFile()
-        let sent = try mock.run(["send", "--channel", id, "--payload", payload, "--priority", "5"])
+        let sent = try await mock.run(["send", "--channel", id, "--payload", payload, "--priority", "5"])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout.hasPrefix("channel \(id): delivered ") && sent.stdout.split(separator: "\n").count == 1)
 
-        _ = try mock.run(["channels", "delete", id])
-        let gone = try mock.run(["send", "--channel", id, "--payload", payload])
+        _ = try await mock.run(["channels", "delete", id])
+        let gone = try await mock.run(["send", "--channel", id, "--payload", payload])
         #expect(gone.status == 1)
         #expect(gone.stdout.hasPrefix("channel \(id): rejected ") && gone.stdout.contains(": 410 ChannelNotRegistered"))
         #expect(gone.stderr.contains("the channel does not exist in this environment"))
@@ -98,12 +98,12 @@ import Testing
             })
     }
 
-    @Test func statsGoToStandardErrorAndLeaveTheResultsClean() throws {
+    @Test func statsGoToStandardErrorAndLeaveTheResultsClean() async throws {
         let dead = String(repeating: "d", count: 63) + "2"
         let mock = try Mock(["--unregistered", dead, "--quiet"])
         let alive = (1...3).map { String(repeating: "a", count: 63) + String($0) }
         let input = (alive + [dead]).map { #"{"token":"\#($0)"}"# }.joined(separator: "\n")
-        let result = try mock.run(["send", "--stats", "--body", "Lunch?"], stdin: input)
+        let result = try await mock.run(["send", "--stats", "--body", "Lunch?"], stdin: input)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 4)
@@ -136,11 +136,11 @@ import Testing
         (["send", "--channel", "YWJj"], "give the broadcast's payload"),
         (["send", "--channel", "not base64", "--body", "x", "--push-type", "liveactivity"], "is not base64 text"),
     ])
-    func wrongCommandLinesExitTwoWithOneLine(arguments: [String], message: String) throws {
+    func wrongCommandLinesExitTwoWithOneLine(arguments: [String], message: String) async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.path + "/AuthKey.p8"
-        let made = try CLI.run(
+        let made = try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/openssl"),
             ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", key])
         try #require(made.status == 0, "\(made.stderr)")
@@ -149,7 +149,7 @@ import Testing
             "--key", key, "--key-id", "K", "--team-id", "T", "--topic", Self.bundleID, "--host", "127.0.0.1", "--port",
             "9",
         ]
-        let result = try CLI.run(arguments + options)
+        let result = try await CLI.run(arguments + options)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
