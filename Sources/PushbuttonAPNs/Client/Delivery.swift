@@ -6,8 +6,11 @@ import Synchronization
 /// Executes one notification's ``DeliveryState``: it feeds the state machine its events (a token, an
 /// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
 /// the transport's notification path when it has one, so an attempt allocates nothing here.
-final class Delivery: NotificationResponseHandler, Sendable {
-    private let notification: APNsNotification
+final class Delivery: NotificationResponseHandler, @unchecked Sendable {
+    // `@unchecked Sendable`: `notification` changes only in ``restart(with:)``, while the delivery is
+    // finished and owned by the bulk pump that restarts it (handed over under the pump's lock, before
+    // `start`); the state is behind its mutex, the rest is constant.
+    private var notification: APNsNotification
     private let client: APNsClient
     private let sink: any DeliverySink
     /// Events can arrive on two threads at once (an answer on the transport's, a cancellation on the
@@ -20,6 +23,15 @@ final class Delivery: NotificationResponseHandler, Sendable {
         self.sink = sink
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
+    }
+
+    /// Makes a finished delivery a new one for `notification` (a bulk pump reuses its deliveries, which
+    /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
+    func restart(with notification: APNsNotification) {
+        self.notification = notification
+        let fresh = DeliveryState(
+            apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
+        state.withLock { $0 = fresh }
     }
 
     func start() {
@@ -41,7 +53,8 @@ final class Delivery: NotificationResponseHandler, Sendable {
         switch action {
         case .none: return
         case .send(let token): send(token: token)
-        case .finish(let result): sink.finished(notification, result, attempts: state.withLock { $0.attempt })
+        case .finish(let result):
+            sink.finished(self, notification, result, attempts: state.withLock { $0.attempt })
         case .retry(let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
                 perform(state.withLock { $0.backoffEnded() })
