@@ -12,5 +12,8 @@ public func fuzzPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(reread == payload, "a payload changed on a write/read round trip")
     _ = payload.sizeReport()
     _ = payload.truncatingAlertBody(toFit: 256)
+    // One push type per input (by its length), so every type's rules and the Live Activity's see every shape.
+    let type = PushType.known[size % PushType.known.count]
+    _ = PayloadValidator().validate(payload, context: .init(pushType: type, priority: 10, topic: "com.example.app"))
     return 0
 }

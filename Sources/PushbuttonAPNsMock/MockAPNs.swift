@@ -56,7 +56,7 @@ public final class MockAPNs: Sendable {
         do {
             (listener, port) = try ListeningSocket.bind(host: configuration.host, port: configuration.port)
         } catch {
-            throw MockAPNsError(error.message)
+            throw MockAPNsError(.listen, error.message)
         }
         let registry = DeviceRegistry()
         let verifier = ProviderTokenVerifier(keys: configuration.keys)
@@ -103,6 +103,12 @@ public final class MockAPNs: Sendable {
 
     /// Every accepted notification so far, in order (up to the configuration's recording limit).
     public var notifications: [RecordedNotification] { service.recorder.notifications }
+
+    /// The broadcast channels, per bundle id: created by the channel management API, or added by a test.
+    public var channels: MockChannelRegistry { service.channels }
+
+    /// Every broadcast accepted so far, in order.
+    public var broadcasts: [RecordedBroadcast] { service.channels.broadcasts }
 
     /// What the mock has seen so far.
     public var counters: MockCounters { service.recorder.counters }

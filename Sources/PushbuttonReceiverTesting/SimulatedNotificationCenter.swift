@@ -129,7 +129,7 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
     @discardableResult
     public func fire(_ requestIdentifier: String) throws(SimulatorError) -> DisplayedNotification {
         guard let index = pending.firstIndex(where: { $0.identifier == requestIdentifier }) else {
-            throw SimulatorError("no local notification '\(requestIdentifier)' is scheduled")
+            throw SimulatorError(.notScheduled, "no local notification '\(requestIdentifier)' is scheduled")
         }
         let request = pending.remove(at: index)
         return deliver(
@@ -178,7 +178,8 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
     public func tapButton(_ identifier: String, action: String) async throws(SimulatorError) -> ResponseDelivery {
         let button = try shownButton(identifier, action)
         if button.textField != nil {
-            throw SimulatorError("'\(action)' opens a text field; the user replies with text (use reply)")
+            throw SimulatorError(
+                .needsTextInput, "'\(action)' opens a text field; the user replies with text (use reply)")
         }
         let shown = try find(identifier)
         remove(identifier)
@@ -190,7 +191,9 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         -> ResponseDelivery
     {
         let button = try shownButton(identifier, action)
-        guard button.textField != nil else { throw SimulatorError("'\(action)' is not a text-input button") }
+        guard button.textField != nil else {
+            throw SimulatorError(.notTextInput, "'\(action)' is not a text-input button")
+        }
         let shown = try find(identifier)
         remove(identifier)
         return await respond(
@@ -214,6 +217,7 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
     private func find(_ identifier: String) throws(SimulatorError) -> DisplayedNotification {
         guard let shown = displayed.first(where: { $0.notification.identifier == identifier }) else {
             throw SimulatorError(
+                .notInCenter,
                 "notification '\(identifier)' is not in the notification center (never shown, or already handled)")
         }
         return shown
@@ -224,6 +228,7 @@ public actor SimulatedNotificationCenter: UserNotificationCenter {
         guard let button = shown.buttons.first(where: { $0.identifier == action }) else {
             let available = shown.buttons.map(\.identifier)
             throw SimulatorError(
+                .noSuchButton,
                 "notification '\(identifier)' shows no button '\(action)'"
                     + (available.isEmpty
                         ? (shown.categoryIsRegistered

@@ -20,16 +20,18 @@ public actor SimulatedSystemServices: SystemServices {
         case share
     }
 
-    /// Services that fail, and why (to test how a failure is reported).
-    private var failures: [Service: String] = [:]
+    /// Services that fail, and how (to test how a failure is reported).
+    private var failures: [Service: SystemServiceError] = [:]
 
     public init() {}
 
-    /// Makes `service` fail with `message` from now on.
-    public func fail(_ service: Service, with message: String) { failures[service] = message }
+    /// Makes `service` fail with `message` (and `code`) from now on.
+    public func fail(_ service: Service, with message: String, code: SystemServiceError.Code = .failed) {
+        failures[service] = SystemServiceError(code, message)
+    }
 
     private func check(_ service: Service) throws(SystemServiceError) {
-        if let message = failures[service] { throw SystemServiceError(message) }
+        if let failure = failures[service] { throw failure }
     }
 
     public func copy(_ text: String) async throws {

@@ -79,7 +79,7 @@
             let scene = scene
             try await MainActor.run {
                 guard let scene = scene() else {
-                    throw SystemServiceError("no foreground window scene to show the rating prompt in")
+                    throw SystemServiceError(.noPresenter, "no foreground window scene to show the rating prompt in")
                 }
                 AppStore.requestReview(in: scene)
             }
@@ -89,8 +89,8 @@
             let text =
                 page == .notifications
                 ? UIApplication.openNotificationSettingsURLString : UIApplication.openSettingsURLString
-            guard let url = URL(string: text) else { throw SystemServiceError("'\(text)' is not a URL") }
-            guard await Self.open(url) else { throw SystemServiceError("the system did not open \(text)") }
+            guard let url = URL(string: text) else { throw SystemServiceError(.notOpened, "'\(text)' is not a URL") }
+            guard await Self.open(url) else { throw SystemServiceError(.notOpened, "the system did not open \(text)") }
         }
 
         @MainActor
@@ -104,12 +104,13 @@
             let presenter = presenter
             try await MainActor.run {
                 guard let presenter = presenter() else {
-                    throw SystemServiceError("no view controller on screen to present the share sheet from")
+                    throw SystemServiceError(
+                        .noPresenter, "no view controller on screen to present the share sheet from")
                 }
                 var items: [Any] = []
                 if let text = content.text, !text.isEmpty { items.append(text) }
                 if let link = content.url, let url = URL(string: link) { items.append(url) }
-                guard !items.isEmpty else { throw SystemServiceError("nothing to share") }
+                guard !items.isEmpty else { throw SystemServiceError(.invalidArgument, "nothing to share") }
                 let sheet = UIActivityViewController(activityItems: items, applicationActivities: nil)
                 if let popover = sheet.popoverPresentationController, let view = presenter.view {
                     popover.sourceView = view

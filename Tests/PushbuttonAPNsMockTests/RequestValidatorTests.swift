@@ -142,7 +142,7 @@ import Testing
             reason(try Self.request(removing: ["apns-push-type"], extra: [("apns-push-type", "banner")]))
                 == "400 InvalidPushType")
         let voip = try Self.request(removing: ["apns-push-type"], extra: [("apns-push-type", "voip")])
-        #expect(reason(voip) == "400 BadTopic")
+        #expect(reason(voip) == "400 DeviceTokenNotForTopic")  // the VoIP token is not the app's topic
         let voipTopic = try Self.request(
             removing: ["apns-push-type", "apns-topic"],
             extra: [("apns-push-type", "voip"), ("apns-topic", "com.example.app.voip")])

@@ -3,26 +3,25 @@ import Testing
 @testable import PushbuttonCLI
 
 @Suite struct ArgumentParserTests {
+    static let output = Option<String>("--output", short: "-o", value: "DIR", help: "")
+    static let button = RepeatableOption<String>("--button", value: "B", help: "")
+    static let json = Flag("--json", help: "")
     let spec = ArgumentSpec(
-        options: [
-            .init("--output", short: "-o", value: "DIR", help: ""),
-            .init("--button", value: "B", help: "", repeatable: true),
-        ],
-        flags: [.init("--json", help: "")], positionals: ["A", "B"], minimum: 1)
+        options: [Self.output, Self.button], flags: [Self.json], positionals: ["A", "B"], minimum: 1)
 
     @Test func parsesOptionsFlagsAndPositionalsInAnyOrder() throws {
         let parsed = try #require(
             try ArgumentParser.parse(["x", "--json", "-o", "out", "--button=a", "--button", "b"], spec: spec))
         #expect(parsed.positionals == ["x"])
-        #expect(parsed.value("--output") == "out")
-        #expect(parsed.values("--button") == ["a", "b"])
-        #expect(parsed.has("--json"))
+        #expect(try parsed[Self.output] == "out")
+        #expect(try parsed[Self.button] == ["a", "b"])
+        #expect(parsed[Self.json])
     }
 
     @Test func dashIsStandardInputAndDoubleDashEndsOptions() throws {
         let parsed = try #require(try ArgumentParser.parse(["-", "--", "--json"], spec: spec))
         #expect(parsed.positionals == ["-", "--json"])
-        #expect(!parsed.has("--json"))
+        #expect(!parsed[Self.json])
     }
 
     @Test func helpStopsParsing() throws {

@@ -42,7 +42,7 @@ import Testing
             ? try await device.center.tapBody(id) : try await device.center.tapButton(id, action: button)
         guard case .called = delivery.completion else {
             Issue.record("the completion handler was not called")
-            throw SimulatorError("no completion")
+            throw SimulatorError(SimulatorError.Code(rawValue: "no-completion"), "no completion")
         }
         return try #require(reports.withLock { $0.last })
     }
@@ -130,7 +130,8 @@ import Testing
         await center.setResponseHandler(router)
         let device = Device(center: center, router: router, system: SimulatedSystemServices(), tags: InMemoryTagStore())
         let report = try await Self.tap("open", running: [ActionSpec(ActionSpec.requestPermission)], on: device)
-        #expect(report.steps.map(\.outcome) == [.failed("the user did not allow notifications")])
+        #expect(report.steps.map(\.outcome.failure?.message) == ["the user did not allow notifications"])
+        #expect(report.steps.map(\.outcome.failure?.code) == [.permissionDenied])
         #expect(await center.permissionPromptCount == 1)
         #expect(await center.isAuthorized == false)
     }
@@ -236,11 +237,15 @@ import Testing
 
     @Test func aFailingServiceIsReportedAsFailed() async throws {
         let system = SimulatedSystemServices()
-        await system.fail(.share, with: "no view controller to present the share sheet from")
+        await system.fail(.share, with: "no view controller to present the share sheet from", code: .noPresenter)
         let device = await Self.device(system: system)
         let report = try await Self.tap(
             "open", running: [ActionSpec(ActionSpec.share, arguments: ["text": "x"])], on: device)
-        #expect(report.steps.map(\.outcome) == [.failed("no view controller to present the share sheet from")])
+        #expect(report.steps.map(\.outcome.failure?.message) == ["no view controller to present the share sheet from"])
+        let failure = try #require(report.steps.first?.outcome.failure)
+        #expect(failure.code == .systemServiceFailed)
+        // The service's own error comes along, to branch on its code.
+        #expect((failure.underlying as? SystemServiceError)?.code == .noPresenter)
     }
 
     @Test func aBackendTagStoreSendsEachChangeWithTheTapsIdempotencyKey() async throws {

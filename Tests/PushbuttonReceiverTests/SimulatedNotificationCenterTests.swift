@@ -44,13 +44,28 @@ import Testing
     @Test func theUserCanOnlyDoWhatTheNotificationOffers() async throws {
         let (center, _, _, _) = await Fixtures.setUp()
         let id = await center.deliver(.interactive(category: "message", body: "x")).notification.identifier
-        await #expect(throws: SimulatorError("'reply' opens a text field; the user replies with text (use reply)")) {
+        await #expect(
+            throws: SimulatorError(
+                .needsTextInput, "'reply' opens a text field; the user replies with text (use reply)")
+        ) {
             try await center.tapButton(id, action: "reply")
         }
         await #expect(throws: SimulatorError.self) { try await center.reply(id, action: "like", text: "hi") }
         await #expect(throws: SimulatorError.self) { try await center.tapButton(id, action: "nope") }
         _ = try await center.tapButton(id, action: "like")
         await #expect(throws: SimulatorError.self) { try await center.tapBody(id) }
+        // The same refusals, by code.
+        let id2 = await center.deliver(.interactive(category: "message", body: "y")).notification.identifier
+        let notText = await #expect(throws: SimulatorError.self) {
+            try await center.reply(id2, action: "like", text: "hi")
+        }
+        #expect(notText?.code == .notTextInput)
+        let noButton = await #expect(throws: SimulatorError.self) { try await center.tapButton(id2, action: "nope") }
+        #expect(noButton?.code == .noSuchButton)
+        let handled = await #expect(throws: SimulatorError.self) { try await center.tapBody(id) }
+        #expect(handled?.code == .notInCenter)
+        let unscheduled = await #expect(throws: SimulatorError.self) { try await center.fire("never-scheduled") }
+        #expect(unscheduled?.code == .notScheduled)
     }
 
     @Test func dismissalIsReportedOnlyWithCustomDismissAction() async throws {

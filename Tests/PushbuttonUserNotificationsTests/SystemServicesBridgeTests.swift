@@ -37,7 +37,7 @@ import UserNotificationsStandIn
             ])
         UIApplication.shared.standInOpensURLs = false
         defer { UIApplication.shared.standInOpensURLs = true }
-        await #expect(throws: SystemServiceError("the system did not open app-settings:")) {
+        await #expect(throws: SystemServiceError(.notOpened, "the system did not open app-settings:")) {
             try await services.openSettings(.app)
         }
     }
@@ -51,7 +51,9 @@ import UserNotificationsStandIn
         #expect(becomingActive.standInReviewRequests == 1 && background.standInReviewRequests == 0)
 
         UIApplication.shared.standInScenes = [background]
-        await #expect(throws: SystemServiceError("no foreground window scene to show the rating prompt in")) {
+        await #expect(
+            throws: SystemServiceError(.noPresenter, "no foreground window scene to show the rating prompt in")
+        ) {
             try await UIKitSystemServices().requestReview()
         }
         // The app may say which scene.
@@ -76,7 +78,9 @@ import UserNotificationsStandIn
 
     @Test func shareWithoutAPresenterFailsWithTheReason() async throws {
         UIApplication.shared.standInScenes = []
-        await #expect(throws: SystemServiceError("no view controller on screen to present the share sheet from")) {
+        await #expect(
+            throws: SystemServiceError(.noPresenter, "no view controller on screen to present the share sheet from")
+        ) {
             try await UIKitSystemServices().share(ShareContent(text: "x"))
         }
     }

@@ -7,6 +7,7 @@ struct PayloadReader {
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "timestamp", "event",
         "content-state", "stale-date", "dismissal-date", "attributes-type", "attributes", "input-push-token",
+        "input-push-channel", "content-changed",
     ]
     static let alertKeys = [
         "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args", "subtitle-loc-key",
@@ -109,14 +110,22 @@ struct PayloadReader {
         aps.filterCriteria = take("filter-criteria", "a string", \.stringValue)
         aps.liveActivity.timestamp = take("timestamp", "an integer (epoch seconds)", \.integerValue)
         aps.liveActivity.event = take("event", "a string", \.stringValue)
-        aps.liveActivity.contentState = take("content-state", "an object") { $0.objectValue != nil ? $0 : nil }
+        // `.map(JSONValue.object)`, not `x != nil ? $0 : nil`: JSONValue is ExpressibleByNilLiteral, so that `nil`
+        // would be the JSON null, and a non-object would be read as null instead of reported.
+        aps.liveActivity.contentState = take("content-state", "an object") { $0.objectValue.map(JSONValue.object) }
         aps.liveActivity.staleDate = take("stale-date", "an integer (epoch seconds)", \.integerValue)
         aps.liveActivity.dismissalDate = take("dismissal-date", "an integer (epoch seconds)", \.integerValue)
         aps.liveActivity.attributesType = take("attributes-type", "a string", \.stringValue)
-        aps.liveActivity.attributes = take("attributes", "an object") { $0.objectValue != nil ? $0 : nil }
+        aps.liveActivity.attributes = take("attributes", "an object") { $0.objectValue.map(JSONValue.object) }
         // Documented keys the model does not type are kept as they are (in `extra`), with their type checked.
         if let value = members["input-push-token"], Self.flag(value) == nil {
             mismatch(path.appending("input-push-token"), "the number 1", value)
+        }
+        if let value = members["input-push-channel"], value.stringValue == nil {
+            mismatch(path.appending("input-push-channel"), "a string (a broadcast channel id)", value)
+        }
+        if let value = members["content-changed"], value != .bool(true) {
+            mismatch(path.appending("content-changed"), "true", value)
         }
         for key in members.keys.sorted() where !Self.apsKeys.contains(key) {
             diagnostics.append(

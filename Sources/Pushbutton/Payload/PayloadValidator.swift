@@ -11,10 +11,13 @@ public struct PayloadValidator: Sendable {
         public var pushType: PushType
         /// The `apns-priority` header, when known.
         public var priority: Int?
+        /// The `apns-topic` header, when known: checked against the suffix the push type needs.
+        public var topic: String?
 
-        public init(pushType: PushType = .alert, priority: Int? = nil) {
+        public init(pushType: PushType = .alert, priority: Int? = nil, topic: String? = nil) {
             self.pushType = pushType
             self.priority = priority
+            self.topic = topic
         }
     }
 
@@ -63,6 +66,8 @@ public struct PayloadValidator: Sendable {
             return Payload.parse(bytes)
         }
         var result = Payload.parse(document.value)
+        // An MDM push is {"mdm": "<push magic>"}: it has no aps dictionary to miss.
+        if context.pushType == .mdm { result.diagnostics.removeAll { $0.code == .missingAPS } }
         if let payload = result.payload {
             result.diagnostics += validate(payload, context: context, encodedSize: bytes.count)
         }
@@ -103,6 +108,7 @@ private struct PayloadCheck {
     mutating func run(_ payload: Payload, encodedSize: Int?) {
         checkSize(payload, encodedSize ?? PayloadWriter.encode(payload).count)
         checkPushType(payload)
+        diagnostics += PushTypeRules.check(payload, context: context)
         checkValues(payload)
         let category = resolveCategory(payload)
         checkActions(payload, in: category)
@@ -168,8 +174,6 @@ private struct PayloadCheck {
                     "the payload names a category but has no alert, so there is no notification to show its buttons",
                     hint: "add \"alert\"")
             }
-        } else if type == .liveactivity {
-            checkLiveActivity(payload)
         }
         if payload.aps.mutableContent && payload.aps.alert == nil {
             report(
@@ -179,37 +183,14 @@ private struct PayloadCheck {
         }
     }
 
-    private mutating func checkLiveActivity(_ payload: Payload) {
-        let live = payload.aps.liveActivity
-        if live.timestamp == nil {
-            report(
-                .error, .missingField, Self.aps, "a Live Activity push needs 'timestamp'",
-                hint: "add \"timestamp\": <epoch seconds>")
-        }
-        guard let event = live.event else {
-            report(
-                .error, .missingField, Self.aps, "a Live Activity push needs 'event'", hint: "add \"event\": \"update\""
-            )
-            return
-        }
-        if !["start", "update", "end"].contains(event) {
-            report(
-                .error, .unknownValue, Self.aps.appending("event"), "'\(event)' is not a Live Activity event",
-                hint: Suggestion.didYouMean(event, among: ["start", "update", "end"]) ?? "use start, update or end")
-        }
-        if event == "start" && (live.attributesType == nil || live.attributes == nil) {
-            report(
-                .error, .missingField, Self.aps, "starting a Live Activity needs 'attributes-type' and 'attributes'")
-        }
-    }
-
     private mutating func checkValues(_ payload: Payload) {
         if let badge = payload.aps.badge, badge < 0 {
             report(
                 .error, .valueRange, Self.aps.appending("badge"), "the badge is negative (\(badge))",
                 hint: "use 0 to clear it")
         }
-        if let score = payload.aps.relevanceScore, !(0...1).contains(score) {
+        // A Live Activity's relevance score only orders the app's activities: any number is fine there.
+        if let score = payload.aps.relevanceScore, !(0...1).contains(score), context.pushType != .liveactivity {
             report(
                 .error, .valueRange, Self.aps.appending("relevance-score"), "relevance-score \(score) is outside 0…1")
         }

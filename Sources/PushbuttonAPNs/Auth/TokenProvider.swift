@@ -28,6 +28,8 @@ public actor TokenProvider {
     private nonisolated let published = PublishedToken()
     /// How many tokens were minted (for tests and metrics).
     public private(set) var mintCount = 0
+    /// Who hears of each token made (``APNsObserver``s of the clients that share this provider).
+    nonisolated let observers = ObserverSlot()
 
     public init(
         key: P256PrivateKey, keyID: String, teamID: String, refreshInterval: TimeInterval = 50 * 60,
@@ -69,6 +71,7 @@ public actor TokenProvider {
         let token = try ProviderToken(key: key, keyID: keyID, teamID: teamID, issuedAt: now())
         current = token
         mintCount += 1
+        observers.report(.tokenMinted(keyID: keyID, isRefresh: mintCount > 1))
         return token
     }
 }

@@ -17,14 +17,17 @@
         ///   - keyID: the key's 10-character identifier.
         ///   - teamID: your team's 10-character identifier.
         ///   - connections: HTTP/2 connections to keep (each carries about 1000 concurrent streams).
+        ///   - observer: receives the client's ``APNsEvent``s (see ``APNsObserver``).
         /// - Throws: ``KeyError`` when the key cannot be read, ``APNsError`` when the transport cannot start.
         public convenience init(
-            environment: APNsEnvironment, keyFile: String, keyID: String, teamID: String, connections: Int = 1
+            environment: APNsEnvironment, keyFile: String, keyID: String, teamID: String, connections: Int = 1,
+            observer: (any APNsObserver)? = nil
         ) throws {
             let key = try P256PrivateKey(contentsOf: keyFile)
             let transport = try NGHTTP2Transport(
                 TransportConfiguration(environment: environment, connections: connections))
-            self.init(transport: transport, tokens: TokenProvider(key: key, keyID: keyID, teamID: teamID))
+            self.init(
+                transport: transport, tokens: TokenProvider(key: key, keyID: keyID, teamID: teamID), observer: observer)
         }
     }
 #endif

@@ -12,14 +12,20 @@ public final class APNsClient: Sendable {
     public let retryPolicy: RetryPolicy
     public let requestTimeout: Duration
     let jitter: @Sendable () -> Double
+    /// Hears every notification's progress, connection change and token made (nil: nothing is reported,
+    /// and nothing extra is done per notification).
+    public let observer: (any APNsObserver)?
     /// The transport's notification path, when it has one (looked up once, not per attempt).
     let notificationTransport: (any NotificationTransport)?
 
     /// - Parameters:
     ///   - tokens: the provider token source, or `nil` for certificate authentication (set in the transport).
+    ///   - observer: receives the client's ``APNsEvent``s (``APNsStatistics``, ``APNsLogObserver``, your own).
     public init(
         transport: any APNsTransport, tokens: TokenProvider?, retryPolicy: RetryPolicy = RetryPolicy(),
-        requestTimeout: Duration = .seconds(30), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        requestTimeout: Duration = .seconds(30),
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        observer: (any APNsObserver)? = nil
     ) {
         self.transport = transport
         self.tokens = tokens
@@ -27,6 +33,11 @@ public final class APNsClient: Sendable {
         self.requestTimeout = requestTimeout
         self.jitter = jitter
         notificationTransport = transport as? any NotificationTransport
+        self.observer = observer
+        if let observer {
+            (transport as? any ObservableTransport)?.attach(observer)
+            tokens?.observers.attach(observer)
+        }
     }
 
     /// Sends one notification; returns its definite outcome.

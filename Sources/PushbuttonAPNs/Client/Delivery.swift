@@ -7,20 +7,23 @@ import Synchronization
 /// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
 /// the transport's notification path when it has one, so an attempt allocates nothing here.
 final class Delivery: NotificationResponseHandler, @unchecked Sendable {
-    // `@unchecked Sendable`: `notification` changes only in ``restart(with:)``, while the delivery is
+    // `@unchecked Sendable`: `notification` and `started` change only in ``restart(with:)``, while the delivery is
     // finished and owned by the bulk pump that restarts it (handed over under the pump's lock, before
     // `start`); the state is behind its mutex, the rest is constant.
-    private var notification: APNsNotification
-    private let client: APNsClient
+    private(set) var notification: APNsNotification
+    let client: APNsClient
     private let sink: any DeliverySink
     /// Events can arrive on two threads at once (an answer on the transport's, a cancellation on the
     /// caller's), so the state machine is behind a lock; actions run outside it.
-    private let state: Mutex<DeliveryState>
+    let state: Mutex<DeliveryState>
+    /// When the client took the notification: read only when an observer wants latencies.
+    private(set) var started: ContinuousClock.Instant?
 
     init(_ notification: APNsNotification, client: APNsClient, sink: any DeliverySink) {
         self.notification = notification
         self.client = client
         self.sink = sink
+        started = client.observer == nil ? nil : .now
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
@@ -29,6 +32,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
     /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
     func restart(with notification: APNsNotification) {
         self.notification = notification
+        started = client.observer == nil ? nil : .now
         let fresh = DeliveryState(
             apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
         state.withLock { $0 = fresh }
@@ -50,6 +54,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
     }
 
     private func perform(_ action: DeliveryState.Action) {
+        if let observer = client.observer { report(action, to: observer) }
         switch action {
         case .none: return
         case .send(let token): send(token: token)

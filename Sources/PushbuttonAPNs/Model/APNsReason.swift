@@ -85,7 +85,9 @@ public struct APNsReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     ]
 
     /// Whether Apple documents this reason.
-    public var isKnown: Bool { Self.documented.contains { $0.reason == self } }
+    public var isKnown: Bool {
+        Self.documented.contains { $0.reason == self } || Self.documentedForChannels.contains { $0.reason == self }
+    }
 
     /// Whether the device token is dead: stop sending to it.
     public var tokenIsDead: Bool { self == .unregistered || self == .expiredToken || self == .badDeviceToken }

@@ -2,13 +2,19 @@ import Pushbutton
 
 /// One HTTP/2 request to APNs, as the transport sees it.
 public struct HTTPRequest: Sendable {
+    /// `:method`: `POST` for notifications and broadcasts; channel management also uses `GET` and `DELETE`.
+    public var method: String
     public var path: String
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
     /// How long the response may take before the stream is abandoned (and retried).
     public var timeout: Duration
 
-    public init(path: String, headers: [(name: String, value: String)], body: [UInt8], timeout: Duration) {
+    public init(
+        method: String = "POST", path: String, headers: [(name: String, value: String)], body: [UInt8],
+        timeout: Duration
+    ) {
+        self.method = method
         self.path = path
         self.headers = headers
         self.body = body
@@ -20,6 +26,9 @@ extension HTTPRequest {
     /// Why the request cannot be sent as it is, or `nil`: every transport refuses a request whose header
     /// names or values could smuggle another header (CR, LF, NUL, …), whatever built them.
     public var headerProblem: String? {
+        guard !method.isEmpty, method.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
+            return "the method '\(method.debugDescription.dropFirst().dropLast())' is not an uppercase HTTP method"
+        }
         for (name, value) in headers {
             guard HeaderField.isValidName(name), name == name.lowercased() else {
                 return "the header name '\(name.debugDescription.dropFirst().dropLast())' is not a lowercase HTTP token"

@@ -18,7 +18,7 @@
         public let configuration: TransportConfiguration
         /// One event loop (one thread) per connection, so a machine with more cores sends on all of them;
         /// requests are spread over the loops in turn.
-        private let loops: [ClientLoop]
+        let loops: [ClientLoop]
         private let nextLoop = Atomic<UInt>(0)
 
         public init(_ configuration: TransportConfiguration) throws(APNsError) {

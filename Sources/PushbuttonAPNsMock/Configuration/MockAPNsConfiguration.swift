@@ -45,6 +45,9 @@ public struct MockAPNsConfiguration: Sendable {
     /// The most connections served at once. At the limit, a new connection takes the place of the one idle
     /// the longest, or is closed at once when every connection is busy.
     public var maximumConnections: Int = 1000
+    /// The most broadcast channels one bundle id may have (APNs: 10,000 per environment); a create past it
+    /// is answered 400 CannotCreateChannelConfig.
+    public var channelsPerBundleID: Int = 10_000
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, security: Security, keys: [MockProviderKey] = [],

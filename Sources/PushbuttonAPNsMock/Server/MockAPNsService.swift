@@ -10,6 +10,9 @@ final class MockAPNsService: @unchecked Sendable {
     let validator: RequestValidator
     let recorder: NotificationRecorder
     let forwarder = NotificationForwarder()
+    /// Broadcast channels and the broadcasts accepted on them.
+    let channels: MockChannelRegistry
+    private var channelEndpoints: ChannelEndpoints { ChannelEndpoints(validator: validator, registry: channels) }
     let observer = Locked<(@Sendable (MockAnswer) -> Void)?>(nil)
     private var faults: FaultInjector
     /// Generated `apns-id`s and `apns-unique-id`s: random-looking and unique, without a system call each.
@@ -22,9 +25,12 @@ final class MockAPNsService: @unchecked Sendable {
             requiresProviderToken: configuration.requiresProviderToken)
         recorder = NotificationRecorder(limit: configuration.recordingLimit, trackingLimit: configuration.trackingLimit)
         faults = FaultInjector(plan: configuration.faults)
+        channels = MockChannelRegistry(
+            limitPerBundleID: configuration.channelsPerBundleID, recordingLimit: configuration.recordingLimit)
     }
 
     func decide(_ request: MockRequest, auth: inout ConnectionAuthState, connection: Int) -> MockDecision {
+        if ChannelEndpoints.handles(request.path) { return decideChannel(request, auth: &auth, connection: connection) }
         let apnsID = request.header("apns-id")
         recorder.request(apnsID: apnsID)
         let answerID = apnsID ?? makeIdentifier()
@@ -61,6 +67,7 @@ final class MockAPNsService: @unchecked Sendable {
     func answered(
         _ response: MockResponse, apnsID: String, accepted: RecordedNotification?, path: String, connection: Int
     ) {
+        if ChannelEndpoints.handles(path) { return }
         if let observe = observer.withLock({ $0 }) {
             let token = String(path.dropFirst("/3/device/".count))
             observe(
@@ -74,6 +81,26 @@ final class MockAPNsService: @unchecked Sendable {
         } else {
             recorder.rejected(response, apnsID: apnsID)
         }
+    }
+
+    /// A channel management request or a broadcast: answered at once (no faults), reported to the observer
+    /// here since ``answered(_:apnsID:accepted:path:connection:)`` leaves these to it.
+    private func decideChannel(_ request: MockRequest, auth: inout ConnectionAuthState, connection: Int)
+        -> MockDecision
+    {
+        recorder.request(apnsID: nil)
+        let requestID = request.header("apns-request-id").flatMap { UUIDText.parse($0) == nil ? nil : $0 }
+        let handled = channelEndpoints.handle(
+            request, auth: &auth, connection: connection, now: configuration.now(),
+            requestID: requestID ?? makeIdentifier())
+        if let observe = observer.withLock({ $0 }) {
+            observe(
+                MockAnswer(
+                    apnsID: handled.requestID, redactedToken: "", status: handled.response.status,
+                    reason: handled.response.reason, connection: connection, operation: handled.operation,
+                    bundleID: handled.bundleID, channelID: handled.channelID))
+        }
+        return .respond(handled.response, apnsID: handled.requestID, accepted: nil)
     }
 
     func goawayAfterAnswer(answered: Int) -> Bool {

@@ -67,14 +67,14 @@ final class MockConnection: NGHTTP2SessionOwner {
         var ssl: OpaquePointer?
         if let tls {
             guard let session = tls.session(for: socket) else {
-                throw MockAPNsError("OpenSSL could not start a TLS session: \(OpenSSLErrors.last())")
+                throw MockAPNsError(.connectionSetup, "OpenSSL could not start a TLS session: \(OpenSSLErrors.last())")
             }
             ssl = session
         }
         channel = SocketChannel(socket: socket, ssl: ssl)
         var session: OpaquePointer?
         guard nghttp2_session_server_new(&session, NGHTTP2Callbacks.shared.callbacks, context.userData) == 0 else {
-            throw MockAPNsError("nghttp2 could not create a session")
+            throw MockAPNsError(.connectionSetup, "nghttp2 could not create a session")
         }
         self.session = session
         submitStreamLimit(service.configuration.initialMaximumConcurrentStreams)
@@ -302,6 +302,9 @@ final class MockConnection: NGHTTP2SessionOwner {
         if let accepted {
             headers.add("apns-unique-id", accepted.uniqueID, indexed: !indexedAnswerNames.uniqueID)
             indexedAnswerNames.uniqueID = true
+        }
+        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
+            headers.add(name, value, indexed: false)
         }
         let body = response.body
         if !body.isEmpty { headers.add("content-type", "application/json") }

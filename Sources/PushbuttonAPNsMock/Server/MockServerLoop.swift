@@ -37,7 +37,7 @@ final class MockServerLoop: @unchecked Sendable {
         do {
             wakeUp = try LoopWakeUp()
         } catch {
-            throw MockAPNsError(error.message)
+            throw MockAPNsError(.eventLoop, error.message)
         }
         self.listener = listener
         self.tls = tls

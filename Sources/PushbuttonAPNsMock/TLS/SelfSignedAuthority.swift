@@ -18,13 +18,16 @@ public struct SelfSignedAuthority: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw MockAPNsError("cannot create the certificate directory '\(directory)': \(error.localizedDescription)")
+            throw MockAPNsError(
+                .certificateFiles,
+                "cannot create the certificate directory '\(directory)': \(error.localizedDescription)")
         }
         caFile = directory + "/ca.pem"
         certificateFile = directory + "/server.pem"
         privateKeyFile = directory + "/server-key.pem"
         guard let caKey = pushbutton_generate_p256_key(), let serverKey = pushbutton_generate_p256_key() else {
-            throw MockAPNsError("OpenSSL could not generate a P-256 key: \(OpenSSLErrors.last())")
+            throw MockAPNsError(
+                .certificateGeneration, "OpenSSL could not generate a P-256 key: \(OpenSSLErrors.last())")
         }
         defer {
             EVP_PKEY_free(caKey)
@@ -54,7 +57,9 @@ public struct SelfSignedAuthority: Sendable {
         commonName: String, key: OpaquePointer, serial: Int, validDays: Int,
         issuer: (certificate: OpaquePointer, key: OpaquePointer)?, extensions: [(Int32, String)]
     ) throws(MockAPNsError) -> OpaquePointer {
-        guard let certificate = X509_new() else { throw MockAPNsError("OpenSSL could not create a certificate") }
+        guard let certificate = X509_new() else {
+            throw MockAPNsError(.certificateGeneration, "OpenSSL could not create a certificate")
+        }
         X509_set_version(certificate, 2)
         ASN1_INTEGER_set(X509_get_serialNumber(certificate), serial)
         X509_gmtime_adj(X509_getm_notBefore(certificate), -3600)
@@ -68,29 +73,33 @@ public struct SelfSignedAuthority: Sendable {
         for (nid, value) in extensions {
             guard let ext = X509V3_EXT_conf_nid(nil, &context, nid, value) else {
                 X509_free(certificate)
-                throw MockAPNsError("OpenSSL refused the extension '\(value)': \(OpenSSLErrors.last())")
+                throw MockAPNsError(
+                    .certificateGeneration, "OpenSSL refused the extension '\(value)': \(OpenSSLErrors.last())")
             }
             X509_add_ext(certificate, ext, -1)
             X509_EXTENSION_free(ext)
         }
         guard X509_sign(certificate, issuer?.key ?? key, EVP_sha256()) > 0 else {
             X509_free(certificate)
-            throw MockAPNsError("OpenSSL could not sign the certificate: \(OpenSSLErrors.last())")
+            throw MockAPNsError(
+                .certificateGeneration, "OpenSSL could not sign the certificate: \(OpenSSLErrors.last())")
         }
         return certificate
     }
 
     private static func write(_ path: String, mode: mode_t, _ body: (OpaquePointer) -> Int32) throws(MockAPNsError) {
         let pem = Array(OpenSSLErrors.pem(body).utf8)
-        guard !pem.isEmpty else { throw MockAPNsError("OpenSSL could not write PEM: \(OpenSSLErrors.last())") }
+        guard !pem.isEmpty else {
+            throw MockAPNsError(.certificateGeneration, "OpenSSL could not write PEM: \(OpenSSLErrors.last())")
+        }
         unlink(path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         guard descriptor >= 0 else {
-            throw MockAPNsError("cannot create '\(path)': \(String(cString: strerror(errno)))")
+            throw MockAPNsError(.certificateFiles, "cannot create '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
         guard Foundation.write(descriptor, pem, pem.count) == pem.count else {
-            throw MockAPNsError("cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw MockAPNsError(.certificateFiles, "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
     }
 }

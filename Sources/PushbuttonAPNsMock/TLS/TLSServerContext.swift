@@ -11,26 +11,32 @@ final class TLSServerContext: @unchecked Sendable {
 
     init(certificateChainFile: String, privateKeyFile: String) throws(MockAPNsError) {
         guard let context = SSL_CTX_new(TLS_server_method()) else {
-            throw MockAPNsError("OpenSSL could not create a TLS context: \(OpenSSLErrors.last())")
+            throw MockAPNsError(.tlsConfiguration, "OpenSSL could not create a TLS context: \(OpenSSLErrors.last())")
         }
         self.context = context
         guard pushbutton_ssl_ctx_set_min_tls12(context) == 1 else {
-            throw MockAPNsError("OpenSSL refused TLS 1.2 as the minimum version: \(OpenSSLErrors.last())")
+            throw MockAPNsError(
+                .tlsConfiguration, "OpenSSL refused TLS 1.2 as the minimum version: \(OpenSSLErrors.last())")
         }
         guard SSL_CTX_use_certificate_chain_file(context, certificateChainFile) == 1 else {
-            throw MockAPNsError("cannot use '\(certificateChainFile)' as the certificate: \(OpenSSLErrors.last())")
+            throw MockAPNsError(
+                .tlsConfiguration, "cannot use '\(certificateChainFile)' as the certificate: \(OpenSSLErrors.last())")
         }
         pushbutton_ssl_ctx_never_prompt(context)
         guard SSL_CTX_use_PrivateKey_file(context, privateKeyFile, SSL_FILETYPE_PEM) == 1 else {
             let text = (try? String(contentsOfFile: privateKeyFile, encoding: .utf8)) ?? ""
             if P256PrivateKey.isEncrypted(text) {
                 throw MockAPNsError(
+                    .tlsConfiguration,
                     "cannot use '\(privateKeyFile)' as the private key: \(P256PrivateKey.encryptedMessage)")
             }
-            throw MockAPNsError("cannot use '\(privateKeyFile)' as the private key: \(OpenSSLErrors.last())")
+            throw MockAPNsError(
+                .tlsConfiguration, "cannot use '\(privateKeyFile)' as the private key: \(OpenSSLErrors.last())")
         }
         guard SSL_CTX_check_private_key(context) == 1 else {
-            throw MockAPNsError("the key '\(privateKeyFile)' does not match the certificate '\(certificateChainFile)'")
+            throw MockAPNsError(
+                .tlsConfiguration,
+                "the key '\(privateKeyFile)' does not match the certificate '\(certificateChainFile)'")
         }
         SSL_CTX_set_alpn_select_cb(context, Self.selectALPN, nil)
     }

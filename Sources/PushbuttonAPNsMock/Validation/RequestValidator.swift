@@ -21,11 +21,6 @@ struct RequestValidator: Sendable {
         "authorization", "apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration",
         "apns-collapse-id",
     ]
-    /// The suffix APNs expects on the topic for push types that address an extension or a service.
-    static let topicSuffixes: [String: String] = [
-        "voip": ".voip", "complication": ".complication", "fileprovider": ".pushkit.fileprovider",
-        "liveactivity": ".push-type.liveactivity", "pushtotalk": ".voip-ptt", "widgets": ".push-type.widgets",
-    ]
 
     func validate(_ request: MockRequest, auth: inout ConnectionAuthState, now: Date) -> MockResponse {
         if let problem = checkRequestLine(request) { return problem }
@@ -80,7 +75,7 @@ struct RequestValidator: Sendable {
     }
 
     /// The token's allowed topics when it is valid, else APNs' 403 (or 429 for too many token changes).
-    private func checkProviderToken(_ request: MockRequest, auth: inout ConnectionAuthState, now: Date)
+    func checkProviderToken(_ request: MockRequest, auth: inout ConnectionAuthState, now: Date)
         -> Result<Set<String>?, MockResponse>
     {
         guard let authorization = request.header("authorization") else {
@@ -126,15 +121,12 @@ struct RequestValidator: Sendable {
         guard let topic = request.header("apns-topic"), !topic.isEmpty else {
             return .failure(MockResponse(status: 400, reason: "MissingTopic"))
         }
-        var bundleID = topic
-        if let pushType = request.header("apns-push-type") {
-            guard PushType.known.contains(PushType(rawValue: pushType)) else {
-                return .failure(MockResponse(status: 400, reason: "InvalidPushType"))
-            }
-            if let suffix = Self.topicSuffixes[pushType] {
-                guard topic.hasSuffix(suffix) else { return .failure(MockResponse(status: 400, reason: "BadTopic")) }
-                bundleID = String(topic.dropLast(suffix.count))
-            }
+        let bundleID: String
+        switch Self.bundleID(
+            topic: topic, pushType: request.header("apns-push-type"), tokenAuthentication: requiresProviderToken)
+        {
+        case .failure(let problem): return .failure(problem)
+        case .success(let id): bundleID = id
         }
         if let allowed, !allowed.contains(bundleID) {
             return .failure(MockResponse(status: 400, reason: "TopicDisallowed"))
@@ -143,11 +135,10 @@ struct RequestValidator: Sendable {
     }
 
     private func checkDeliveryHeaders(_ request: MockRequest) -> MockResponse? {
-        if let priority = request.header("apns-priority") {
-            guard ["1", "5", "10"].contains(priority) else { return MockResponse(status: 400, reason: "BadPriority") }
-            if priority == "10" && request.header("apns-push-type") == "background" {
-                return MockResponse(status: 400, reason: "BadPriority")
-            }
+        if let priority = request.header("apns-priority"),
+            let problem = Self.priorityProblem(priority, pushType: request.header("apns-push-type"))
+        {
+            return problem
         }
         if let expiration = request.header("apns-expiration") {
             guard let seconds = Int64(expiration), seconds >= 0 else {

@@ -10,7 +10,7 @@ package enum ArgumentParser {
     package static func parse(_ arguments: [String], spec: ArgumentSpec) throws(UsageError) -> ParsedArguments? {
         let beforeTerminator = arguments.prefix { $0 != "--" }
         if beforeTerminator.contains("-h") || beforeTerminator.contains("--help") { return nil }
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(declared: spec.declaredNames)
         var index = 0
         var optionsEnded = false
         while index < arguments.count {

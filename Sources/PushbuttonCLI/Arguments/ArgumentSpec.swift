@@ -1,37 +1,8 @@
-/// What a command accepts: options that take a value, flags, and how many positional arguments.
+/// What a command accepts: options that take a value, flags, and how many positional arguments. Each option
+/// and flag is a typed declaration the command owns (``Option``, ``RepeatableOption``, ``Flag``), listed here
+/// once, in the order `--help` shows them, and read back from ``ParsedArguments`` through that declaration.
 package struct ArgumentSpec: Sendable {
-    /// An option that takes a value: `--output DIR` or `--output=DIR`.
-    package struct Option: Sendable {
-        package var name: String
-        package var short: String?
-        package var valueName: String
-        package var help: String
-        /// Whether the option may be given more than once (its values are collected in order).
-        package var repeatable: Bool
-
-        package init(_ name: String, short: String? = nil, value: String, help: String, repeatable: Bool = false) {
-            self.name = name
-            self.short = short
-            self.valueName = value
-            self.help = help
-            self.repeatable = repeatable
-        }
-    }
-
-    /// A switch without a value: `--json`.
-    package struct Flag: Sendable {
-        package var name: String
-        package var short: String?
-        package var help: String
-
-        package init(_ name: String, short: String? = nil, help: String) {
-            self.name = name
-            self.short = short
-            self.help = help
-        }
-    }
-
-    package var options: [Option]
+    package var options: [any OptionDeclaration]
     package var flags: [Flag]
     /// Names of the positional arguments, for usage text (`MANIFEST`).
     package var positionalNames: [String]
@@ -40,7 +11,7 @@ package struct ArgumentSpec: Sendable {
     package var maximumPositionals: Int?
 
     package init(
-        options: [Option] = [], flags: [Flag] = [], positionals: [String] = [], minimum: Int? = nil,
+        options: [any OptionDeclaration] = [], flags: [Flag] = [], positionals: [String] = [], minimum: Int? = nil,
         maximum: Int?? = nil
     ) {
         self.options = options
@@ -49,4 +20,7 @@ package struct ArgumentSpec: Sendable {
         self.minimumPositionals = minimum ?? positionals.count
         self.maximumPositionals = maximum ?? positionals.count
     }
+
+    /// The long names of every option and flag.
+    var declaredNames: Set<String> { Set(options.map(\.name) + flags.map(\.name)) }
 }

@@ -13,26 +13,26 @@ struct BuiltinsCommand: Command {
         --actions lists the built-in actions a payload's buttons can run instead: their arguments, and
         whether they need the app in the foreground (a foreground button or a body tap).
         """
+    static let locale = Option<String>(
+        "--locale", value: "LOCALE", help: "Show titles in this locale (fr, pt-PT, es-MX, zh-Hant, ar, …).")
+    static let json = Flag(
+        "--json", help: "Print the categories in the manifest's JSON format, every title in every locale.")
+    static let locales = Flag("--locales", help: "List the locales the built-in titles are given in.")
+    static let actions = Flag(
+        "--actions", help: "List the built-in actions and their arguments (with --json, as JSON).")
+    static let noBackgroundAuthentication = Flag(
+        "--no-background-authentication",
+        help: "Show background buttons without the unlock requirement (the app-wide option off).")
     let arguments = ArgumentSpec(
-        options: [
-            .init("--locale", value: "LOCALE", help: "Show titles in this locale (fr, pt-PT, es-MX, zh-Hant, ar, …).")
-        ],
-        flags: [
-            .init("--json", help: "Print the categories in the manifest's JSON format, every title in every locale."),
-            .init("--locales", help: "List the locales the built-in titles are given in."),
-            .init("--actions", help: "List the built-in actions and their arguments (with --json, as JSON)."),
-            .init(
-                "--no-background-authentication",
-                help: "Show background buttons without the unlock requirement (the app-wide option off)."),
-        ])
+        options: [Self.locale], flags: [Self.json, Self.locales, Self.actions, Self.noBackgroundAuthentication])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        if arguments.has("--locales") {
+        if arguments[Self.locales] {
             listLocales(console: console)
             return ExitStatus.success
         }
-        if arguments.has("--actions") {
-            if arguments.has("--json") {
+        if arguments[Self.actions] {
+            if arguments[Self.json] {
                 console.write(JSONWriter.pretty(.array(BuiltinAction.all.map(Self.json))))
             } else {
                 listActions(console: console)
@@ -40,12 +40,12 @@ struct BuiltinsCommand: Command {
             return ExitStatus.success
         }
         let categories = BuiltinCategories.all(
-            backgroundActionsRequireAuthentication: !arguments.has("--no-background-authentication"))
-        if arguments.has("--json") {
+            backgroundActionsRequireAuthentication: !arguments[Self.noBackgroundAuthentication])
+        if arguments[Self.json] {
             console.write(JSONWriter.pretty(.array(categories.map(\.manifestJSON))))
             return ExitStatus.success
         }
-        let locale = arguments.value("--locale")
+        let locale = try arguments[Self.locale]
         if let locale, LocaleIdentifier(locale) == nil {
             throw UsageError("--locale '\(locale)' is not a language identifier; use one such as fr, pt-BR or zh-Hant")
         }

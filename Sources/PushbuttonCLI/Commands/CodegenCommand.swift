@@ -14,22 +14,23 @@ struct CodegenCommand: Command {
         Legacy categories are converted to the modern model (the conversion's warnings go to stderr).
         A manifest with errors is refused: fix what 'pushbutton lint' reports first.
         """
+    static let output = Option<String>(
+        "--output", short: "-o", value: "DIR", help: "The directory to write into (created if missing).")
+    static let typeName = Option<String>(
+        "--type-name", value: "NAME", help: "The generated enum's name (default: NotificationCategories).")
+    static let table = Option<String>(
+        "--table", value: "NAME", help: "The string table's name (default: PushbuttonNotifications).")
+    static let noStrings = Flag("--no-strings", help: "Write only the Swift source.")
     let arguments = ArgumentSpec(
-        options: [
-            .init("--output", short: "-o", value: "DIR", help: "The directory to write into (created if missing)."),
-            .init("--type-name", value: "NAME", help: "The generated enum's name (default: NotificationCategories)."),
-            .init("--table", value: "NAME", help: "The string table's name (default: PushbuttonNotifications)."),
-        ],
-        flags: [.init("--no-strings", help: "Write only the Swift source.")],
-        positionals: ["MANIFEST"])
+        options: [Self.output, Self.typeName, Self.table], flags: [Self.noStrings], positionals: ["MANIFEST"])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard let output = arguments.value("--output") else { throw UsageError("--output DIR is required") }
-        let typeName = arguments.value("--type-name") ?? "NotificationCategories"
+        guard let output = try arguments[Self.output] else { throw UsageError("--output DIR is required") }
+        let typeName = try arguments[Self.typeName] ?? "NotificationCategories"
         guard SwiftLiteral.name(for: typeName, prefix: "x") == typeName.prefix(1).lowercased() + typeName.dropFirst(),
             typeName.first?.isUppercase == true, !SwiftLiteral.keywords.contains(typeName)
         else { throw UsageError("--type-name '\(typeName)' is not a valid UpperCamelCase Swift type name") }
-        let table = arguments.value("--table") ?? StringsGenerator.defaultTableName
+        let table = try arguments[Self.table] ?? StringsGenerator.defaultTableName
         guard !table.isEmpty, table.utf8.count <= 64,
             table.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }),
             table.first != "-"
@@ -43,7 +44,7 @@ struct CodegenCommand: Command {
         let sourceName = path == "-" ? "standard input" : URL(fileURLWithPath: path).lastPathComponent
         let generator = SwiftCodeGenerator(manifest: manifest, typeName: typeName, sourceName: sourceName)
         var files = [("\(typeName).swift", generator.generate())]
-        if !arguments.has("--no-strings") {
+        if !arguments[Self.noStrings] {
             let builtins = manifest.builtins.compactMap { BuiltinCategories.category($0) }
             let declared = manifest.locales.isEmpty ? [manifest.defaultLocale] : manifest.locales
             // The linter refused invalid tags already; checked again here because they become directories.

@@ -15,6 +15,7 @@ package struct CommandLineTool: Sendable {
         LintCommand(), PayloadCommand(), PreviewCommand(), SimulateCommand(), SendCommand(), MockAPNsCommand(),
         DemoCommand(),
         OutboxCommand(),
+        ChannelsCommand(),
         StatsCommand(),
         BuiltinsCommand(),
         CodegenCommand(),

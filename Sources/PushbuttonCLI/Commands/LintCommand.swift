@@ -7,19 +7,23 @@ struct LintCommand: Command {
     let discussion = """
         Prints one line per finding, like a compiler (file:line:column: severity: path: message [rule]),
         with a hint on how to fix it. With PAYLOAD files, each is checked against the manifest's categories
-        (for --push-type and --priority when given). One argument may be '-' for standard input.
+        (for --push-type, --priority and --topic when given). One argument may be '-' for standard input.
         Exit status: 0 when there is no error, 1 when there are errors, 2 for a wrong command line.
         """
+    static let pushType = Option<String>(
+        "--push-type", value: "TYPE", help: "Check payloads as this push type (default alert).")
+    static let priority = Option<Int>(
+        "--priority", value: "N", help: "Check payloads as sent with this apns-priority.", range: ArgumentRange.priority
+    )
+    static let topic = Option<String>(
+        "--topic", value: "TOPIC", help: "Check payloads as sent to this apns-topic (its push-type suffix).")
+    static let json = Flag("--json", help: "Print the diagnostics as a JSON array.")
+    static let strict = Flag("--strict", help: "Treat warnings as errors.")
+    static let quiet = Flag(
+        "--quiet", short: "-q", help: "Print only what fails the run: errors (and warnings with --strict).")
     let arguments = ArgumentSpec(
-        options: [
-            .init("--push-type", value: "TYPE", help: "Check payloads as this push type (default alert)."),
-            .init("--priority", value: "N", help: "Check payloads as sent with this apns-priority."),
-        ],
-        flags: [
-            .init("--json", help: "Print the diagnostics as a JSON array."),
-            .init("--strict", help: "Treat warnings as errors."),
-            .init("--quiet", short: "-q", help: "Print only what fails the run: errors (and warnings with --strict)."),
-        ], positionals: ["MANIFEST", "[PAYLOAD]"], minimum: 1, maximum: .some(nil))
+        options: [Self.pushType, Self.priority, Self.topic], flags: [Self.json, Self.strict, Self.quiet],
+        positionals: ["MANIFEST", "[PAYLOAD]"], minimum: 1, maximum: .some(nil))
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         guard arguments.positionals.filter({ $0 == "-" }).count <= 1 else {
@@ -38,8 +42,8 @@ struct LintCommand: Command {
             }
             let validator = PayloadValidator(manifest: manifest)
             let context = PayloadValidator.Context(
-                pushType: PushType(rawValue: arguments.value("--push-type") ?? "alert"),
-                priority: try arguments.integer("--priority", in: ArgumentRange.priority))
+                pushType: PushType(rawValue: try arguments[Self.pushType] ?? "alert"),
+                priority: try arguments[Self.priority], topic: try arguments[Self.topic])
             for payloadPath in payloadPaths {
                 let result = validator.validate(jsonBytes: try console.read(payloadPath), context: context)
                 reports.append((Console.displayName(payloadPath), result.diagnostics))
@@ -57,18 +61,18 @@ struct LintCommand: Command {
             // The exit status and the summary count every diagnostic; -q only hides the ones that do not fail
             // the run (with --strict, warnings fail it, so they stay).
             let fails = { (diagnostic: Diagnostic) in
-                diagnostic.severity == .error || (arguments.has("--strict") && diagnostic.severity == .warning)
+                diagnostic.severity == .error || (arguments[Self.strict] && diagnostic.severity == .warning)
             }
             failing = failing || all.contains(where: fails)
-            let shown = arguments.has("--quiet") ? all.filter(fails) : all
-            if arguments.has("--json") {
+            let shown = arguments[Self.quiet] ? all.filter(fails) : all
+            if arguments[Self.json] {
                 json += shown.map { DiagnosticPrinter.json($0, file: file) }
             } else {
                 for diagnostic in shown { console.print(DiagnosticPrinter.human(diagnostic, file: file)) }
                 console.print("\(file): \(DiagnosticPrinter.summary(all))")
             }
         }
-        if arguments.has("--json") { console.write(JSONWriter.pretty(.array(json))) }
+        if arguments[Self.json] { console.write(JSONWriter.pretty(.array(json))) }
         return failing ? ExitStatus.failure : ExitStatus.success
     }
 }

@@ -19,31 +19,45 @@ struct MockAPNsCommand: Command {
         Faults (--faults): comma-separated name=rate pairs among 429, 500, 503, refuse, drop, delay,
         silence, goaway (rates 0-1), plus delay-ms=N, goaway-after=N and seed=N.
         """
+    static let host = Option<String>("--host", value: "ADDRESS", help: "The IPv4 address to bind (default 127.0.0.1).")
+    static let port = Option<Int>(
+        "--port", value: "PORT", help: "The port (default 2197; 0 picks a free one).",
+        range: ArgumentRange.listeningPort)
+    static let selfSigned = Option<String>(
+        "--self-signed", value: "DIR", help: "Generate a CA and server certificate into DIR.")
+    static let cert = Option<String>("--cert", value: "FILE", help: "Your own server certificate chain (PEM).")
+    static let key = Option<String>("--key", value: "FILE", help: "The certificate's private key (PEM).")
+    static let certKey = Option<String>("--cert-key", value: "FILE", help: "The same as --key.")
+    static let authKey = Option<String>(
+        "--auth-key", value: "FILE", help: "A provider key (.p8, or its public PEM) to accept.")
+    static let keyID = Option<String>("--key-id", value: "ID", help: "The provider key's identifier.")
+    static let teamID = Option<String>("--team-id", value: "ID", help: "The provider key's team.")
+    static let topic = RepeatableOption<String>(
+        "--topic", value: "BUNDLE", help: "Allow only these bundle ids for the key.")
+    static let device = RepeatableOption<String>(
+        "--device", value: "TOKEN:BUNDLE", help: "Register a device (then unknown tokens are refused).")
+    static let unregistered = RepeatableOption<String>(
+        "--unregistered", value: "TOKEN", help: "Answer 410 Unregistered for this token.")
+    static let faults = Option<FaultPlan>(
+        "--faults", value: "SPEC", help: "Faults to inject, for example 429=0.01,goaway-after=500."
+    ) { text, option throws(UsageError) in
+        do { return try FaultPlan(parsing: text) } catch { throw UsageError("\(option): \(error)") }
+    }
+    static let maxStreams = Option<Int>(
+        "--max-streams", value: "N", help: "Concurrent streams after a valid token (default 1000).",
+        range: 1...100_000)
+    static let duration = Option<Duration>(
+        "--duration", help: "Stop after this long (default: run until interrupted).", seconds: ArgumentRange.seconds)
+    static let h2c = Flag("--h2c", help: "Cleartext HTTP/2 (prior knowledge) instead of TLS.")
+    static let noTokenCheck = Flag(
+        "--no-token-check", help: "Accept requests without provider tokens (certificate-style clients).")
+    static let quiet = Flag("--quiet", help: "Do not print a line per request.")
     let arguments = ArgumentSpec(
         options: [
-            .init("--host", value: "ADDRESS", help: "The IPv4 address to bind (default 127.0.0.1)."),
-            .init("--port", value: "PORT", help: "The port (default 2197; 0 picks a free one)."),
-            .init("--self-signed", value: "DIR", help: "Generate a CA and server certificate into DIR."),
-            .init("--cert", value: "FILE", help: "Your own server certificate chain (PEM)."),
-            .init("--key", value: "FILE", help: "The certificate's private key (PEM)."),
-            .init("--cert-key", value: "FILE", help: "The same as --key."),
-            .init("--auth-key", value: "FILE", help: "A provider key (.p8, or its public PEM) to accept."),
-            .init("--key-id", value: "ID", help: "The provider key's identifier."),
-            .init("--team-id", value: "ID", help: "The provider key's team."),
-            .init("--topic", value: "BUNDLE", help: "Allow only these bundle ids for the key.", repeatable: true),
-            .init(
-                "--device", value: "TOKEN:BUNDLE", help: "Register a device (then unknown tokens are refused).",
-                repeatable: true),
-            .init("--unregistered", value: "TOKEN", help: "Answer 410 Unregistered for this token.", repeatable: true),
-            .init("--faults", value: "SPEC", help: "Faults to inject, for example 429=0.01,goaway-after=500."),
-            .init("--max-streams", value: "N", help: "Concurrent streams after a valid token (default 1000)."),
-            .init("--duration", value: "SECONDS", help: "Stop after this long (default: run until interrupted)."),
+            Self.host, Self.port, Self.selfSigned, Self.cert, Self.key, Self.certKey, Self.authKey, Self.keyID,
+            Self.teamID, Self.topic, Self.device, Self.unregistered, Self.faults, Self.maxStreams, Self.duration,
         ],
-        flags: [
-            .init("--h2c", help: "Cleartext HTTP/2 (prior knowledge) instead of TLS."),
-            .init("--no-token-check", help: "Accept requests without provider tokens (certificate-style clients)."),
-            .init("--quiet", help: "Do not print a line per request."),
-        ])
+        flags: [Self.h2c, Self.noTokenCheck, Self.quiet])
 
     static let generatedKeyID = "MOCKKEY001"
     static let generatedTeamID = "MOCKTEAM01"
@@ -55,17 +69,15 @@ struct MockAPNsCommand: Command {
         // A directory of our own (not --self-signed DIR) holds a throwaway CA key and provider key: it
         // goes when the mock stops, however it stops.
         defer {
-            if arguments.value("--self-signed") == nil { try? FileManager.default.removeItem(atPath: directory) }
+            if !arguments.isGiven(Self.selfSigned) { try? FileManager.default.removeItem(atPath: directory) }
         }
         let key = try Self.providerKey(arguments, directory: directory, console: console)
         var configuration = MockAPNsConfiguration(
-            host: arguments.value("--host") ?? "127.0.0.1",
-            port: try arguments.integer("--port", in: ArgumentRange.listeningPort) ?? 2197,
-            security: security, keys: key.map { [$0] } ?? [], requiresProviderToken: !arguments.has("--no-token-check"))
-        if let spec = arguments.value("--faults") {
-            do { configuration.faults = try FaultPlan(parsing: spec) } catch { throw UsageError("--faults: \(error)") }
-        }
-        if let streams = try arguments.integer("--max-streams", in: 1...100_000) {
+            host: try arguments[Self.host] ?? "127.0.0.1",
+            port: try arguments[Self.port] ?? 2197,
+            security: security, keys: key.map { [$0] } ?? [], requiresProviderToken: !arguments[Self.noTokenCheck])
+        if let faults = try arguments[Self.faults] { configuration.faults = faults }
+        if let streams = try arguments[Self.maxStreams] {
             configuration.maximumConcurrentStreams = streams
         }
         configuration.recordingLimit = 0  // the command prints instead of keeping
@@ -74,7 +86,7 @@ struct MockAPNsCommand: Command {
         for (token, topic) in devices.registered { mock.registry.register(token: token, topic: topic) }
         for token in devices.unregistered { mock.registry.unregister(token: token) }
         console.print(Self.listeningLine(mock, key: key, directory: directory))
-        let quiet = arguments.has("--quiet")
+        let quiet = arguments[Self.quiet]
         if !quiet {
             // The mock outlives its log: when the reader goes away (a closed pipe, a full disk), it stops
             // logging and keeps serving.
@@ -84,7 +96,7 @@ struct MockAPNsCommand: Command {
                 if !console.printIfPossible(answer.jsonLine) { logging.withLock { $0 = false } }
             }
         }
-        let duration = try arguments.seconds("--duration", in: ArgumentRange.seconds)
+        let duration = try arguments[Self.duration]
         await StopSignal.wait(timeout: duration)
         await mock.stop()
         console.printError(Self.summary(mock.counters))
@@ -93,20 +105,21 @@ struct MockAPNsCommand: Command {
 
     private static func security(_ arguments: ParsedArguments) throws(UsageError) -> MockAPNsConfiguration.Security {
         let chosen = [
-            arguments.has("--h2c"), arguments.value("--self-signed") != nil, arguments.value("--cert") != nil,
+            arguments[Self.h2c], arguments.isGiven(Self.selfSigned), arguments.isGiven(Self.cert),
         ]
         guard chosen.filter({ $0 }).count <= 1 else {
             throw UsageError("choose one of --h2c, --self-signed DIR and --cert FILE --key FILE")
         }
-        if arguments.has("--h2c") { return .h2c }
-        if let chain = arguments.value("--cert") {
-            guard let key = arguments.value("--key") ?? arguments.value("--cert-key") else {
+        if arguments[Self.h2c] { return .h2c }
+        if let chain = try arguments[Self.cert] {
+            let certificateKey = try arguments[Self.certKey]
+            guard let key = try arguments[Self.key] ?? certificateKey else {
                 throw UsageError("--cert needs --key FILE, the certificate's private key")
             }
             return .certificate(chainFile: chain, privateKeyFile: key)
         }
         let directory =
-            arguments.value("--self-signed")
+            try arguments[Self.selfSigned]
             ?? NSTemporaryDirectory() + "pushbutton-mock-apns-" + String(UUID().uuidString.prefix(8))
         return .selfSigned(directory: directory)
     }
@@ -122,11 +135,11 @@ struct MockAPNsCommand: Command {
     private static func providerKey(_ arguments: ParsedArguments, directory: String, console: Console) throws
         -> MockProviderKey?
     {
-        if arguments.has("--no-token-check") { return nil }
-        let topics = arguments.values("--topic")
+        if arguments[Self.noTokenCheck] { return nil }
+        let topics = try arguments[Self.topic]
         let allowed = topics.isEmpty ? nil : Set(topics)
-        if let path = arguments.value("--auth-key") {
-            guard let keyID = arguments.value("--key-id"), let teamID = arguments.value("--team-id") else {
+        if let path = try arguments[Self.authKey] {
+            guard let keyID = try arguments[Self.keyID], let teamID = try arguments[Self.teamID] else {
                 throw UsageError("--auth-key needs --key-id ID and --team-id ID")
             }
             guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -158,14 +171,14 @@ struct MockAPNsCommand: Command {
         registered: [(String, String)], unregistered: [String]
     ) {
         var registered: [(String, String)] = []
-        for device in arguments.values("--device") {
+        for device in try arguments[Self.device] {
             let parts = device.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, (try? DeviceToken(parts[0])) != nil else {
                 throw UsageError("--device needs TOKEN:BUNDLE with a hexadecimal token, got '\(device)'")
             }
             registered.append((parts[0], parts[1]))
         }
-        let unregistered = arguments.values("--unregistered")
+        let unregistered = try arguments[Self.unregistered]
         for token in unregistered where (try? DeviceToken(token)) == nil {
             throw UsageError("--unregistered needs a hexadecimal device token")
         }

@@ -15,21 +15,29 @@ struct OutboxCommand: Command {
         dead    lists dead-lettered entries with their last error (--purge removes them).
         Only one process delivers at a time; a second drain exits with status 1.
         """
+    static let endpoint = Option<String>(
+        "--endpoint", value: "URL", help: "drain: send to this origin instead of each entry's own.")
+    static let timeLimit = Option<Duration>(
+        "--time-limit", help: "drain: stop after this long (default 300 with --until-empty).",
+        seconds: ArgumentRange.seconds)
+    static let baseBackoff = Option<Duration>(
+        "--base-backoff", help: "drain: the first retry's delay (default 1).", seconds: ArgumentRange.seconds)
+    static let maxBackoff = Option<Duration>(
+        "--max-backoff", help: "drain: the longest delay between retries (default 3600).",
+        seconds: ArgumentRange.seconds)
+    static let maxAttempts = Option<Int>(
+        "--max-attempts", value: "N", help: "drain: attempts before dead-lettering (default 20).",
+        range: 1...1_000_000)
+    static let requestTimeout = Option<Duration>(
+        "--request-timeout", help: "drain: how long one request may take (default 30).", seconds: 0.001...86_400)
+    static let untilEmpty = Flag("--until-empty", help: "drain: keep going until nothing is waiting.")
+    static let json = Flag("--json", help: "status, dead: print JSON.")
+    static let purge = Flag("--purge", help: "dead: remove the dead letters after listing them.")
     let arguments = ArgumentSpec(
         options: [
-            .init("--endpoint", value: "URL", help: "drain: send to this origin instead of each entry's own."),
-            .init(
-                "--time-limit", value: "SECONDS", help: "drain: stop after this long (default 300 with --until-empty)."),
-            .init("--base-backoff", value: "SECONDS", help: "drain: the first retry's delay (default 1)."),
-            .init("--max-backoff", value: "SECONDS", help: "drain: the longest delay between retries (default 3600)."),
-            .init("--max-attempts", value: "N", help: "drain: attempts before dead-lettering (default 20)."),
-            .init("--request-timeout", value: "SECONDS", help: "drain: how long one request may take (default 30)."),
+            Self.endpoint, Self.timeLimit, Self.baseBackoff, Self.maxBackoff, Self.maxAttempts, Self.requestTimeout,
         ],
-        flags: [
-            .init("--until-empty", help: "drain: keep going until nothing is waiting."),
-            .init("--json", help: "status, dead: print JSON."),
-            .init("--purge", help: "dead: remove the dead letters after listing them."),
-        ],
+        flags: [Self.untilEmpty, Self.json, Self.purge],
         positionals: ["status|drain|dead", "DB"])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -39,20 +47,20 @@ struct OutboxCommand: Command {
             throw UsageError("unknown outbox action '\(verb)'; use status, drain or dead")
         }
         var options = OutboxOptions()
-        if let delay = try arguments.seconds("--base-backoff", in: ArgumentRange.seconds) {
+        if let delay = try arguments[Self.baseBackoff] {
             options.baseBackoff = delay
         }
-        if let delay = try arguments.seconds("--max-backoff", in: ArgumentRange.seconds) {
+        if let delay = try arguments[Self.maxBackoff] {
             options.maximumBackoff = delay
         }
-        if let attempts = try arguments.integer("--max-attempts", in: 1...1_000_000) {
+        if let attempts = try arguments[Self.maxAttempts] {
             options.maximumAttempts = attempts
         }
-        if let timeout = try arguments.seconds("--request-timeout", in: 0.001...86_400) {
+        if let timeout = try arguments[Self.requestTimeout] {
             options.requestTimeout = timeout
         }
         // Every flag is checked before the database is touched, whichever action reads it.
-        let timeLimit = try arguments.seconds("--time-limit", in: ArgumentRange.seconds)
+        let timeLimit = try arguments[Self.timeLimit]
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("no outbox database at '\(path)'")
         }
@@ -77,7 +85,7 @@ struct OutboxCommand: Command {
 
     private func status(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console) async throws {
         let status = try await outbox.status()
-        if arguments.has("--json") {
+        if arguments[Self.json] {
             var object: [String: JSONValue] = [
                 "pending": .integer(Int64(status.pending)), "in_flight": .integer(Int64(status.inFlight)),
                 "delivered": .integer(Int64(status.delivered)), "dead": .integer(Int64(status.dead)),
@@ -96,7 +104,7 @@ struct OutboxCommand: Command {
     private func drain(
         _ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console, timeout: Duration, timeLimit: Duration?
     ) async throws {
-        let untilEmpty = arguments.has("--until-empty")
+        let untilEmpty = arguments[Self.untilEmpty]
         let limit = timeLimit ?? .seconds(untilEmpty ? 300 : 0)
         // On a terminal, a progress line like send's; it also ticks while the drain waits for a retry.
         let before = try await outbox.status()
@@ -111,7 +119,7 @@ struct OutboxCommand: Command {
         do {
             report = try await outbox.drain(
                 sender: DrainProgress.Sender(base: URLSessionSender(timeout: timeout), progress: progress),
-                untilEmpty: untilEmpty, endpoint: arguments.value("--endpoint"),
+                untilEmpty: untilEmpty, endpoint: try arguments[Self.endpoint],
                 timeLimit: untilEmpty ? limit : nil)
         } catch {
             ticker.cancel()
@@ -128,7 +136,7 @@ struct OutboxCommand: Command {
 
     private func dead(_ outbox: Outbox, _ arguments: ParsedArguments, _ console: Console) async throws {
         let entries = try await outbox.entries(.dead)
-        if arguments.has("--json") {
+        if arguments[Self.json] {
             console.write(
                 JSONWriter.pretty(
                     .array(
@@ -149,7 +157,7 @@ struct OutboxCommand: Command {
             }
             console.print("\(entries.count) dead-lettered")
         }
-        if arguments.has("--purge") { try await outbox.purgeDeadLetters(ids: entries.map(\.id)) }
+        if arguments[Self.purge] { try await outbox.purgeDeadLetters(ids: entries.map(\.id)) }
     }
 
     static func age(_ seconds: TimeInterval) -> String {

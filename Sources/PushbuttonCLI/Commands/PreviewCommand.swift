@@ -12,21 +12,20 @@ struct PreviewCommand: Command {
         reply buttons, and the placeholder iOS shows when previews are hidden (--hidden-previews). Titles
         are localized with --locale. Writes PREFIX.html and PREFIX.svg (--output, default: preview).
         """
+    static let manifest = Option<String>(
+        "--manifest", value: "FILE", help: "The app's manifest (its categories are registered on the device).")
+    static let locale = Option<String>("--locale", value: "LOCALE", help: "The device's language (default en).")
+    static let appName = Option<String>("--app-name", value: "NAME", help: "The app name in the header (default App).")
+    static let output = Option<String>(
+        "--output", short: "-o", value: "PREFIX", help: "Write PREFIX.html and PREFIX.svg (default preview).")
+    static let hiddenPreviews = Flag("--hidden-previews", help: "Show what the lock screen shows with previews hidden.")
     let arguments = ArgumentSpec(
-        options: [
-            .init(
-                "--manifest", value: "FILE", help: "The app's manifest (its categories are registered on the device)."),
-            .init("--locale", value: "LOCALE", help: "The device's language (default en)."),
-            .init("--app-name", value: "NAME", help: "The app name in the header (default App)."),
-            .init(
-                "--output", short: "-o", value: "PREFIX", help: "Write PREFIX.html and PREFIX.svg (default preview)."),
-        ],
-        flags: [.init("--hidden-previews", help: "Show what the lock screen shows with previews hidden.")],
+        options: [Self.manifest, Self.locale, Self.appName, Self.output], flags: [Self.hiddenPreviews],
         positionals: ["PAYLOAD"])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let payloadPath = arguments.positionals[0]
-        guard let manifestPath = arguments.value("--manifest") else { throw UsageError("--manifest FILE is required") }
+        guard let manifestPath = try arguments[Self.manifest] else { throw UsageError("--manifest FILE is required") }
         let manifest = try ManifestLoading.load(manifestPath, console: console)
         let parsed = Payload.parse(try console.read(payloadPath))
         guard let payload = parsed.payload, parsed.isUsable else {
@@ -35,11 +34,11 @@ struct PreviewCommand: Command {
             }
             throw CommandFailure("\(Console.displayName(payloadPath)) is not a payload")
         }
-        let locale = arguments.value("--locale") ?? manifest.defaultLocale
+        let locale = try arguments[Self.locale] ?? manifest.defaultLocale
         let preview = NotificationPreview(
             payload: payload, categories: manifest.categorySet(), locale: locale,
-            appName: arguments.value("--app-name") ?? "App", previewsHidden: arguments.has("--hidden-previews"))
-        let prefix = arguments.value("--output") ?? "preview"
+            appName: try arguments[Self.appName] ?? "App", previewsHidden: arguments[Self.hiddenPreviews])
+        let prefix = try arguments[Self.output] ?? "preview"
         try write(HTMLPreviewRenderer.render(preview, locale: locale), to: prefix + ".html")
         try write(SVGPreviewRenderer.render(preview), to: prefix + ".svg")
         console.print("wrote \(prefix).html and \(prefix).svg: \(preview.buttons.count) button(s)")

@@ -22,43 +22,75 @@ struct SendCommand: Command {
         string, echoed), so each result joins back to its input; the summary goes to stderr. On a terminal a
         progress line shows the counts so far, and the percentage and time left when the total is known (or
         estimated from a token file's size). --shard K/N sends only the tokens whose hash falls in shard K of N.
+        --channel ID broadcasts the payload once to a channel's subscribers (iOS 18 Live Activities; see
+        `pushbutton channels`) instead of sending to devices: --topic is the app's bundle id, the push type is
+        liveactivity. --stats prints the sender's counters (sent, delivered, rejected by reason, retries,
+        latency, connections, GOAWAYs, token refreshes) on stderr at the end.
         Ctrl-C stops reading input, waits for what is in flight (at most --timeout), writes those results and
         the summary and exits with 130; a second Ctrl-C ends it at once.
         --payload and payload flags cannot be combined, nor --sandbox and --host.
         Exit status: 0 when every notification was delivered, 1 otherwise, 2 for a wrong command line.
         """
+    static let key = Option<String>("--key", value: "FILE", help: "The provider key (.p8), for token authentication.")
+    static let cert = Option<String>(
+        "--cert", value: "FILE", help: "A TLS client certificate (PEM), for certificate authentication.")
+    static let certKey = Option<String>("--cert-key", value: "FILE", help: "The certificate's private key (PEM).")
+    static let keyID = Option<String>("--key-id", value: "ID", help: "The key's identifier.")
+    static let teamID = Option<String>("--team-id", value: "ID", help: "Your team identifier.")
+    static let topic = Option<String>(
+        "--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier (the push type's suffix is added).",
+        header: "apns-topic")
+    static let host = Option<String>("--host", value: "HOST", help: "A stand-in's host (default: APNs).")
+    static let port = Option<Int>(
+        "--port", value: "PORT", help: "A stand-in's port (default 443).", range: ArgumentRange.port)
+    static let ca = Option<String>(
+        "--ca", value: "FILE", help: "A private CA to trust for the stand-in (verification stays on).")
+    static let token = RepeatableOption<String>("--token", value: "HEX", help: "One device token.")
+    static let tokens = Option<String>("--tokens", value: "FILE", help: "Device tokens, one per line.")
+    static let payload = Option<String>("--payload", value: "FILE", help: "The payload JSON.")
+    static let manifest = Option<String>(
+        "--manifest", value: "FILE", help: "Validate payloads against this manifest first.")
+    static let pushType = Option<String>(
+        "--push-type", value: "TYPE", help: "apns-push-type (default alert): alert, background, liveactivity, voip, …",
+        header: "apns-push-type")
+    static let priority = Option<Int>(
+        "--priority", value: "N", help: "apns-priority: 10, 5 or 1.", range: ArgumentRange.priority)
+    /// Up to the year 9999.
+    static let expiration = Option<Int>(
+        "--expiration", value: "EPOCH", help: "apns-expiration.", range: 0...253_402_300_799)
+    static let collapseID = Option<String>(
+        "--collapse-id", value: "ID", help: "apns-collapse-id.", header: "apns-collapse-id")
+    static let connections = Option<Int>(
+        "--connections", value: "N", help: "Connections to APNs (default 1).", range: 1...64)
+    static let inFlight = Option<Int>(
+        "--in-flight", value: "N", help: "Notifications under way at once (default 1000).", range: 1...1_000_000)
+    static let shard = Option<(index: Int, count: Int)>(
+        "--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens.", convert: SendSetup.shard)
+    static let timeout = Option<Duration>(
+        "--timeout", help: "How long one response may take (default 30).", seconds: 1...86_400)
+    static let channel = Option<String>(
+        "--channel", value: "ID", help: "Broadcast to this channel instead of devices.", header: "apns-channel-id")
+    static let stats = Flag("--stats", help: "Print the sender's counters on stderr at the end.")
+    static let sandbox = Flag("--sandbox", help: "Use APNs' sandbox (development) environment.")
+    static let h2c = Flag("--h2c", help: "Cleartext HTTP/2, for a local stand-in only.")
     let arguments = ArgumentSpec(
         options: [
-            .init("--key", value: "FILE", help: "The provider key (.p8), for token authentication."),
-            .init("--cert", value: "FILE", help: "A TLS client certificate (PEM), for certificate authentication."),
-            .init("--cert-key", value: "FILE", help: "The certificate's private key (PEM)."),
-            .init("--key-id", value: "ID", help: "The key's identifier."),
-            .init("--team-id", value: "ID", help: "Your team identifier."),
-            .init("--topic", value: "BUNDLE", help: "apns-topic: the app's bundle identifier."),
-            .init("--host", value: "HOST", help: "A stand-in's host (default: APNs)."),
-            .init("--port", value: "PORT", help: "A stand-in's port (default 443)."),
-            .init("--ca", value: "FILE", help: "A private CA to trust for the stand-in (verification stays on)."),
-            .init("--token", value: "HEX", help: "One device token.", repeatable: true),
-            .init("--tokens", value: "FILE", help: "Device tokens, one per line."),
-            .init("--payload", value: "FILE", help: "The payload JSON."),
-            .init("--manifest", value: "FILE", help: "Validate payloads against this manifest first."),
-            .init("--push-type", value: "TYPE", help: "apns-push-type (default alert)."),
-            .init("--priority", value: "N", help: "apns-priority: 10, 5 or 1."),
-            .init("--expiration", value: "EPOCH", help: "apns-expiration."),
-            .init("--collapse-id", value: "ID", help: "apns-collapse-id."),
-            .init("--connections", value: "N", help: "Connections to APNs (default 1)."),
-            .init("--in-flight", value: "N", help: "Notifications under way at once (default 1000)."),
-            .init("--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens."),
-            .init("--timeout", value: "SECONDS", help: "How long one response may take (default 30)."),
+            Self.key, Self.cert, Self.certKey, Self.keyID, Self.teamID, Self.topic, Self.host, Self.port, Self.ca,
+            Self.token, Self.tokens, Self.payload, Self.manifest, Self.pushType, Self.priority, Self.expiration,
+            Self.collapseID, Self.connections, Self.inFlight, Self.shard, Self.timeout, Self.channel,
         ] + PayloadFlags.options,
-        flags: [
-            .init("--sandbox", help: "Use APNs' sandbox (development) environment."),
-            .init("--h2c", help: "Cleartext HTTP/2, for a local stand-in only."),
-        ] + PayloadFlags.flags)
+        flags: [Self.sandbox, Self.h2c, Self.stats] + PayloadFlags.flags)
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
+        let statistics = arguments[Self.stats] ? APNsStatistics() : nil
+        if let channel = try arguments[Self.channel] {
+            let status = try await BroadcastSend.run(
+                arguments, channelID: channel, console: console, observer: statistics)
+            statistics.map { Self.printStatistics($0, console: console) }
+            return status
+        }
         let setup = try SendSetup(arguments, console: console)
-        let client = try await setup.makeClient()
+        let client = try await setup.makeClient(observer: statistics)
         let started = ContinuousClock.now
         let progress = SendProgress(input: setup.input, knownTotal: setup.knownTotal)
         let stop = SendStop()
@@ -88,6 +120,7 @@ struct SendCommand: Command {
         results.finishProgress()
         summary.invalid = invalid()
         console.printError(summary.line(elapsed: ContinuousClock.now - started))
+        statistics.map { Self.printStatistics($0, console: console) }
         if stop.isRequested {
             console.printError(
                 "pushbutton: interrupted: the rest of the input was not sent (each result names its input line)")
@@ -95,5 +128,10 @@ struct SendCommand: Command {
         }
         return summary.total > 0 && summary.delivered == summary.total && summary.invalid == 0
             ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// The counters as `stats: name value` lines on stderr: stdout keeps only the NDJSON results.
+    static func printStatistics(_ statistics: APNsStatistics, console: Console) {
+        for line in statistics.counters.lines { console.printError("stats: " + line) }
     }
 }

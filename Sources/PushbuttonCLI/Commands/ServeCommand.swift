@@ -15,22 +15,26 @@ struct ServeCommand: Command {
         API keys are configured by their digest: --hash-key KEY prints it, --generate-key secret|publishable
         makes a new key and prints it with its digest. --check validates the configuration and exits.
         """
+    static let config = Option<String>("--config", value: "FILE", help: "The gateway's configuration (JSON).")
+    static let port = Option<Int>(
+        "--port", value: "PORT", help: "Listen on this port instead of the configured one (0: any).",
+        range: ArgumentRange.listeningPort)
+    static let hashKey = Option<String>(
+        "--hash-key", value: "KEY", help: "Print the sha256:… digest of an API key and exit.")
+    static let generateKey = Option<String>(
+        "--generate-key", value: "KIND", help: "Make a secret or publishable key, print it and its digest.")
+    static let duration = Option<Duration>(
+        "--duration", help: "Stop after this long (default: run until interrupted).", seconds: ArgumentRange.seconds)
+    static let check = Flag("--check", help: "Validate the configuration (manifests, keys, store) and exit.")
     let arguments = ArgumentSpec(
-        options: [
-            .init("--config", value: "FILE", help: "The gateway's configuration (JSON)."),
-            .init("--port", value: "PORT", help: "Listen on this port instead of the configured one (0: any)."),
-            .init("--hash-key", value: "KEY", help: "Print the sha256:… digest of an API key and exit."),
-            .init("--generate-key", value: "KIND", help: "Make a secret or publishable key, print it and its digest."),
-            .init("--duration", value: "SECONDS", help: "Stop after this long (default: run until interrupted)."),
-        ],
-        flags: [.init("--check", help: "Validate the configuration (manifests, keys, store) and exit.")])
+        options: [Self.config, Self.port, Self.hashKey, Self.generateKey, Self.duration], flags: [Self.check])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        if let key = arguments.value("--hash-key") {
+        if let key = try arguments[Self.hashKey] {
             console.print(APIKey.digestText(of: key))
             return ExitStatus.success
         }
-        if let kind = arguments.value("--generate-key") {
+        if let kind = try arguments[Self.generateKey] {
             guard let kind = APIKey.Kind(rawValue: kind) else {
                 throw UsageError("--generate-key takes secret or publishable, not '\(kind)'")
             }
@@ -39,10 +43,10 @@ struct ServeCommand: Command {
             console.print("digest: \(APIKey.digestText(of: key))")
             return ExitStatus.success
         }
-        guard let path = arguments.value("--config") else { throw UsageError("--config FILE is required") }
+        guard let path = try arguments[Self.config] else { throw UsageError("--config FILE is required") }
         // Flags are checked before anything is read or opened, as every command does.
-        let port = try arguments.integer("--port", in: ArgumentRange.listeningPort)
-        let duration = try arguments.seconds("--duration", in: ArgumentRange.seconds)
+        let port = try arguments[Self.port]
+        let duration = try arguments[Self.duration]
         let parsed = GatewayConfiguration.parse(
             try console.read(path),
             baseDirectory: (path as NSString).deletingLastPathComponent.isEmpty
@@ -56,7 +60,7 @@ struct ServeCommand: Command {
         if let port { configuration.listen.port = port }
         let gateway: Gateway
         do { gateway = try await Gateway.start(configuration) } catch { throw CommandFailure("serve: \(error)") }
-        if arguments.has("--check") {
+        if arguments[Self.check] {
             await gateway.stop()
             console.print("\(path): the configuration is valid (\(configuration.apps.count) app(s), store reachable)")
             return ExitStatus.success

@@ -17,28 +17,28 @@ struct SimulateCommand: Command {
         App-defined actions are stood in for by handlers that print what they receive.
         Exit status 1 when the tap is not possible on the device (e.g. the button is not shown).
         """
+    static let manifest = Option<String>("--manifest", value: "FILE", help: "The app's manifest (required).")
+    static let tap = Option<String>("--tap", value: "ID", help: "A button identifier, 'body' or 'dismiss' (required).")
+    static let text = Option<String>("--text", value: "REPLY", help: "The reply typed into a text-input button.")
+    static let appState = Option<String>(
+        "--app-state", value: "STATE", help: "foreground, background (default) or killed.")
+    static let locale = Option<String>("--locale", value: "LOCALE", help: "The device's language (default en).")
+    static let outbox = Option<String>(
+        "--outbox", value: "DB",
+        help: "Commit backend callbacks to this outbox database (created if missing) and log the tap there.")
     let arguments = ArgumentSpec(
-        options: [
-            .init("--manifest", value: "FILE", help: "The app's manifest (required)."),
-            .init("--tap", value: "ID", help: "A button identifier, 'body' or 'dismiss' (required)."),
-            .init("--text", value: "REPLY", help: "The reply typed into a text-input button."),
-            .init("--app-state", value: "STATE", help: "foreground, background (default) or killed."),
-            .init("--locale", value: "LOCALE", help: "The device's language (default en)."),
-            .init(
-                "--outbox", value: "DB",
-                help: "Commit backend callbacks to this outbox database (created if missing) and log the tap there."),
-        ],
+        options: [Self.manifest, Self.tap, Self.text, Self.appState, Self.locale, Self.outbox],
         positionals: ["PAYLOAD"])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        guard let manifestPath = arguments.value("--manifest") else { throw UsageError("--manifest FILE is required") }
-        guard let tap = arguments.value("--tap") else { throw UsageError("--tap ID is required") }
-        let appState = arguments.value("--app-state") ?? "background"
+        guard let manifestPath = try arguments[Self.manifest] else { throw UsageError("--manifest FILE is required") }
+        guard let tap = try arguments[Self.tap] else { throw UsageError("--tap ID is required") }
+        let appState = try arguments[Self.appState] ?? "background"
         guard ["foreground", "background", "killed"].contains(appState) else {
             throw UsageError("--app-state must be foreground, background or killed, not '\(appState)'")
         }
         let manifest = try ManifestLoading.load(manifestPath, console: console)
-        let locale = arguments.value("--locale") ?? "en"
+        let locale = try arguments[Self.locale] ?? "en"
         if let warning = LocaleAvailability(manifest).warning(for: locale) { console.printError(warning) }
         let payloadPath = arguments.positionals[0]
         let parsed = PayloadValidator(manifest: manifest).validate(jsonBytes: try console.read(payloadPath))
@@ -54,7 +54,7 @@ struct SimulateCommand: Command {
         }
         let outbox: Outbox?
         do {
-            outbox = try arguments.value("--outbox").map { try Outbox(path: $0) }
+            outbox = try (try arguments[Self.outbox]).map { try Outbox(path: $0) }
         } catch {
             throw CommandFailure("cannot open the outbox: \(error)")
         }
@@ -63,7 +63,7 @@ struct SimulateCommand: Command {
         try await device.setUp(story: &story)
         let shown = try await device.deliver(story: &story)
         story.say("App state: \(appState)" + Self.appStateNote(appState, tap: tap, shown: shown))
-        let delivery = try await device.perform(tap: tap, text: arguments.value("--text"), on: shown, story: &story)
+        let delivery = try await device.perform(tap: tap, text: try arguments[Self.text], on: shown, story: &story)
         await device.tell(delivery, story: &story)
         if let outbox, let report = device.recorder.reports.withLock({ $0.last }) {
             try await outbox.record(report)

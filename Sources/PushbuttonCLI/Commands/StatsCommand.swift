@@ -6,7 +6,8 @@ import PushbuttonOutbox
 struct StatsCommand: Command {
     let name = "stats"
     let summary = "Summarise the tap log: responses per category and button, shares and rates."
-    let arguments = ArgumentSpec(flags: [.init("--json", help: "Print JSON.")], positionals: ["DB"])
+    static let json = Flag("--json", help: "Print JSON.")
+    let arguments = ArgumentSpec(flags: [Self.json], positionals: ["DB"])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let path = arguments.positionals[0]
@@ -19,7 +20,7 @@ struct StatsCommand: Command {
         } catch {
             throw CommandFailure("cannot read the tap log: \(error)")
         }
-        if arguments.has("--json") {
+        if arguments[Self.json] {
             console.write(JSONWriter.pretty(json(summary)))
             return ExitStatus.success
         }

@@ -16,17 +16,16 @@ struct DemoCommand: Command {
         Each run starts from fresh state: when DIR holds an earlier run's files, those files (and only
         those) are replaced; a DIR that is not empty and not an earlier demo's is refused.
         """
-    let arguments = ArgumentSpec(
-        options: [
-            .init(
-                "--keep", value: "DIR",
-                help: "Keep the generated files in DIR (created if needed; an earlier run's are replaced)."),
-            .init("--locale", value: "LOCALE", help: "The simulated device's language: en (default) or fr."),
-        ])
+    static let keep = Option<String>(
+        "--keep", value: "DIR",
+        help: "Keep the generated files in DIR (created if needed; an earlier run's are replaced).")
+    static let locale = Option<String>(
+        "--locale", value: "LOCALE", help: "The simulated device's language: en (default) or fr.")
+    let arguments = ArgumentSpec(options: [Self.keep, Self.locale])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
-        let kept = arguments.value("--keep")
-        let locale = arguments.value("--locale") ?? "en"
+        let kept = try arguments[Self.keep]
+        let locale = try arguments[Self.locale] ?? "en"
         let directory = try DemoDirectory.prepare(
             kept ?? NSTemporaryDirectory() + "pushbutton-demo-" + String(UUID().uuidString.prefix(8))
         ).path

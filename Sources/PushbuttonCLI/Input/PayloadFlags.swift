@@ -2,66 +2,77 @@ import Pushbutton
 
 /// The flags that build a payload, shared by `pushbutton payload` and `pushbutton send`.
 enum PayloadFlags {
-    static let options: [ArgumentSpec.Option] = [
-        .init("--category", value: "ID", help: "aps.category: whose buttons to show."),
-        .init("--title", value: "TEXT", help: "The alert title."),
-        .init("--subtitle", value: "TEXT", help: "The alert subtitle."),
-        .init("--body", value: "TEXT", help: "The alert body."),
-        .init("--badge", value: "N", help: "The badge number."),
-        .init("--sound", value: "NAME", help: "A sound name, or 'default'."),
-        .init("--thread-id", value: "ID", help: "Groups notifications."),
-        .init("--interruption-level", value: "LEVEL", help: "passive, active, time-sensitive or critical."),
-        .init("--relevance-score", value: "X", help: "From 0 to 1."),
-        .init("--button", value: "ID=ACTION[:ARGS_JSON]", help: "An action for a button.", repeatable: true),
-        .init(
-            "--body-action", value: "ACTION[:ARGS_JSON]", help: "An action for a tap on the body.", repeatable: true
-        ),
-        .init(
-            "--dismiss-action", value: "ACTION[:ARGS_JSON]", help: "An action for a dismissal.", repeatable: true),
-        .init("--define", value: "ID=TITLE[:OPTIONS]", help: "A dynamic button.", repeatable: true),
-        .init("--arg", value: "KEY=VALUE", help: "An action_args entry.", repeatable: true),
-        .init("--custom", value: "KEY=JSON", help: "A custom top-level key.", repeatable: true),
-    ]
+    static let category = Option<String>("--category", value: "ID", help: "aps.category: whose buttons to show.")
+    static let title = Option<String>("--title", value: "TEXT", help: "The alert title.")
+    static let subtitle = Option<String>("--subtitle", value: "TEXT", help: "The alert subtitle.")
+    static let body = Option<String>("--body", value: "TEXT", help: "The alert body.")
+    static let badge = Option<Int>("--badge", value: "N", help: "The badge number.") {
+        text, option throws(UsageError) in
+        guard let value = Int(text) else { throw UsageError("\(option) '\(text)' is not a whole number") }
+        return value
+    }
+    static let sound = Option<String>("--sound", value: "NAME", help: "A sound name, or 'default'.")
+    static let threadID = Option<String>("--thread-id", value: "ID", help: "Groups notifications.")
+    static let interruptionLevel = Option<String>(
+        "--interruption-level", value: "LEVEL", help: "passive, active, time-sensitive or critical.")
+    /// A notification's score is from 0 to 1 (the validator says so); a Live Activity's orders the app's activities.
+    static let relevanceScore = Option<Double>(
+        "--relevance-score", value: "X", help: "From 0 to 1 (a Live Activity's: any number from 0).",
+        range: 0...1_000_000)
+    static let button = RepeatableOption<String>(
+        "--button", value: "ID=ACTION[:ARGS_JSON]", help: "An action for a button.")
+    static let bodyAction = RepeatableOption<String>(
+        "--body-action", value: "ACTION[:ARGS_JSON]", help: "An action for a tap on the body.")
+    static let dismissAction = RepeatableOption<String>(
+        "--dismiss-action", value: "ACTION[:ARGS_JSON]", help: "An action for a dismissal.")
+    static let define = RepeatableOption<String>("--define", value: "ID=TITLE[:OPTIONS]", help: "A dynamic button.")
+    static let arg = RepeatableOption<String>("--arg", value: "KEY=VALUE", help: "An action_args entry.")
+    static let custom = RepeatableOption<String>("--custom", value: "KEY=JSON", help: "A custom top-level key.")
+    static let contentAvailable = Flag("--content-available", help: "Set content-available: 1.")
+    static let mutableContent = Flag("--mutable-content", help: "Set mutable-content: 1.")
 
-    static let flags: [ArgumentSpec.Flag] = [
-        .init("--content-available", help: "Set content-available: 1."),
-        .init("--mutable-content", help: "Set mutable-content: 1."),
-    ]
+    static let options: [any OptionDeclaration] =
+        [
+            category, title, subtitle, body, badge, sound, threadID, interruptionLevel, relevanceScore, button,
+            bodyAction, dismissAction, define, arg, custom,
+        ] + AlertKeyFlags.options + LiveActivityFlags.options
+
+    static let flags = [contentAvailable, mutableContent] + LiveActivityFlags.flags
 
     /// Whether any payload flag was given.
-    static func given(_ arguments: ParsedArguments) -> Bool {
-        options.contains { arguments.options[$0.name] != nil } || flags.contains { arguments.has($0.name) }
-    }
+    static func given(_ arguments: ParsedArguments) -> Bool { !givenNames(arguments).isEmpty }
 
     /// The payload flags that were given, for messages.
     static func givenNames(_ arguments: ParsedArguments) -> [String] {
-        options.map(\.name).filter { arguments.options[$0] != nil } + flags.map(\.name).filter { arguments.has($0) }
+        options.filter(arguments.isGiven).map(\.name) + flags.filter { arguments[$0] }.map(\.name)
     }
 
     static func build(_ arguments: ParsedArguments) throws(UsageError) -> Payload {
         var payload = Payload()
         var alert = AlertContent()
-        alert.title = arguments.value("--title")
-        alert.subtitle = arguments.value("--subtitle")
-        alert.body = arguments.value("--body")
+        alert.title = try arguments[Self.title]
+        alert.subtitle = try arguments[Self.subtitle]
+        alert.body = try arguments[Self.body]
         if alert != AlertContent() { payload.aps.alert = .content(alert) }
-        payload.aps.category = arguments.value("--category")
-        if let badge = arguments.value("--badge") { payload.aps.badge = try integer(badge, "--badge") }
-        payload.aps.sound = arguments.value("--sound").map(Sound.named)
-        payload.aps.threadID = arguments.value("--thread-id")
-        payload.aps.interruptionLevel = arguments.value("--interruption-level").map(InterruptionLevel.init)
-        if let score = try arguments.number("--relevance-score", in: 0...1) { payload.aps.relevanceScore = score }
-        payload.aps.contentAvailable = arguments.has("--content-available")
-        payload.aps.mutableContent = arguments.has("--mutable-content")
-        for button in arguments.values("--button") {
-            let (identifier, rest) = try split(button, "--button", "ID=ACTION[:ARGS_JSON]")
-            payload.addAction(try spec(rest, "--button"), forButton: identifier)
+        payload.aps.category = try arguments[Self.category]
+        if let badge = try arguments[Self.badge] { payload.aps.badge = badge }
+        payload.aps.sound = try arguments[Self.sound].map(Sound.named)
+        payload.aps.threadID = try arguments[Self.threadID]
+        payload.aps.interruptionLevel = try arguments[Self.interruptionLevel].map(InterruptionLevel.init)
+        if let score = try arguments[Self.relevanceScore] { payload.aps.relevanceScore = score }
+        payload.aps.contentAvailable = arguments[Self.contentAvailable]
+        payload.aps.mutableContent = arguments[Self.mutableContent]
+        try AlertKeyFlags.apply(arguments, to: &payload)
+        try LiveActivityFlags.apply(arguments, to: &payload)
+        for button in try arguments[Self.button] {
+            let (identifier, rest) = try split(button, Self.button.name, "ID=ACTION[:ARGS_JSON]")
+            payload.addAction(try spec(rest, Self.button.name), forButton: identifier)
         }
-        for action in arguments.values("--body-action") { payload.addBodyAction(try spec(action, "--body-action")) }
-        for action in arguments.values("--dismiss-action") {
-            payload.addDismissAction(try spec(action, "--dismiss-action"))
+        for action in try arguments[Self.bodyAction] { payload.addBodyAction(try spec(action, Self.bodyAction.name)) }
+        for action in try arguments[Self.dismissAction] {
+            payload.addDismissAction(try spec(action, Self.dismissAction.name))
         }
-        let defined = try arguments.values("--define").map(dynamicButton)
+        let defined = try arguments[Self.define].map(dynamicButton)
         if !defined.isEmpty {
             let category = payload.aps.category
             payload.setDynamicButtons(defined)
@@ -70,13 +81,13 @@ enum PayloadFlags {
                     "--category cannot be combined with --define (the category is derived from the buttons)")
             }
         }
-        for argument in arguments.values("--arg") {
-            let (key, value) = try split(argument, "--arg", "KEY=VALUE")
+        for argument in try arguments[Self.arg] {
+            let (key, value) = try split(argument, Self.arg.name, "KEY=VALUE")
             payload.actionArguments = payload.actionArguments ?? [:]
             payload.actionArguments?[key] = (try? JSONParser.parse(value)) ?? .string(value)
         }
-        for custom in arguments.values("--custom") {
-            let (key, value) = try split(custom, "--custom", "KEY=JSON")
+        for custom in try arguments[Self.custom] {
+            let (key, value) = try split(custom, Self.custom.name, "KEY=JSON")
             guard key != "aps", key != Payload.actionsKey, key != Payload.actionArgumentsKey else {
                 throw UsageError("--custom cannot set '\(key)'; use the dedicated options")
             }
@@ -136,10 +147,5 @@ enum PayloadFlags {
             }
         }
         return DynamicButton(identifier, title: title, options: options)
-    }
-
-    static func integer(_ text: String, _ option: String) throws(UsageError) -> Int {
-        guard let value = Int(text) else { throw UsageError("\(option) '\(text)' is not a whole number") }
-        return value
     }
 }

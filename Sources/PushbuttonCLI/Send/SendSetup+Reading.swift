@@ -5,42 +5,36 @@ import PushbuttonAPNs
 /// The parts of `pushbutton send`'s command line that ``SendSetup/init(_:console:)`` reads, one question each, in
 /// the order their errors are reported.
 extension SendSetup {
-    /// The value of a required option.
-    static func required(_ option: String, in arguments: ParsedArguments) throws(UsageError) -> String {
-        guard let value = arguments.value(option) else { throw UsageError("\(option) is required") }
-        return value
-    }
-
     /// Token (`--key`, `--key-id`, `--team-id`) or certificate (`--cert`, `--cert-key`) authentication.
     static func authentication(_ arguments: ParsedArguments) throws -> (
         token: (key: P256PrivateKey, keyID: String, teamID: String)?, certificate: (certificate: String, key: String)?
     ) {
-        if let certificate = arguments.value("--cert") {
-            guard arguments.value("--key") == nil else {
+        if let certificate = try arguments[SendCommand.cert] {
+            guard !arguments.isGiven(SendCommand.key) else {
                 throw UsageError("use either --key (token) or --cert (certificate) authentication")
             }
-            return (nil, (certificate, try required("--cert-key", in: arguments)))
+            return (nil, (certificate, try arguments.required(SendCommand.certKey)))
         }
         let key: P256PrivateKey
         do {
-            key = try P256PrivateKey(contentsOf: try required("--key", in: arguments))
+            key = try P256PrivateKey(contentsOf: try arguments.required(SendCommand.key))
         } catch let error as KeyError {
             throw CommandFailure("the provider key: \(error.message)")
         }
-        return ((key, try required("--key-id", in: arguments), try required("--team-id", in: arguments)), nil)
+        return ((key, try arguments.required(SendCommand.keyID), try arguments.required(SendCommand.teamID)), nil)
     }
 
     /// The payload from `--payload FILE` or from payload flags (not both), or `nil` for NDJSON input.
     static func payload(_ arguments: ParsedArguments, console: Console) throws -> [UInt8]? {
         if PayloadFlags.given(arguments) {
-            guard arguments.value("--payload") == nil else {
+            guard !arguments.isGiven(SendCommand.payload) else {
                 throw UsageError(
                     "--payload and payload flags (\(PayloadFlags.givenNames(arguments).joined(separator: ", "))) "
                         + "cannot be combined: put everything in the file, or build it from flags only")
             }
             return PayloadWriter.encode(try PayloadFlags.build(arguments))
         }
-        return try arguments.value("--payload").map { try console.read($0) }
+        return try (try arguments[SendCommand.payload]).map { try console.read($0) }
     }
 
     /// The `--token` values and the `--tokens` file (checked readable now, read while sending); `nil` tokens
@@ -48,8 +42,8 @@ extension SendSetup {
     static func recipients(_ arguments: ParsedArguments, hasPayload: Bool) throws -> (
         tokens: [String]?, tokenFile: String?
     ) {
-        let tokens = arguments.values("--token")
-        let tokenFile = arguments.value("--tokens")
+        let tokens = try arguments[SendCommand.token]
+        let tokenFile = try arguments[SendCommand.tokens]
         // `access`, not an open: a FIFO or `<(…)` can be opened and read only once, while sending.
         if let tokenFile, access(tokenFile, R_OK) != 0 {
             throw CommandFailure("cannot read the token file '\(tokenFile)': \(String(cString: strerror(errno)))")

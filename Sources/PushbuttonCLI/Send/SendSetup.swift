@@ -36,17 +36,19 @@ struct SendSetup: Sendable {
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
         (token, certificate) = try Self.authentication(arguments)
-        topic = try arguments.headerValue("--topic", header: "apns-topic") ?? Self.required("--topic", in: arguments)
+        let bundleID = try arguments.required(SendCommand.topic)
         environment = try Self.environment(arguments)
-        pushType = PushType(rawValue: try arguments.headerValue("--push-type", header: "apns-push-type") ?? "alert")
-        priority = try arguments.integer("--priority", in: ArgumentRange.priority)
-        expiration = try arguments.integer("--expiration", in: 0...253_402_300_799).map(Int64.init)  // to year 9999
-        collapseID = try arguments.headerValue("--collapse-id", header: "apns-collapse-id")
-        connections = try arguments.integer("--connections", in: 1...64) ?? 1
-        inFlight = try arguments.integer("--in-flight", in: 1...1_000_000) ?? 1000
-        timeout = try arguments.seconds("--timeout", in: 1...86_400) ?? .seconds(30)
-        shard = try arguments.value("--shard").map(Self.shard)
-        validator = try arguments.value("--manifest").map {
+        pushType = PushType(rawValue: try arguments[SendCommand.pushType] ?? "alert")
+        priority = try arguments[SendCommand.priority]
+        topic = try Self.topic(
+            bundleID: bundleID, pushType: pushType, priority: priority, tokenAuthentication: token != nil)
+        expiration = try arguments[SendCommand.expiration].map(Int64.init)
+        collapseID = try arguments[SendCommand.collapseID]
+        connections = try arguments[SendCommand.connections] ?? 1
+        inFlight = try arguments[SendCommand.inFlight] ?? 1000
+        timeout = try arguments[SendCommand.timeout] ?? .seconds(30)
+        shard = try arguments[SendCommand.shard]
+        validator = try (try arguments[SendCommand.manifest]).map {
             PayloadValidator(manifest: try ManifestLoading.load($0, console: console))
         }
         payload = try Self.payload(arguments, console: console)
@@ -58,28 +60,29 @@ struct SendSetup: Sendable {
         }
     }
 
-    private static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
-        if let host = arguments.value("--host") {
-            guard !arguments.has("--sandbox") else {
+    static func environment(_ arguments: ParsedArguments) throws(UsageError) -> APNsEnvironment {
+        if let host = try arguments[SendCommand.host] {
+            guard !arguments[SendCommand.sandbox] else {
                 throw UsageError(
                     "--sandbox (Apple's development APNs) and --host (a stand-in) cannot be combined; give one")
             }
-            let port = try arguments.integer("--port", in: ArgumentRange.port) ?? 443
+            let port = try arguments[SendCommand.port] ?? 443
             return APNsEnvironment(
-                host: host, port: port, caFile: arguments.value("--ca"), cleartext: arguments.has("--h2c"))
+                host: host, port: port, caFile: try arguments[SendCommand.ca], cleartext: arguments[SendCommand.h2c])
         }
-        if arguments.has("--h2c") || arguments.value("--port") != nil || arguments.value("--ca") != nil {
+        if arguments[SendCommand.h2c] || arguments.isGiven(SendCommand.port) || arguments.isGiven(SendCommand.ca) {
             throw UsageError("--port, --ca and --h2c go with --host (a stand-in); APNs itself is TLS on 443")
         }
-        return arguments.has("--sandbox") ? .sandbox : .production
+        return arguments[SendCommand.sandbox] ? .sandbox : .production
     }
 
-    private static func shard(_ text: String) throws(UsageError) -> (index: Int, count: Int) {
+    /// `--shard K/N`, as a 0-based index and a count.
+    static func shard(_ text: String, option: String) throws(UsageError) -> (index: Int, count: Int) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
             (1...count).contains(index)
         else {
-            throw UsageError("--shard '\(text)' is not of the form K/N with 1 ≤ K ≤ N")
+            throw UsageError("\(option) '\(text)' is not of the form K/N with 1 ≤ K ≤ N")
         }
         return (index - 1, count)
     }
@@ -89,7 +92,7 @@ struct SendSetup: Sendable {
         Int(FNV1a.hash(token.lowercased().utf8) % UInt64(count))
     }
 
-    func makeClient() async throws -> APNsClient {
+    func makeClient(observer: (any APNsObserver)? = nil) async throws -> APNsClient {
         let transport: any APNsTransport
         let configuration = TransportConfiguration(
             environment: environment, connections: connections, clientCertificate: certificate)
@@ -99,7 +102,7 @@ struct SendSetup: Sendable {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }
         let tokens = token.map { TokenProvider(key: $0.key, keyID: $0.keyID, teamID: $0.teamID) }
-        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout)
+        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer)
     }
 
     func notification(token: String, payload: [UInt8]) throws(APNsError) -> APNsNotification {

@@ -116,7 +116,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
                             try await handler(response, situation)
                             outcome = .succeeded
                         } catch {
-                            outcome = .failed(String(describing: error))
+                            outcome = .failed(RoutingFailure(.responseHandlerFailed, error: error))
                         }
                         steps.withLock { $0[plan.count + index].outcome = outcome }
                     }
@@ -290,7 +290,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
                 try await handler(context)
                 return .succeeded
             } catch {
-                return .failed(String(describing: error))
+                return .failed(RoutingFailure(.actionFailed, error: error))
             }
         }
     }
@@ -301,7 +301,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         }
         guard let url = spec.arguments["url"]?.stringValue, !url.isEmpty else { return .refused("no 'url' argument") }
         guard let urlOpener else { return .refused("no URL opener is installed") }
-        return await urlOpener.open(url) ? .succeeded : .failed("could not open \(url)")
+        return await urlOpener.open(url) ? .succeeded : .failed(RoutingFailure(.urlNotOpened, "could not open \(url)"))
     }
 
     private func useSystem(_ spec: ActionSpec) async -> RoutingReport.Step.Outcome {
@@ -331,7 +331,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             }
             return .succeeded
         } catch {
-            return .failed(String(describing: error))
+            return .failed(RoutingFailure(.systemServiceFailed, error: error))
         }
     }
 
@@ -348,11 +348,13 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             guard let name = element.stringValue, let option = table[name] else {
                 return .failure(
                     SystemServiceError(
+                        .invalidArgument,
                         "'\(String(decoding: JSONWriter.compact(element), as: UTF8.self))' is not a permission option"))
             }
             options.insert(option)
         }
-        return options.isEmpty ? .failure(SystemServiceError("'options' is empty")) : .success(options)
+        return options.isEmpty
+            ? .failure(SystemServiceError(.invalidArgument, "'options' is empty")) : .success(options)
     }
 
     private func requestPermission(_ spec: ActionSpec) async -> RoutingReport.Step.Outcome {
@@ -363,9 +365,9 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         }
         do {
             return try await center.requestAuthorization(options: options)
-                ? .succeeded : .failed("the user did not allow notifications")
+                ? .succeeded : .failed(RoutingFailure(.permissionDenied, "the user did not allow notifications"))
         } catch {
-            return .failed(String(describing: error))
+            return .failed(RoutingFailure(.permissionRequestFailed, error: error))
         }
     }
 
@@ -384,7 +386,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             try await tagStore.apply(change)
             return .succeeded
         } catch {
-            return .failed(String(describing: error))
+            return .failed(RoutingFailure(.tagStoreFailed, error: error))
         }
     }
 
@@ -411,7 +413,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             try await backend.deliver(request)
             return .succeeded
         } catch {
-            return .failed(String(describing: error))
+            return .failed(RoutingFailure(.backendDeliveryFailed, error: error))
         }
     }
 }

@@ -19,8 +19,8 @@ public struct RoutingReport: Sendable, Hashable {
         /// How it ended.
         public enum Outcome: Sendable, Hashable {
             case succeeded
-            /// It threw; the error's description.
-            case failed(String)
+            /// It failed: why, with a code to branch on and the error it threw, if any.
+            case failed(RoutingFailure)
             /// It was not run, and why (e.g. a URL in the background).
             case refused(String)
             /// No action is registered under that name.

@@ -212,7 +212,11 @@
         private func writeHeaders(of stream: ClientStream) {
             let block = headerBlock
             block.removeAll()
-            block.add(":method", "POST")
+            if case .http(let request) = stream.request {
+                block.add(":method", request.method)
+            } else {
+                block.add(":method", "POST")
+            }
             block.add(":scheme", scheme)
             block.add(":authority", loop.authority)
             switch stream.request {
@@ -308,6 +312,7 @@
             case NGHTTP2_GOAWAY.rawValue:
                 goingAway = true
                 goawayReason = reason
+                loop.observers.report(.goaway(origin: loop.configuration.environment.origin, debugData: reason))
             case NGHTTP2_PING.rawValue where isAck: pingSentAt = nil
             default: break
             }

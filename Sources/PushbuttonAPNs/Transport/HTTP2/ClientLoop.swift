@@ -30,6 +30,8 @@
         let ownership = ThreadOwnership()
         /// One read buffer shared by the connections: reads never overlap on the loop's thread.
         let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+        /// Who hears of connections opening, closing and going away (``APNsObserver``s).
+        let observers = ObserverSlot()
 
         init(configuration: TransportConfiguration) throws(APNsError) {
             self.configuration = configuration
@@ -87,6 +89,7 @@
         func connectionReady() {
             ownership.check("ClientLoop")
             consecutiveFailures = 0
+            observers.report(.connectionOpened(origin: configuration.environment.origin))
         }
 
         /// A stream the server did not process goes back to the queue for another connection.
@@ -102,6 +105,10 @@
 
         func connectionClosed(_ connection: ClientConnection, wasReady: Bool, reason: String?) {
             ownership.check("ClientLoop")
+            observers.report(
+                wasReady
+                    ? .connectionClosed(origin: configuration.environment.origin, reason: reason)
+                    : .connectionFailed(origin: configuration.environment.origin, reason: reason ?? "closed"))
             guard let reason, !wasReady else { return }
             // It never became usable: back off before the next attempt (APNs treats rapid reconnects as
             // abuse), and if no connection works, fail what waits instead of letting it time out.
