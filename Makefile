@@ -73,6 +73,9 @@ format:
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift
+	@# Foundation's Process.run() can crash on Linux (see Sources/PushbuttonSupport/ChildProcess.swift).
+	@! grep -rnE '(^|[^A-Za-z])Process\(\)' Sources Tests Benchmarks --include=*.swift \
+		|| { echo "lint: use ChildProcess, not Foundation's Process (see ChildProcess.swift)" >&2; exit 1; }
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh

@@ -178,6 +178,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonOutboxTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonOutbox", "PushbuttonSQLite", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
             ],
@@ -214,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonCLITests",
             dependencies: [
-                "PushbuttonTestSupport",
+                "PushbuttonTestSupport", "PushbuttonAPNs", "PushbuttonAPNsMock",
                 "PushbuttonCLI", "Pushbutton", "PushbuttonOutbox", "PushbuttonReceiver", "pushbutton",
                 "PushbuttonSupport",
                 "PushbuttonPreview",

@@ -27,8 +27,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build -c release --product pushbutton >/dev/null
-bin=$(swift build -c release --show-bin-path)/pushbutton
+# GATEWAY_BIN=PATH: a pushbutton built before (a copy of an earlier build, to measure it against this one).
+if [ -n "${GATEWAY_BIN:-}" ]; then
+  bin=$GATEWAY_BIN
+else
+  swift build -c release --product pushbutton >/dev/null
+  bin=$(swift build -c release --show-bin-path)/pushbutton
+fi
 
 "$bin" mock-apns --h2c --port 0 --quiet >"$work/mock.out" 2>"$work/mock.err" &
 pids+=($!)

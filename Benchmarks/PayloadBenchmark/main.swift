@@ -1,9 +1,14 @@
 // Payload benchmark: builds N personalized interactive payloads (distinct titles, bodies, arguments)
 // and either writes and validates them with Pushbutton, or encodes the same content with Foundation's
 // JSONEncoder and Codable structs (what the Swift APNs library does). Run one mode per process so the
-// peak memory is that mode's own: `PayloadBenchmark ours 1000000`, `PayloadBenchmark jsonencoder 1000000`,
+// peak memory is that mode's own: `PayloadBenchmark ours 1000000`, `PayloadBenchmark jsonencoder 1000000`
+// (sorted keys, slashes unescaped: the same bytes as ours), `PayloadBenchmark jsonencoder-default 1000000`
+// (JSONEncoder as APNSwift configures it: its default output, other key order and `\/`),
 // `PayloadBenchmark template 1000000` (the same payloads from a PayloadTemplate validated once),
-// `PayloadBenchmark verify 10000` (checks all outputs parse to the same values).
+// `PayloadBenchmark verify 10000` (checks the outputs are byte for byte the same).
+//
+// Ours does what `pushbutton send` does before it sends a typed payload: write it, then validate it against
+// the manifest with the send's context (an alert push at priority 10) and the written size.
 import Foundation
 import Pushbutton
 
@@ -123,6 +128,35 @@ func peakMemoryKiB() -> Int {
     return usage.ru_maxrss
 }
 
+/// User plus system CPU seconds of this process so far: on a machine shared with other work the wall time
+/// counts the waits for a core, the CPU time only this process's work.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+    return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// JSONEncoder writing the same bytes as PayloadWriter: sorted keys, `/` not escaped.
+func sameBytesEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+}
+
+/// The context `pushbutton send` validates with: an alert push at priority 10.
+let sendContext = PayloadValidator.Context(pushType: .alert, priority: 10)
+
+/// Times `body` over `count` iterations and prints the mode's line.
+func measure(_ mode: String, _ body: () -> Int) {
+    let startCPU = cpuSeconds()
+    let start = ContinuousClock.now
+    let totalBytes = body()
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    let cpu = cpuSeconds() - startCPU
+    print("mode=\(mode) count=\(count) seconds=\(seconds) cpu=\(cpu) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
+}
+
 let manifestJSON = #"""
     {"version": 1, "categories": [{"identifier": "message", "actions": [
       {"identifier": "like", "title": "Like", "options": ["authenticationRequired"]},
@@ -137,39 +171,40 @@ switch mode {
 case "ours":
     let validator = PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!)
     var writer = PayloadWriter()
-    var totalBytes = 0
     var problems = 0
-    let start = ContinuousClock.now
-    for index in 0..<count {
-        let payload = makePayload(Personalization(index))
-        writer.write(payload)
-        totalBytes += writer.bytes.count
-        problems += validator.validate(payload, encodedSize: writer.bytes.count).count
+    measure(mode) {
+        var totalBytes = 0
+        for index in 0..<count {
+            let payload = makePayload(Personalization(index))
+            writer.write(payload)
+            let size = writer.bytes.count
+            totalBytes += size
+            problems += validator.validate(payload, context: sendContext, encodedSize: size).count
+        }
+        return totalBytes
     }
-    let seconds = (ContinuousClock.now - start) / .seconds(1)
     guard problems == 0 else { fatalError("the benchmark's payloads should be valid; \(problems) diagnostics") }
-    print("mode=ours count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
 case "template":
     let validator = PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!)
     let (template, values) = makeTemplate(validator)
     var writer = JSONWriter(reservingCapacity: 4096)
-    var totalBytes = 0
-    let start = ContinuousClock.now
-    for index in 0..<count {
-        try! template.render(values(Personalization(index)), into: &writer)
-        totalBytes += writer.bytes.count
+    measure(mode) {
+        var totalBytes = 0
+        for index in 0..<count {
+            try! template.render(values(Personalization(index)), into: &writer)
+            totalBytes += writer.bytes.count
+        }
+        return totalBytes
     }
-    let seconds = (ContinuousClock.now - start) / .seconds(1)
-    print("mode=template count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
-case "jsonencoder":
-    let encoder = JSONEncoder()
-    var totalBytes = 0
-    let start = ContinuousClock.now
-    for index in 0..<count {
-        totalBytes += try! encoder.encode(makeCodable(Personalization(index))).count
+case "jsonencoder", "jsonencoder-default":
+    let encoder = mode == "jsonencoder" ? sameBytesEncoder() : JSONEncoder()
+    measure(mode) {
+        var totalBytes = 0
+        for index in 0..<count {
+            totalBytes += try! encoder.encode(makeCodable(Personalization(index))).count
+        }
+        return totalBytes
     }
-    let seconds = (ContinuousClock.now - start) / .seconds(1)
-    print("mode=jsonencoder count=\(count) seconds=\(seconds) bytes=\(totalBytes) peak_kib=\(peakMemoryKiB())")
 case "stages":
     // Where the time goes: each stage adds one step to the previous one.
     let validator = PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!)
@@ -201,23 +236,31 @@ case "stages":
     time("strings+build+write+validate") {
         let payload = makePayload(Personalization($0))
         writer.write(payload)
-        sink &+= validator.validate(payload, encodedSize: writer.bytes.count).count
+        sink &+= validator.validate(payload, context: sendContext, encodedSize: writer.bytes.count).count
     }
-    let encoder = JSONEncoder()
+    let encoder = sameBytesEncoder()
     time("strings+codable") { sink &+= makeCodable(Personalization($0)).actionArgs.id }
     time("strings+codable+JSONEncoder") { sink &+= try! encoder.encode(makeCodable(Personalization($0))).count }
     print("sink=\(sink)")
 case "verify":
-    let encoder = JSONEncoder()
+    // The same bytes from our writer, the template and the configured JSONEncoder; the same JSON value from
+    // JSONEncoder's default output (which escapes `/` and orders keys its own way).
+    let encoder = sameBytesEncoder()
+    let defaultEncoder = JSONEncoder()
     let (template, values) = makeTemplate(PayloadValidator(manifest: Manifest.parse(manifestJSON).manifest!))
     for index in 0..<count {
-        let ours = try! JSONParser.parse(PayloadWriter.encode(makePayload(Personalization(index))))
-        let theirs = try! JSONParser.parse(Array(try! encoder.encode(makeCodable(Personalization(index)))))
-        let rendered = try! JSONParser.parse(try! template.render(values(Personalization(index))))
-        guard ours == theirs, rendered == theirs else { fatalError("payload \(index) differs:\n\(ours)\n\(theirs)") }
+        let ours = PayloadWriter.encode(makePayload(Personalization(index)))
+        let theirs = Array(try! encoder.encode(makeCodable(Personalization(index))))
+        let rendered = try! template.render(values(Personalization(index)))
+        let defaultValue = try! JSONParser.parse(Array(try! defaultEncoder.encode(makeCodable(Personalization(index)))))
+        guard ours == theirs, rendered == theirs, try! JSONParser.parse(ours) == defaultValue else {
+            fatalError(
+                "payload \(index) differs:\n\(String(decoding: ours, as: UTF8.self))\n\(String(decoding: theirs, as: UTF8.self))"
+            )
+        }
     }
     print("mode=verify count=\(count) equal=true")
 default:
-    print("usage: PayloadBenchmark ours|jsonencoder|verify [COUNT]")
+    print("usage: PayloadBenchmark ours|jsonencoder|jsonencoder-default|template|stages|verify [COUNT]")
     exit(2)
 }

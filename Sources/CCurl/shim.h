@@ -42,4 +42,16 @@ static inline long pushbutton_curl_response_code(CURL *handle) {
     return code;
 }
 
+// The status the proxy answered CONNECT with (0 when no tunnel was asked for).
+static inline long pushbutton_curl_connect_code(CURL *handle) {
+    long code = 0;
+    if (curl_easy_getinfo(handle, CURLINFO_HTTP_CONNECTCODE, &code) != CURLE_OK) return 0;
+    return code;
+}
+
+// libcurl's detailed message for the last failure goes to `buffer` (CURL_ERROR_SIZE bytes, kept by the caller).
+static inline CURLcode pushbutton_curl_set_error_buffer(CURL *handle, char *buffer) {
+    return curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, buffer);
+}
+
 #endif

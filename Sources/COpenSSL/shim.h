@@ -8,6 +8,8 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/provider.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -53,6 +55,28 @@ static inline int pushbutton_ssl_set_server_name(SSL *ssl, const char *name) {
 
 static inline EVP_PKEY *pushbutton_generate_p256_key(void) {
     return EVP_EC_gen("P-256");
+}
+
+// PKCS#12 client certificates: the chain's stack macros, and SSL_CTX_add1_chain_cert (a macro over SSL_CTX_ctrl).
+static inline int pushbutton_sk_x509_num(STACK_OF(X509) *stack) {
+    return stack == NULL ? 0 : sk_X509_num(stack);
+}
+
+static inline X509 *pushbutton_sk_x509_value(STACK_OF(X509) *stack, int index) {
+    return sk_X509_value(stack, index);
+}
+
+static inline void pushbutton_sk_x509_free_all(STACK_OF(X509) *stack) {
+    if (stack != NULL) sk_X509_pop_free(stack, X509_free);
+}
+
+static inline int pushbutton_ssl_ctx_add1_chain_cert(SSL_CTX *context, X509 *certificate) {
+    return (int)SSL_CTX_add1_chain_cert(context, certificate);
+}
+
+// The mock's client-certificate checks: require one, verified against the configured CA.
+static inline void pushbutton_ssl_ctx_require_client_certificate(SSL_CTX *context) {
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
 }
 
 #endif

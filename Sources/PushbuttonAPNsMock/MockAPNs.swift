@@ -51,6 +51,12 @@ public final class MockAPNs: Sendable {
     public static func start(_ configuration: MockAPNsConfiguration) async throws(MockAPNsError) -> MockAPNs {
         signal(SIGPIPE, SIG_IGN)
         let (tls, caFile) = try tlsContext(for: configuration.security)
+        if let authority = configuration.clientCertificateAuthority {
+            guard let tls else {
+                throw MockAPNsError(.tlsConfiguration, "client certificates need TLS: h2c cannot carry them")
+            }
+            try tls.requireClientCertificates(caFile: authority)
+        }
         let listener: Int32
         let port: Int
         do {

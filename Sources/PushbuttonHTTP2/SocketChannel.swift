@@ -30,6 +30,9 @@
 
         package var isTLS: Bool { ssl != nil }
 
+        /// OpenSSL's reason when a read failed at the TLS layer (an alert from the peer), nil otherwise.
+        package private(set) var lastTLSError: String?
+
         /// Advances the TLS handshake (cleartext channels are always done).
         package func handshake() -> Handshake {
             guard let ssl else { return .done }
@@ -60,6 +63,17 @@
             return String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
         }
 
+        /// The peer's certificate (DER), once the TLS handshake is done; nil in cleartext or when it sent none.
+        package var peerCertificateDER: [UInt8]? {
+            guard let ssl, let certificate = SSL_get1_peer_certificate(ssl) else { return nil }
+            defer { X509_free(certificate) }
+            var output: UnsafeMutablePointer<UInt8>?
+            let length = i2d_X509(certificate, &output)
+            guard length > 0, let output else { return nil }
+            defer { pushbutton_openssl_free(output) }
+            return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+        }
+
         /// Reads into `buffer`: the byte count, 0 when the peer closed or the connection failed, -1 when
         /// nothing can be read now.
         package func receive(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
@@ -68,6 +82,9 @@
                 if count > 0 { return Int(count) }
                 let error = SSL_get_error(ssl, count)
                 if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { return -1 }
+                // Kept for the close's message: a TLS alert after the handshake (a server that wanted a client
+                // certificate, under TLS 1.3) says more than "closed".
+                if error == SSL_ERROR_SSL { lastTLSError = Self.lastOpenSSLError() }
                 ERR_clear_error()
                 return 0
             }

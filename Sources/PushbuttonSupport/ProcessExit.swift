@@ -33,8 +33,18 @@ package struct ProcessExit: Sendable, Equatable {
                     status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal)
             }
         }
+        return ProcessExit(waitStatus: status)
+    }
+
+    /// Blocks until `process` ends, and reaps it (see ``ChildProcess``, which tests use instead of `Process`).
+    @discardableResult
+    package static func wait(for process: ChildProcess) -> ProcessExit { process.waitForExit() }
+
+    /// How a process ended, from the status `waitpid` gave.
+    package init(waitStatus status: Int32) {
         let signal = status & 0x7F
-        return signal == 0
+        self =
+            signal == 0
             ? ProcessExit(status: (status >> 8) & 0xFF, signaled: false) : ProcessExit(status: signal, signaled: true)
     }
 }

@@ -10,7 +10,7 @@ import PushbuttonTestSupport
 /// `scripts/apns-test-server.py`, started for one test and killed by it (or stopping by itself).
 final class APNsTestServer {
     private let server: LocalServerProcess
-    var process: Process { server.process }
+    var process: ChildProcess { server.process }
     var port: Int { server.port }
     let log: URL
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Runs python3 with `script` and `arguments`; returns (status, stdout).
 func python(_ script: String, _ arguments: [String] = []) throws -> (Int32, String) {
-    let process = Process()
+    let process = ChildProcess()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", "-c", script] + arguments
     let output = Pipe()

@@ -5,8 +5,8 @@ import Testing
 /// The built-in actions from the command line: `builtins --actions`, `payload --button ID=ACTION:ARGS`, and
 /// what `simulate` tells of a tap that runs them.
 @Suite(.timeLimit(.minutes(5))) struct BuiltinActionCommandTests {
-    @Test func builtinsListsEveryActionWithItsArgumentsAndSituation() throws {
-        let result = try CLI.run(["builtins", "--actions"])
+    @Test func builtinsListsEveryActionWithItsArgumentsAndSituation() async throws {
+        let result = try await CLI.run(["builtins", "--actions"])
         #expect(result.status == 0 && result.stderr.isEmpty)
         for name in ActionSpec.builtinNames {
             #expect(result.stdout.contains("\n" + name + "  ") || result.stdout.hasPrefix(name))
@@ -18,8 +18,8 @@ import Testing
         #expect(result.stdout.hasSuffix("12 built-in actions. Any other action name is one the app registers.\n"))
     }
 
-    @Test func builtinsActionsJSONDescribesEachAction() throws {
-        let result = try CLI.run(["builtins", "--actions", "--json"])
+    @Test func builtinsActionsJSONDescribesEachAction() async throws {
+        let result = try await CLI.run(["builtins", "--actions", "--json"])
         #expect(result.status == 0)
         let actions = try #require(try JSONParser.parse(result.stdout).arrayValue)
         #expect(actions.compactMap { $0["name"]?.stringValue } == ActionSpec.builtinNames)
@@ -30,8 +30,8 @@ import Testing
         #expect(group["foregroundOnly"] == false && group["arguments"]?.arrayValue?.first?["required"] == true)
     }
 
-    @Test func payloadAcceptsTheNewActionsOnAButton() throws {
-        let result = try CLI.run([
+    @Test func payloadAcceptsTheNewActionsOnAButton() async throws {
+        let result = try await CLI.run([
             "payload", "--manifest", "Examples/manifest.json", "--category", "friend_request", "--title", "Ben",
             "--body", "wants to be friends",
             "--button", #"accept=pushbutton.add_tag:{"tags":["friend:ben","social"]}"#,
@@ -50,8 +50,8 @@ import Testing
         #expect(value["pushbutton"]?["body"]?.arrayValue?.first?["args"]?["actions"]?.arrayValue?.count == 2)
     }
 
-    @Test func payloadRefusesAForegroundOnlyActionOnABackgroundButton() throws {
-        let result = try CLI.run([
+    @Test func payloadRefusesAForegroundOnlyActionOnABackgroundButton() async throws {
+        let result = try await CLI.run([
             "payload", "--manifest", "Examples/manifest.json", "--category", "message", "--title", "Anna", "--body",
             "Hi",
             "--button", #"like=pushbutton.copy:{"text":"42"}"#,
@@ -65,7 +65,7 @@ import Testing
         #expect(result.stderr.contains(#"hint: give the button the "foreground" option in the manifest"#))
     }
 
-    @Test func lintLocatesABadTagInAPayloadFile() throws {
+    @Test func lintLocatesABadTagInAPayloadFile() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("tags.json")
@@ -76,7 +76,7 @@ import Testing
                {"action": "pushbutton.add_tag", "args": {"tags": ["ok", "not ok"]}}]}}}
             """.utf8
         ).write(to: file)
-        let result = try CLI.run(["lint", "Examples/manifest.json", file.path])
+        let result = try await CLI.run(["lint", "Examples/manifest.json", file.path])
         #expect(result.status == 1)
         #expect(
             result.stdout.contains("tags.json:3:61: error: pushbutton.buttons.like[0].args.tags[1]"), "\(result.stdout)"
@@ -84,14 +84,14 @@ import Testing
         #expect(result.stdout.contains("'not ok' contains whitespace") && result.stdout.contains("[invalid-tag]"))
     }
 
-    @Test func simulateTellsWhatEachActionDidOnTheDevice() throws {
-        let payload = try CLI.run([
+    @Test func simulateTellsWhatEachActionDidOnTheDevice() async throws {
+        let payload = try await CLI.run([
             "payload", "--manifest", "Examples/manifest.json", "--category", "friend_request", "--title", "Ben",
             "--body", "wants to be friends", "--button",
             #"accept=pushbutton.group:{"actions":[{"action":"pushbutton.add_tag","args":{"tags":["friend:ben","social"]}},{"action":"pushbutton.copy","args":{"text":"ben42"}},{"action":"pushbutton.share","args":{"text":"Ben","url":"https://example.com/u/ben"}},{"action":"pushbutton.open_settings"},{"action":"pushbutton.rate_app"},{"action":"pushbutton.request_permission"}]}"#,
         ])
         #expect(payload.status == 0, "\(payload.stderr)")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["simulate", "-", "--manifest", "Examples/manifest.json", "--tap", "accept"], stdin: payload.stdout)
         #expect(result.status == 0, "\(result.stderr)")
         for line in [

@@ -31,17 +31,35 @@ enum CLI {
         packageRoot.appendingPathComponent("Examples/\(name)").path
     }
 
-    /// Runs `pushbutton` with `arguments`, feeding `stdin`, in the package root.
-    static func run(_ arguments: [String], stdin: String = "") throws -> Result {
-        try run(productsDirectory.appendingPathComponent("pushbutton"), arguments, stdin: stdin)
+    /// Runs `pushbutton` with `arguments`, feeding `stdin`, in the package root, awaiting its exit on a thread of
+    /// its own (``Subprocess``), so the test holds none of the cooperative pool's two threads meanwhile.
+    static func run(_ arguments: [String], stdin: String = "") async throws -> Result {
+        try await run(productsDirectory.appendingPathComponent("pushbutton"), arguments, stdin: stdin)
     }
 
-    /// Runs any program to completion (output goes through files, so a full pipe can never stall it).
+    /// Runs any program to completion without blocking the cooperative pool.
     static func run(
         _ executable: URL, _ arguments: [String], stdin: String = "", in directory: URL = packageRoot,
         environment: [String: String]? = nil
+    ) async throws -> Result {
+        let result = try await Subprocess.run(
+            executable, arguments, stdin: stdin, in: directory, environment: environment)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
+    }
+
+    /// Runs `pushbutton` to completion on the calling thread: only for work already off the pool (inside
+    /// ``OffPool/run(_:)``).
+    static func runBlocking(_ arguments: [String], stdin: String = "") throws -> Result {
+        try runBlocking(productsDirectory.appendingPathComponent("pushbutton"), arguments, stdin: stdin)
+    }
+
+    /// Runs any program to completion on the calling thread (output goes through files, so a full pipe can
+    /// never stall it): only for work already off the pool.
+    static func runBlocking(
+        _ executable: URL, _ arguments: [String], stdin: String = "", in directory: URL = packageRoot,
+        environment: [String: String]? = nil
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
@@ -70,9 +88,17 @@ enum CLI {
     /// How a process ended (see `ProcessExit`, which says why tests do not use `waitUntilExit()`).
     typealias Exit = ProcessExit
 
-    /// Waits for `process` and reaps it.
+    /// Waits for `process` and reaps it, on the calling thread: for a process that was just killed, or for work
+    /// already off the pool.
     @discardableResult
-    static func waitForExit(_ process: Process) -> Exit { ProcessExit.wait(for: process) }
+    static func waitForExit(_ process: ChildProcess) -> Exit { ProcessExit.wait(for: process) }
+
+    /// Waits for `process` and reaps it on a thread of its own, holding none of the cooperative pool's threads
+    /// while the process runs.
+    @discardableResult
+    static func exit(of process: ChildProcess) async throws -> Exit {
+        try await OffPool.run { ProcessExit.wait(for: process) }
+    }
 
     /// A fresh temporary directory, removed by the caller.
     static func temporaryDirectory() throws -> URL {

@@ -6,14 +6,14 @@ import Testing
 /// The generated Swift compiles (the golden files are part of this test target) and declares exactly
 /// what the manifest declares.
 @Suite(.timeLimit(.minutes(5))) struct CodegenTests {
-    @Test func theGoldenFilesAreWhatCodegenWritesToday() throws {
+    @Test func theGoldenFilesAreWhatCodegenWritesToday() async throws {
         let output = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
         for (manifest, typeName) in [
             ("manifest.json", "ExampleNotificationCategories"),
             ("legacy-manifest.json", "LegacyNotificationCategories"),
         ] {
-            let result = try CLI.run([
+            let result = try await CLI.run([
                 "codegen", CLI.example(manifest), "-o", output.path, "--type-name", typeName, "--no-strings",
             ])
             #expect(result.status == 0)
@@ -39,7 +39,7 @@ import Testing
         #expect(LegacyNotificationCategories.all == legacy.legacyCategories.map { LegacyConversion.convert($0).0 })
     }
 
-    @Test func awkwardIdentifiersAndTextsStillCompile() throws {
+    @Test func awkwardIdentifiersAndTextsStillCompile() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifest = #"""
@@ -55,21 +55,20 @@ import Testing
             """#
         let manifestURL = directory.appendingPathComponent("awkward.json")
         try Data(manifest.utf8).write(to: manifestURL)
-        let generated = try CLI.run(["codegen", manifestURL.path, "-o", directory.path, "--no-strings"])
+        let generated = try await CLI.run(["codegen", manifestURL.path, "-o", directory.path, "--no-strings"])
         #expect(generated.status == 0, "\(generated.stderr)")
-        let swiftc = Process()
-        swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        swiftc.arguments = [
-            "swiftc", "-typecheck", "-I", CLI.productsDirectory.appendingPathComponent("Modules").path,
-            "-I", CLI.productsDirectory.path, directory.appendingPathComponent("NotificationCategories.swift").path,
-        ]
-        try swiftc.run()
-        #expect(CLI.waitForExit(swiftc).status == 0)
+        let swiftc = try await CLI.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "swiftc", "-typecheck", "-I", CLI.productsDirectory.appendingPathComponent("Modules").path,
+                "-I", CLI.productsDirectory.path, directory.appendingPathComponent("NotificationCategories.swift").path,
+            ])
+        #expect(swiftc.status == 0, "\(swiftc.stderr)")
     }
 
     /// A manifest whose texts, keys and translations (and file name) try to end a string, a comment or a
     /// line: the generated module's interface declares exactly what the manifest declares, nothing more.
-    @Test(.timeLimit(.minutes(2))) func aHostileManifestGeneratesOnlyTheIntendedDeclarations() throws {
+    @Test(.timeLimit(.minutes(2))) func aHostileManifestGeneratesOnlyTheIntendedDeclarations() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifest: JSONValue = [
@@ -96,7 +95,7 @@ import Testing
         let file = directory.appendingPathComponent("m\nfunc evilName() {}\n*.json")
         try Data(JSONWriter.compact(manifest)).write(to: file)
         let output = directory.appendingPathComponent("out")
-        let generated = try CLI.run(["codegen", file.path, "-o", output.path])
+        let generated = try await CLI.run(["codegen", file.path, "-o", output.path])
         #expect(generated.status == 0, "\(generated.stderr)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
@@ -108,7 +107,7 @@ import Testing
             ])
         let modules = CLI.productsDirectory.appendingPathComponent("Modules").path
         let interface = directory.appendingPathComponent("Hostile.swiftinterface")
-        let compiled = try CLI.run(
+        let compiled = try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "swiftc", "-emit-module", "-emit-module-path",
@@ -144,7 +143,7 @@ import Testing
         }
     }
 
-    @Test func controlCharactersInIdentifiersAndBadLocalesAreErrorsAndNothingIsWritten() throws {
+    @Test func controlCharactersInIdentifiersAndBadLocalesAreErrorsAndNothingIsWritten() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifests = [
@@ -159,13 +158,13 @@ import Testing
             let file = directory.appendingPathComponent("m\(index).json")
             try Data(text.utf8).write(to: file)
             let output = directory.appendingPathComponent("out\(index)")
-            let lint = try CLI.run(["lint", file.path])
+            let lint = try await CLI.run(["lint", file.path])
             #expect(lint.status == 1, "\(text): \(lint.stdout)")
             #expect(
                 lint.stdout.contains("[identifier-control-character]") || lint.stdout.contains("[invalid-locale]"),
                 "\(lint.stdout)")
             #expect(!lint.stdout.contains("\u{1B}"))
-            let result = try CLI.run(["codegen", file.path, "-o", output.path])
+            let result = try await CLI.run(["codegen", file.path, "-o", output.path])
             #expect(result.status == 1, "\(text)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
         }
@@ -174,17 +173,20 @@ import Testing
                 == (0..<manifests.count).map { "m\($0).json" }.sorted())
     }
 
-    @Test func tablesGoUnderTheNameAskedFor() throws {
+    @Test func tablesGoUnderTheNameAskedFor() async throws {
         let output = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--table", "Localizable"])
+        let result = try await CLI.run([
+            "codegen", "Examples/manifest.json", "-o", output.path, "--table", "Localizable",
+        ])
         #expect(result.status == 0)
         #expect(
             FileManager.default.fileExists(atPath: output.appendingPathComponent("fr.lproj/Localizable.strings").path))
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("ja.lproj").path))
         for table in ["../x", "a/b", "", "-x", "a b"] {
             #expect(
-                try CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--table", table]).status == 2)
+                try await CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--table", table]).status
+                    == 2)
         }
     }
 }

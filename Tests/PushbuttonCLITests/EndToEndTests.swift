@@ -4,21 +4,21 @@ import Testing
 
 /// Runs the real binary and checks standard output, standard error and the exit status.
 @Suite(.timeLimit(.minutes(5))) struct EndToEndTests {
-    @Test func helpAndVersion() throws {
-        let help = try CLI.run(["--help"])
+    @Test func helpAndVersion() async throws {
+        let help = try await CLI.run(["--help"])
         #expect(help.status == 0)
         for command in ["lint", "builtins", "codegen"] { #expect(help.stdout.contains("  \(command)")) }
-        let version = try CLI.run(["--version"])
+        let version = try await CLI.run(["--version"])
         #expect(version.status == 0 && version.stdout.hasPrefix("pushbutton "))
-        let lintHelp = try CLI.run(["lint", "--help"])
+        let lintHelp = try await CLI.run(["lint", "--help"])
         #expect(lintHelp.status == 0 && lintHelp.stdout.contains("USAGE: pushbutton lint"))
-        #expect(try CLI.run(["help", "codegen"]).stdout.contains("--output"))
+        #expect(try await CLI.run(["help", "codegen"]).stdout.contains("--output"))
     }
 
-    @Test func noArgumentsOrAnUnknownCommandIsAUsageErrorOnOneLine() throws {
-        let none = try CLI.run([])
+    @Test func noArgumentsOrAnUnknownCommandIsAUsageErrorOnOneLine() async throws {
+        let none = try await CLI.run([])
         #expect(none.status == 2 && none.stdout.isEmpty && none.stderr.contains("USAGE"))
-        let unknown = try CLI.run(["lnit"])
+        let unknown = try await CLI.run(["lnit"])
         #expect(unknown.status == 2)
         #expect(unknown.stdout.isEmpty)
         #expect(
@@ -26,15 +26,15 @@ import Testing
                 == "pushbutton: error: unknown command 'lnit'; did you mean 'lint'?; run 'pushbutton --help'\n")
     }
 
-    @Test func lintingACleanManifestExitsZero() throws {
-        let result = try CLI.run(["lint", CLI.example("manifest.json")])
+    @Test func lintingACleanManifestExitsZero() async throws {
+        let result = try await CLI.run(["lint", CLI.example("manifest.json")])
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("manifest.json: 0 errors, 0 warnings, 1 note\n"))
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func lintingABrokenManifestPrintsCompilerStyleDiagnosticsAndExitsOne() throws {
-        let result = try CLI.run(["lint", "Examples/broken-manifest.json"])
+    @Test func lintingABrokenManifestPrintsCompilerStyleDiagnosticsAndExitsOne() async throws {
+        let result = try await CLI.run(["lint", "Examples/broken-manifest.json"])
         #expect(result.status == 1)
         #expect(
             result.stdout.contains(
@@ -44,8 +44,8 @@ import Testing
         #expect(result.stderr.isEmpty)
     }
 
-    @Test func lintJSONOutputParses() throws {
-        let result = try CLI.run(["lint", "--json", "Examples/broken-manifest.json"])
+    @Test func lintJSONOutputParses() async throws {
+        let result = try await CLI.run(["lint", "--json", "Examples/broken-manifest.json"])
         #expect(result.status == 1)
         let diagnostics = try #require(try JSONParser.parse(result.stdout).arrayValue)
         #expect(diagnostics.count > 10)
@@ -54,59 +54,59 @@ import Testing
         #expect(first["file"] == "Examples/broken-manifest.json" && first["severity"] == "error")
     }
 
-    @Test func strictAndQuietChangeWhatCounts() throws {
+    @Test func strictAndQuietChangeWhatCounts() async throws {
         let legacy = CLI.example("legacy-manifest.json")
-        #expect(try CLI.run(["lint", legacy]).status == 0)
-        #expect(try CLI.run(["lint", "--strict", legacy]).status == 1)
-        let quiet = try CLI.run(["lint", "-q", legacy])
+        #expect(try await CLI.run(["lint", legacy]).status == 0)
+        #expect(try await CLI.run(["lint", "--strict", legacy]).status == 1)
+        let quiet = try await CLI.run(["lint", "-q", legacy])
         #expect(quiet.status == 0 && !quiet.stdout.contains("warning:"))
     }
 
-    @Test func lintReadsStandardInput() throws {
-        let result = try CLI.run(["lint", "-"], stdin: #"{"version": 1, "categories": [}"#)
+    @Test func lintReadsStandardInput() async throws {
+        let result = try await CLI.run(["lint", "-"], stdin: #"{"version": 1, "categories": [}"#)
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("<stdin>:1:31: error: (root): malformed JSON:"))
     }
 
-    @Test func aMissingFileIsOneLineOnStandardError() throws {
-        let result = try CLI.run(["lint", "no/such/manifest.json"])
+    @Test func aMissingFileIsOneLineOnStandardError() async throws {
+        let result = try await CLI.run(["lint", "no/such/manifest.json"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("pushbutton: error: cannot read 'no/such/manifest.json'"))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test func wrongOptionsAreUsageErrors() throws {
-        let result = try CLI.run(["lint", "--jsn", "x.json"])
+    @Test func wrongOptionsAreUsageErrors() async throws {
+        let result = try await CLI.run(["lint", "--jsn", "x.json"])
         #expect(result.status == 2)
         #expect(
             result.stderr
                 == "pushbutton: error: unknown option '--jsn'; did you mean '--json'? (see 'pushbutton lint --help')\n")
-        #expect(try CLI.run(["lint"]).status == 2)
-        #expect(try CLI.run(["lint", "-", "-"]).status == 2)
+        #expect(try await CLI.run(["lint"]).status == 2)
+        #expect(try await CLI.run(["lint", "-", "-"]).status == 2)
     }
 
-    @Test func builtinsListsEveryCategoryLocalized() throws {
-        let result = try CLI.run(["builtins", "--locale", "de"])
+    @Test func builtinsListsEveryCategoryLocalized() async throws {
+        let result = try await CLI.run(["builtins", "--locale", "de"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("pushbutton.yes_no"))
         #expect(result.stdout.contains("Ja (foreground) · Nein (background, unlock)"))
         #expect(result.stdout.contains("\(BuiltinCategories.identifiers.count) built-in categories."))
-        let open = try CLI.run(["builtins", "--no-background-authentication"])
+        let open = try await CLI.run(["builtins", "--no-background-authentication"])
         #expect(open.stdout.contains("Yes (foreground) · No (background)\n"))
     }
 
-    @Test func builtinsJSONIsManifestCategories() throws {
-        let result = try CLI.run(["builtins", "--json"])
+    @Test func builtinsJSONIsManifestCategories() async throws {
+        let result = try await CLI.run(["builtins", "--json"])
         #expect(result.status == 0)
         let categories = try JSONDecoder().decode([Pushbutton.Category].self, from: Data(result.stdout.utf8))
         #expect(categories == BuiltinCategories.all())
     }
 
-    @Test func codegenWritesSourceAndStringTables() throws {
+    @Test func codegenWritesSourceAndStringTables() async throws {
         let output = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "codegen", "Examples/manifest.json", "--output", output.path, "--type-name", "Chatter",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -130,18 +130,19 @@ import Testing
         #expect(catalog["sourceLanguage"] == "en")
     }
 
-    @Test func codegenRefusesAManifestWithErrorsAndNeedsAnOutput() throws {
+    @Test func codegenRefusesAManifestWithErrorsAndNeedsAnOutput() async throws {
         let output = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: output) }
-        let broken = try CLI.run(["codegen", "Examples/broken-manifest.json", "-o", output.path])
+        let broken = try await CLI.run(["codegen", "Examples/broken-manifest.json", "-o", output.path])
         #expect(broken.status == 1)
         #expect(
             broken.stderr.hasSuffix(
                 "pushbutton: error: Examples/broken-manifest.json has errors; fix them (pushbutton lint Examples/broken-manifest.json) first\n"
             ))
         #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).isEmpty)
-        #expect(try CLI.run(["codegen", "Examples/manifest.json"]).status == 2)
+        #expect(try await CLI.run(["codegen", "Examples/manifest.json"]).status == 2)
         #expect(
-            try CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--type-name", "class"]).status == 2)
+            try await CLI.run(["codegen", "Examples/manifest.json", "-o", output.path, "--type-name", "class"]).status
+                == 2)
     }
 }

@@ -75,7 +75,7 @@ import Testing
         let alwaysInvalid: Set<String> = ["-1", "99999999999999999999", "1e300", "nan", "inf", "-inf", "", " 5"]
         var refused = 0
         let commands = cases.map(\.0)
-        let results = try await OffPool.run { try commands.map { try CLI.run($0) } }
+        let results = try await OffPool.run { try commands.map { try CLI.runBlocking($0) } }
         for ((arguments, option), result) in zip(cases, results) {
             Self.expectNoTrap(result, arguments.joined(separator: " "))
             if alwaysInvalid.contains(arguments.last!) || result.status == 2 {
@@ -88,9 +88,9 @@ import Testing
         print("hostile flags: \(cases.count) cases, \(refused) refused with status 2, 0 traps")
     }
 
-    @Test func outputThatGoesAwayEndsTheCommandQuietly() throws {
+    @Test func outputThatGoesAwayEndsTheCommandQuietly() async throws {
         // A closed pipe: status 141 and nothing on stderr, for a command that prints a lot.
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = ["builtins", "--json"]
         let pipe = Pipe()
@@ -99,19 +99,19 @@ import Testing
         process.standardError = errors
         try pipe.fileHandleForReading.close()
         try process.run()
-        let exit = CLI.waitForExit(process)
+        let exit = try await CLI.exit(of: process)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(exit.status == 141 || exit.signaled, "\(stderr)")
         #expect(stderr.isEmpty, "\(stderr)")
         // A full disk: one line and status 1.
-        let full = Process()
+        let full = ChildProcess()
         full.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         full.arguments = ["builtins"]
         full.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
         let fullErrors = Pipe()
         full.standardError = fullErrors
         try full.run()
-        let fullExit = CLI.waitForExit(full)
+        let fullExit = try await CLI.exit(of: full)
         let fullStderr = String(decoding: fullErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(fullExit.status == 1)
         #expect(fullStderr == "pushbutton: error: cannot write to standard output: No space left on device\n")
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func theMockKeepsServingWhenItsLogGoesAway() async throws {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = ["mock-apns", "--h2c", "--port", "0", "--no-token-check", "--duration", "60"]
         let output = Pipe()
@@ -169,11 +169,11 @@ import Testing
         #expect(process.isRunning)
     }
 
-    @Test func anEncryptedKeyIsRefusedWithoutAPrompt() throws {
+    @Test func anEncryptedKeyIsRefusedWithoutAPrompt() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("encrypted.p8").path
-        let made = try CLI.run(
+        let made = try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-aes256", "-pass",
@@ -182,13 +182,13 @@ import Testing
         #expect(made.status == 0)
         var arguments = Self.sendBase
         arguments[2] = key
-        let result = try CLI.run(arguments + ["--host", "127.0.0.1", "--port", "9", "--h2c"], stdin: "secret\n")
+        let result = try await CLI.run(arguments + ["--host", "127.0.0.1", "--port", "9", "--h2c"], stdin: "secret\n")
         #expect(result.status == 1)
         #expect(result.stderr.contains("the key is encrypted"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func filesFromFIFOsAndProcessSubstitutionAreRead() throws {
+    @Test func filesFromFIFOsAndProcessSubstitutionAreRead() async throws {
         let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--quiet", "--duration", "60"])
         defer { mock.stop() }
         let script = """
@@ -201,7 +201,7 @@ import Testing
               --port \(mock.port) --h2c --tokens "$dir/tokens" --payload "$dir/payload"
             "$1" lint <(cat Examples/manifest.json) >/dev/null
             """
-        let result = try CLI.run(
+        let result = try await CLI.run(
             URL(fileURLWithPath: "/bin/bash"),
             ["-c", script, "bash", CLI.productsDirectory.appendingPathComponent("pushbutton").path, Self.key])
         #expect(result.status == 0, "\(result.stderr)")
@@ -209,7 +209,7 @@ import Testing
             result.stdout.split(separator: "\n").filter { $0.contains("\"delivered\"") }.count == 2, "\(result.stdout)")
     }
 
-    @Test func ndjsonLinesKeepBigIntegersAndInvalidUTF8IsReported() throws {
+    @Test func ndjsonLinesKeepBigIntegersAndInvalidUTF8IsReported() async throws {
         let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--duration", "60"])
         defer { mock.stop() }
         let big = "123456789012345678901234567890"
@@ -223,7 +223,7 @@ import Testing
         if let range = bytes.firstRange(of: marker) { bytes.replaceSubrange(range, with: [0xE9]) }
         let file = directory.appendingPathComponent("lines.ndjson")
         try Data(bytes).write(to: file)
-        let result = try CLI.run(
+        let result = try await CLI.run(
             URL(fileURLWithPath: "/bin/sh"),
             [
                 "-c",
@@ -239,7 +239,7 @@ import Testing
         // The digits themselves are checked where the line is read (SendLineTests): here, that it is sent.
     }
 
-    @Test func headerValuesWithLineBreaksAreRefused() throws {
+    @Test func headerValuesWithLineBreaksAreRefused() async throws {
         for (option, value) in [
             ("--topic", "com.example\r\nx-injected: 1"), ("--collapse-id", "a\nb"), ("--push-type", "alert\u{1B}[2J"),
         ] {
@@ -249,13 +249,13 @@ import Testing
             } else {
                 arguments += [option, value]
             }
-            let result = try CLI.run(arguments)
+            let result = try await CLI.run(arguments)
             #expect(result.status == 2, "\(option): \(result.stderr)")
             #expect(result.stderr.contains("control character"), "\(result.stderr)")
         }
     }
 
-    @Test func terminalOutputShowsControlCharactersEscaped() throws {
+    @Test func terminalOutputShowsControlCharactersEscaped() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifest = directory.appendingPathComponent("m.json")
@@ -263,14 +263,14 @@ import Testing
             #"{"version": 1, "categories": [{"identifier": "a\u001b[2Jb\nforged: error", "actions": [{"identifier": "x", "title": "T"}]}]}"#
                 .utf8
         ).write(to: manifest)
-        let result = try CLI.run(["lint", manifest.path])
+        let result = try await CLI.run(["lint", manifest.path])
         #expect(result.status == 1)
         #expect(!result.stdout.contains("\u{1B}") && !result.stderr.contains("\u{1B}"))
         #expect(result.stdout.contains("identifier-control-character"), "\(result.stdout)")
         #expect(!result.stdout.split(separator: "\n").contains { $0.hasPrefix("forged") })
     }
 
-    @Test func thePreviewStaysWellFormedWhateverTheTextHolds() throws {
+    @Test func thePreviewStaysWellFormedWhateverTheTextHolds() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = directory.appendingPathComponent("p.json")
@@ -278,32 +278,32 @@ import Testing
             #"{"aps":{"category":"message","alert":{"title":"<svg>&\u0000\u001b","body":"]]><!-- \uFFFE \"'"}}}"#.utf8
         ).write(to: payload)
         let svg = directory.appendingPathComponent("p.svg")
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "preview", payload.path, "--manifest", "Examples/manifest.json", "--app-name", "A\u{7}\u{0}<&",
             "-o", directory.appendingPathComponent("p").path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
         Self.expectNoTrap(result, "preview")
         // Python's XML parser, strict about well-formedness (and about characters XML does not allow).
-        let parsed = try CLI.run(
+        let parsed = try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["python3", "-c", "import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])", svg.path])
         #expect(parsed.status == 0, "\(parsed.stderr)")
     }
 
-    @Test func theCurlTransportIsGone() throws {
-        let result = try CLI.run(
+    @Test func theCurlTransportIsGone() async throws {
+        let result = try await CLI.run(
             Self.sendBase + ["--token", String(repeating: "ab", count: 32), "--transport", "curl"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("unknown option '--transport'"))
     }
 
-    @Test func theMockRemovesItsTemporaryDirectory() throws {
+    @Test func theMockRemovesItsTemporaryDirectory() async throws {
         let mock = try LocalServer(mockAPNs: ["--quiet", "--duration", "1"])
         let ca = try #require(
             (try JSONSerialization.jsonObject(with: Data(mock.firstLine.utf8)) as? [String: Any])?["ca"] as? String)
         #expect(FileManager.default.fileExists(atPath: ca))
-        CLI.waitForExit(mock.process)
+        try await CLI.exit(of: mock.process)
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: ca).deletingLastPathComponent().path))
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ import Pushbutton
 /// output, killed when the test is done (SIGKILL, because a child started by `Process` may inherit a mask
 /// that blocks SIGTERM). Each script also stops itself after a while.
 final class LocalServer {
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
     /// The first line the server printed (its port, or `pushbutton mock-apns`'s JSON).
     let firstLine: String

@@ -18,7 +18,7 @@ import Testing
         """#
 
     /// Writes the manifest and `payload`, runs `preview --locale locale`, and returns the HTML, the SVG and their paths.
-    static func render(_ payload: String, locale: String, in directory: URL) throws -> (
+    static func render(_ payload: String, locale: String, in directory: URL) async throws -> (
         result: CLI.Result, html: String, svg: String, prefix: String
     ) {
         let manifestPath = directory.appendingPathComponent("manifest.json").path
@@ -26,7 +26,7 @@ import Testing
         try Data(manifest.utf8).write(to: URL(fileURLWithPath: manifestPath))
         try Data(payload.utf8).write(to: URL(fileURLWithPath: payloadPath))
         let prefix = directory.appendingPathComponent("preview-\(locale)").path
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "preview", payloadPath, "--manifest", manifestPath, "--locale", locale, "--app-name", "Chatter",
             "--output", prefix,
         ])
@@ -35,10 +35,10 @@ import Testing
         return (result, html, svg, prefix)
     }
 
-    @Test func arabicIsLaidOutRightToLeftWithArabicButtons() throws {
+    @Test func arabicIsLaidOutRightToLeftWithArabicButtons() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (result, html, svg, _) = try Self.render(Self.arabic, locale: "ar", in: directory)
+        let (result, html, svg, _) = try await Self.render(Self.arabic, locale: "ar", in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(html.contains(#"<html lang="ar" dir="rtl">"#))
         #expect(html.contains(#"<span class="label">رد</span>"#))
@@ -47,10 +47,10 @@ import Testing
         #expect(svg.contains("text{direction:rtl;text-anchor:end;") && svg.contains(">رد</text>"))
     }
 
-    @Test func japaneseIsLeftToRightAndItsBodyWrapsWithoutSpaces() throws {
+    @Test func japaneseIsLeftToRightAndItsBodyWrapsWithoutSpaces() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (result, html, svg, _) = try Self.render(Self.japanese, locale: "ja", in: directory)
+        let (result, html, svg, _) = try await Self.render(Self.japanese, locale: "ja", in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(html.contains(#"<html lang="ja">"#) && !html.contains("dir=\"rtl\""))
         #expect(html.contains(#"<span class="label">いいね</span>"#) && html.contains(#"<span class="label">共有</span>"#))
@@ -68,19 +68,19 @@ import Testing
     }
 
     /// The screenshots: a PNG of the expected size, with glyphs drawn (the fonts for both scripts installed).
-    @Test func aBrowserDrawsBothWithRealGlyphs() throws {
+    @Test func aBrowserDrawsBothWithRealGlyphs() async throws {
         for language in ["ar", "ja"] {
-            let fonts = try CLI.run(URL(fileURLWithPath: "/usr/bin/fc-list"), [":lang=\(language)", "family"])
+            let fonts = try await CLI.run(URL(fileURLWithPath: "/usr/bin/fc-list"), [":lang=\(language)", "family"])
             #expect(fonts.status == 0 && !fonts.stdout.isEmpty, "no font for '\(language)': run scripts/deps.sh")
         }
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         for (payload, locale) in [(Self.arabic, "ar"), (Self.japanese, "ja")] {
-            let (result, _, _, prefix) = try Self.render(payload, locale: locale, in: directory)
+            let (result, _, _, prefix) = try await Self.render(payload, locale: locale, in: directory)
             #expect(result.status == 0, "\(result.stderr)")
             for file in [prefix + ".html", prefix + ".svg"] {
                 let png = file + ".png"
-                let browser = try BrowserScreenshot.take(of: file, to: png, width: 390, height: 560)
+                let browser = try await BrowserScreenshot.take(of: file, to: png, width: 390, height: 560)
                 #expect(browser.status == 0, "\(browser.stderr)")
                 let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
                 #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "\(png) is a PNG")

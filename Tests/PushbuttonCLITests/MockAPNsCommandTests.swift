@@ -6,7 +6,7 @@ import Testing
     static let alive = String(repeating: "a", count: 63) + "1"
     static let dead = String(repeating: "d", count: 63) + "2"
 
-    @Test func servesSendWithAGeneratedKeyAndLogsRedactedAnswers() throws {
+    @Test func servesSendWithAGeneratedKeyAndLogsRedactedAnswers() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mock = try LocalServer(mockAPNs: [
@@ -21,7 +21,7 @@ import Testing
         #expect(keyMode == 0o600)
 
         let input = [Self.alive, Self.dead].map { #"{"token":"\#($0)"}"# }.joined(separator: "\n")
-        let send = try CLI.run(
+        let send = try await CLI.run(
             [
                 "send", "--key", keyFile, "--key-id", "MOCKKEY001", "--team-id", "MOCKTEAM01", "--topic",
                 "com.example.chatter", "--host", "127.0.0.1", "--port", String(mock.port), "--ca", caFile,
@@ -36,8 +36,8 @@ import Testing
         #expect(!log.contains { $0.contains(Self.alive) || $0.contains(Self.dead) })  // tokens are redacted
     }
 
-    @Test func stopsAfterItsDurationWithASummary() throws {
-        let result = try CLI.run(["mock-apns", "--port", "0", "--h2c", "--quiet", "--duration", "1"])
+    @Test func stopsAfterItsDurationWithASummary() async throws {
+        let result = try await CLI.run(["mock-apns", "--port", "0", "--h2c", "--quiet", "--duration", "1"])
         #expect(result.status == 0)
         #expect(result.stdout.contains(#""url":"http://127.0.0.1:"#))
         #expect(result.stderr == "mock-apns: 0 connection(s), 0 request(s), 0 accepted, 0 rejected\n")
@@ -56,8 +56,8 @@ import Testing
             "--device needs TOKEN:BUNDLE with a hexadecimal token, got '1234:com.example'"
         ),
     ])
-    func wrongCommandLinesExitTwoWithOneLine(arguments: [String], message: String) throws {
-        let result = try CLI.run(["mock-apns", "--port", "0", "--duration", "1"] + arguments)
+    func wrongCommandLinesExitTwoWithOneLine(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(["mock-apns", "--port", "0", "--duration", "1"] + arguments)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("error: " + message) || result.stderr.contains(message), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)

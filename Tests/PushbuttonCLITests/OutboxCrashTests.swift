@@ -38,7 +38,7 @@ import Testing
             CLI.waitForExit(worker)
         }
         let last = try startDrain(database, endpoint: receiver.endpoint)
-        #expect(CLI.waitForExit(last).status == 0)
+        #expect(try await CLI.exit(of: last).status == 0)
 
         let status = try await outbox.status()
         #expect(status.delivered == Self.taps && status.pending == 0 && status.inFlight == 0 && status.dead == 0)
@@ -69,8 +69,8 @@ import Testing
         }
     }
 
-    private func startDrain(_ database: String, endpoint: String) throws -> Process {
-        let process = Process()
+    private func startDrain(_ database: String, endpoint: String) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         process.arguments = [
             "outbox", "drain", database, "--endpoint", endpoint, "--until-empty", "--base-backoff", "0.01",

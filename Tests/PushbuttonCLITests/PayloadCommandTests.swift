@@ -4,8 +4,8 @@ import Testing
 
 /// `pushbutton payload` and `pushbutton lint MANIFEST PAYLOAD...`, run as a user would.
 @Suite(.timeLimit(.minutes(5))) struct PayloadCommandTests {
-    @Test func buildsAnInteractivePayloadFromFlags() throws {
-        let result = try CLI.run([
+    @Test func buildsAnInteractivePayloadFromFlags() async throws {
+        let result = try await CLI.run([
             "payload", "--category", "message", "--title", "Anna", "--body", "Lunch?", "--badge", "2", "--sound",
             "default",
             "--button", #"like=pushbutton.callback:{"url":"https://api.example.com/like"}"#,
@@ -22,8 +22,8 @@ import Testing
         #expect(value["pushbutton"]?["body"]?.arrayValue?.count == 1)
     }
 
-    @Test func dynamicButtonsGetTheirDerivedCategory() throws {
-        let result = try CLI.run([
+    @Test func dynamicButtonsGetTheirDerivedCategory() async throws {
+        let result = try await CLI.run([
             "payload", "--body", "Party?", "--define", "going=Going: Friday", "--define",
             "no=No:authenticationRequired",
         ])
@@ -36,8 +36,8 @@ import Testing
         #expect(value["aps"]?["category"] == .string(DynamicCategories.identifier(for: buttons)))
     }
 
-    @Test func validationFailuresExitOneAndSayWhy() throws {
-        let result = try CLI.run([
+    @Test func validationFailuresExitOneAndSayWhy() async throws {
+        let result = try await CLI.run([
             "payload", "--category", "message", "--body", "x", "--button",
             #"like=pushbutton.open_url:{"url":"https://x.test"}"#,
             "--manifest", "Examples/manifest.json",
@@ -58,19 +58,19 @@ import Testing
         (["payload", "--custom", "aps={}"], "--custom cannot set 'aps'"),
         (["payload", "--define", "a=A:sideways"], "'sideways' is not an action option"),
     ])
-    func wrongFlagsAreUsageErrors(arguments: [String], message: String) throws {
-        let result = try CLI.run(arguments)
+    func wrongFlagsAreUsageErrors(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("pushbutton: error: ") && result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func truncationIsOptIn() throws {
+    @Test func truncationIsOptIn() async throws {
         let body = String(repeating: "é", count: 3000)
-        let tooBig = try CLI.run([
+        let tooBig = try await CLI.run([
             "payload", "--category", "message", "--body", body, "--manifest", "Examples/manifest.json",
         ])
         #expect(tooBig.status == 1 && tooBig.stderr.contains("[payload-too-large]"))
-        let truncated = try CLI.run([
+        let truncated = try await CLI.run([
             "payload", "--category", "message", "--body", body, "--truncate", "--manifest", "Examples/manifest.json",
         ])
         #expect(truncated.status == 0)
@@ -78,13 +78,13 @@ import Testing
         #expect(try JSONParser.parse(truncated.stdout)["aps"]?["alert"]?["body"]?.stringValue?.hasSuffix("é…") == true)
     }
 
-    @Test func lintChecksPayloadFilesAgainstTheManifest() throws {
-        let good = try CLI.run([
+    @Test func lintChecksPayloadFilesAgainstTheManifest() async throws {
+        let good = try await CLI.run([
             "lint", "Examples/manifest.json", "Examples/payloads/message.json", "Examples/payloads/dynamic.json",
         ])
         #expect(good.status == 0)
         #expect(good.stdout.contains("Examples/payloads/message.json: 0 errors, 0 warnings, 0 notes"))
-        let bad = try CLI.run(["lint", "Examples/manifest.json", "Examples/payloads/broken.json"])
+        let bad = try await CLI.run(["lint", "Examples/manifest.json", "Examples/payloads/broken.json"])
         #expect(bad.status == 1)
         #expect(
             bad.stdout.contains(
@@ -93,17 +93,18 @@ import Testing
         #expect(bad.stdout.contains("hint: did you mean 'order_shipped'?"))
     }
 
-    @Test func lintReadsAPayloadFromStandardInputAndHonoursThePushType() throws {
-        let result = try CLI.run(
+    @Test func lintReadsAPayloadFromStandardInputAndHonoursThePushType() async throws {
+        let result = try await CLI.run(
             ["lint", "--push-type", "background", "--priority", "10", "Examples/manifest.json", "-"],
             stdin: #"{"aps": {"content-available": 1}}"#)
         #expect(result.status == 1)
         #expect(result.stdout.contains("<stdin>:1:10: error: aps.content-available: a background push"))
-        #expect(try CLI.run(["lint", "--priority", "high", "Examples/manifest.json", "-"], stdin: "{}").status == 2)
+        #expect(
+            try await CLI.run(["lint", "--priority", "high", "Examples/manifest.json", "-"], stdin: "{}").status == 2)
     }
 
-    @Test func aBrokenManifestStopsPayloadChecks() throws {
-        let result = try CLI.run(["lint", "Examples/broken-manifest.json", "Examples/payloads/message.json"])
+    @Test func aBrokenManifestStopsPayloadChecks() async throws {
+        let result = try await CLI.run(["lint", "Examples/broken-manifest.json", "Examples/payloads/message.json"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("has errors, so the payloads were not checked"))
     }

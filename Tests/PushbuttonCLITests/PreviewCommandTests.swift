@@ -3,20 +3,20 @@ import Testing
 
 /// `pushbutton preview`: the HTML's structure, the SVG, and a real browser rendering it.
 @Suite(.timeLimit(.minutes(5))) struct PreviewCommandTests {
-    static func render(_ arguments: [String], payload: String = "Examples/payloads/message.json") throws -> (
+    static func render(_ arguments: [String], payload: String = "Examples/payloads/message.json") async throws -> (
         result: CLI.Result, html: String, svg: String, prefix: String, directory: URL
     ) {
         let directory = try CLI.temporaryDirectory()
         let prefix = directory.appendingPathComponent("preview").path
-        let result = try CLI.run(
+        let result = try await CLI.run(
             ["preview", payload, "--manifest", "Examples/manifest.json", "--output", prefix] + arguments)
         let html = (try? String(contentsOfFile: prefix + ".html", encoding: .utf8)) ?? ""
         let svg = (try? String(contentsOfFile: prefix + ".svg", encoding: .utf8)) ?? ""
         return (result, html, svg, prefix, directory)
     }
 
-    @Test func drawsEachButtonWithItsTraits() throws {
-        let (result, html, svg, _, directory) = try Self.render(["--app-name", "Chatter"])
+    @Test func drawsEachButtonWithItsTraits() async throws {
+        let (result, html, svg, _, directory) = try await Self.render(["--app-name", "Chatter"])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(result.status == 0 && result.stdout.hasPrefix("wrote ") && result.stdout.contains("3 button(s)"))
         #expect(html.hasPrefix("<!DOCTYPE html>") && !html.contains("http://") && !html.contains("https://"))
@@ -30,8 +30,8 @@ import Testing
         #expect(svg.contains(#"data-action="delete""#) && svg.contains("fill=\"#ff3b30\">Delete</text>"))
     }
 
-    @Test func foregroundButtonsAndLocalizedTitles() throws {
-        let (result, html, _, _, directory) = try Self.render(
+    @Test func foregroundButtonsAndLocalizedTitles() async throws {
+        let (result, html, _, _, directory) = try await Self.render(
             ["--locale", "fr"], payload: "Examples/payloads/friend-request.json")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(result.status == 0)
@@ -41,8 +41,8 @@ import Testing
         #expect(html.contains(#"<span class="opens" title="opens the app">"#))
     }
 
-    @Test func hiddenPreviewsShowThePlaceholder() throws {
-        let (result, html, _, _, directory) = try Self.render(["--hidden-previews"])
+    @Test func hiddenPreviewsShowThePlaceholder() async throws {
+        let (result, html, _, _, directory) = try await Self.render(["--hidden-previews"])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(result.status == 0)
         #expect(html.contains("data-previews-hidden") && html.contains(#"<p class="body clamp">New message</p>"#))
@@ -50,25 +50,25 @@ import Testing
         #expect(html.contains(#"<p class="title">Anna</p>"#))  // the category shows titles with previews hidden
     }
 
-    @Test func anUnregisteredCategoryShowsNoButtonsAndSaysWhy() throws {
+    @Test func anUnregisteredCategoryShowsNoButtonsAndSaysWhy() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = directory.appendingPathComponent("p.json").path
         try Data(#"{"aps":{"alert":"Your order shipped","category":"order_shiped"}}"#.utf8).write(
             to: URL(fileURLWithPath: payload))
-        let (result, html, _, _, output) = try Self.render([], payload: payload)
+        let (result, html, _, _, output) = try await Self.render([], payload: payload)
         defer { try? FileManager.default.removeItem(at: output) }
         #expect(result.status == 0 && result.stdout.contains("note: Category 'order_shiped' is not registered"))
         #expect(!html.contains("<ul class=\"actions\">") && html.contains("<p class=\"note\">"))
     }
 
-    @Test func aBrowserRendersItAtTheExpectedSize() throws {
-        let (result, _, _, prefix, directory) = try Self.render(["--app-name", "Chatter"])
+    @Test func aBrowserRendersItAtTheExpectedSize() async throws {
+        let (result, _, _, prefix, directory) = try await Self.render(["--app-name", "Chatter"])
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(result.status == 0)
         for file in [prefix + ".html", prefix + ".svg"] {
             let png = file + ".png"
-            let browser = try BrowserScreenshot.take(of: file, to: png, width: 390, height: 760)
+            let browser = try await BrowserScreenshot.take(of: file, to: png, width: 390, height: 760)
             #expect(browser.status == 0, "\(browser.stderr)")
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: png)))
             #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))  // a PNG
@@ -82,8 +82,8 @@ import Testing
 
 /// chromium-headless-shell (installed by scripts/deps.sh) taking a screenshot of a local file.
 enum BrowserScreenshot {
-    static func take(of file: String, to png: String, width: Int, height: Int) throws -> CLI.Result {
-        try CLI.run(
+    static func take(of file: String, to png: String, width: Int, height: Int) async throws -> CLI.Result {
+        try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/chromium-headless-shell"),
             [
                 "--no-sandbox", "--hide-scrollbars", "--disable-gpu", "--screenshot=\(png)",

@@ -66,12 +66,10 @@ import Testing
         try Data(tokens.utf8).write(to: directory.appendingPathComponent("tokens.txt"))
         let started = ContinuousClock.now
         let port = mock.port
-        let result = try await OffPool.run {
-            try Terminal.run(
-                "exec pushbutton send --key \(directory.path)/AuthKey_MOCKKEY001.p8 --key-id MOCKKEY001 --team-id MOCKTEAM01 "
-                    + "--topic com.example.chatter --host 127.0.0.1 --port \(port) --ca \(directory.path)/ca.pem "
-                    + "--tokens \(directory.path)/tokens.txt --body Hi >/dev/null")
-        }
+        let result = try await Terminal.run(
+            "exec pushbutton send --key \(directory.path)/AuthKey_MOCKKEY001.p8 --key-id MOCKKEY001 --team-id MOCKTEAM01 "
+                + "--topic com.example.chatter --host 127.0.0.1 --port \(port) --ca \(directory.path)/ca.pem "
+                + "--tokens \(directory.path)/tokens.txt --body Hi >/dev/null")
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         #expect(result.status == 0, "\(result.stdout)")
         let redraws = Terminal.redraws(result.stdout)
@@ -93,9 +91,7 @@ import Testing
         let receiver = try TapReceiver()
         defer { receiver.stop() }
         let endpoint = receiver.endpoint
-        let result = try await OffPool.run {
-            try Terminal.run("exec pushbutton outbox drain \(path) --until-empty --endpoint \(endpoint)")
-        }
+        let result = try await Terminal.run("exec pushbutton outbox drain \(path) --until-empty --endpoint \(endpoint)")
         #expect(result.status == 0, "\(result.stdout)")
         let redraws = Terminal.redraws(result.stdout)
         #expect(

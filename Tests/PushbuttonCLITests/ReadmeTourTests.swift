@@ -108,7 +108,7 @@ import Testing
                 let server = try #require(servers.first, "kill %1 without a background command")
                 result = server.terminate()
             } else {
-                result = try await OffPool.run { try Self.shell(command, in: directory) }
+                result = try await Self.shell(command, in: directory)
             }
             #expect(result.status == step.expectedStatus, "\(command)\n\(result.stderr)")
             let printed = Set((result.stdout + result.stderr).components(separatedBy: "\n").map(Self.masked))
@@ -129,8 +129,8 @@ import Testing
         return environment
     }
 
-    private static func shell(_ command: String, in directory: URL) throws -> CLI.Result {
-        try CLI.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: directory, environment: environment)
+    private static func shell(_ command: String, in directory: URL) async throws -> CLI.Result {
+        try await CLI.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: directory, environment: environment)
     }
 
     /// A port nothing listens on now (bound to 0 and released).
@@ -153,7 +153,7 @@ import Testing
     /// A command started with `&`: its output goes to files, its first line (the mock's "listening" line)
     /// is awaited, and `kill %1` sends it SIGTERM and collects what it printed.
     final class Background {
-        let process = Process()
+        let process = ChildProcess()
         let firstLine: String
         private let out: URL
         private let err: URL

@@ -48,10 +48,10 @@ import Testing
         prefix + String(repeating: fill, count: 64 - prefix.count)
     }
 
-    @Test func sendsOneNotificationBuiltFromFlags() throws {
+    @Test func sendsOneNotificationBuiltFromFlags() async throws {
         let setup = try Setup()
         defer { setup.stop() }
-        let result = try CLI.run(
+        let result = try await CLI.run(
             setup.base + [
                 "--token", Self.token("0000"), "--category", "message", "--body", "Lunch?", "--manifest",
                 "Examples/manifest.json",
@@ -62,7 +62,7 @@ import Testing
         #expect(try setup.requestTokens() == [Self.token("0000")])
     }
 
-    @Test func bulkNDJSONGivesOneResultPerNotificationAndASummary() throws {
+    @Test func bulkNDJSONGivesOneResultPerNotificationAndASummary() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         let payload = #"{"aps":{"alert":"Hi","category":"message"}}"#
@@ -74,7 +74,7 @@ import Testing
             #"{"token":"\#(Self.token("0000", "b"))","payload":{"aps":{"alert":"Hi","category":"mesage"}}}"#,
             #"{"token":"12","payload":\#(payload)}"#,
         ].joined(separator: "\n")
-        let result = try CLI.run(
+        let result = try await CLI.run(
             setup.base + ["--body", "default", "--manifest", "Examples/manifest.json", "--category", "message"],
             stdin: input)
         #expect(result.status == 1)
@@ -93,7 +93,7 @@ import Testing
                 "sent 3: delivered 1, rejected 2 (BadDeviceToken: 1, Unregistered: 1), failed 0, invalid 3 in "))
     }
 
-    @Test func shardsSplitATokenListWithoutOverlap() throws {
+    @Test func shardsSplitATokenListWithoutOverlap() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         let tokens = (0..<24).map { Self.token(String(format: "%04x", $0 + 0x1000)) }
@@ -102,7 +102,7 @@ import Testing
         var sent: [Set<String>] = []
         for shard in ["1/3", "2/3", "3/3"] {
             let before = Set(try setup.requestTokens())
-            let result = try CLI.run(setup.base + ["--tokens", file.path, "--shard", shard, "--body", "Hi"])
+            let result = try await CLI.run(setup.base + ["--tokens", file.path, "--shard", shard, "--body", "Hi"])
             #expect(result.status == 0, "\(result.stderr)")
             sent.append(Set(try setup.requestTokens()).subtracting(before))
         }
@@ -111,11 +111,11 @@ import Testing
         #expect(sent.allSatisfy { !$0.isEmpty })
     }
 
-    @Test func certificateAuthenticationSendsNoProviderToken() throws {
+    @Test func certificateAuthenticationSendsNoProviderToken() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         let ca = setup.directory.appendingPathComponent("ca.pem").path
-        let result = try CLI.run([
+        let result = try await CLI.run([
             "send", "--cert", setup.directory.appendingPathComponent("client.pem").path, "--cert-key",
             setup.directory.appendingPathComponent("client.key").path, "--topic", "com.example.chatter", "--host",
             "127.0.0.1",
@@ -126,16 +126,19 @@ import Testing
         #expect(try LocalServer.values("client", inLog: log) == ["com.example.chatter"])
         #expect(try LocalServer.values("authorization", inLog: log) == [""])
         #expect(
-            try CLI.run(setup.base + ["--cert", "c.pem", "--token", Self.token("0000"), "--body", "x"]).status == 2)
+            try await CLI.run(setup.base + ["--cert", "c.pem", "--token", Self.token("0000"), "--body", "x"]).status
+                == 2)
     }
 
-    @Test func wrongCommandLinesAreUsageErrors() throws {
-        #expect(try CLI.run(["send", "--key-id", "K"]).status == 2)
+    @Test func wrongCommandLinesAreUsageErrors() async throws {
+        #expect(try await CLI.run(["send", "--key-id", "K"]).status == 2)
         let setup = try Setup()
         defer { setup.stop() }
-        #expect(try CLI.run(setup.base + ["--token", Self.token("0000"), "--shard", "4/3", "--body", "x"]).status == 2)
-        #expect(try CLI.run(setup.base + ["--token", Self.token("0000")]).status == 2)
-        let noKey = try CLI.run([
+        #expect(
+            try await CLI.run(setup.base + ["--token", Self.token("0000"), "--shard", "4/3", "--body", "x"]).status == 2
+        )
+        #expect(try await CLI.run(setup.base + ["--token", Self.token("0000")]).status == 2)
+        let noKey = try await CLI.run([
             "send", "--key", "/no/key.p8", "--key-id", "K", "--team-id", "T", "--topic", "t", "--token",
             Self.token("0000"), "--body", "x",
         ])

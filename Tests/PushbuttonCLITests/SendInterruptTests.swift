@@ -58,7 +58,7 @@ import Testing
         let port = mock.port
         let path = directory.path
         let (exit, seconds) = try await OffPool.run { () throws -> (CLI.Exit, Double) in
-            let send = Process()
+            let send = ChildProcess()
             send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
             send.arguments = [
                 "send", "--key", path + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id",
@@ -85,7 +85,7 @@ import Testing
     /// Sends two batches of NDJSON (the second while the first's answers are coming), Ctrl-C while the
     /// second is under way, then a third batch that must never be sent; the exit status.
     static func sendAndInterrupt(port: Int, directory: String) throws -> Int32 {
-        let send = Process()
+        let send = ChildProcess()
         send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
         send.arguments = [
             "send", "--key", directory + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id",

@@ -3,8 +3,8 @@ import Testing
 
 /// `pushbutton simulate`, run as a user would.
 @Suite(.timeLimit(.minutes(5))) struct SimulateCommandTests {
-    @Test func aBackgroundButtonCallsTheBackendAndCompletesOnce() throws {
-        let result = try CLI.run([
+    @Test func aBackgroundButtonCallsTheBackendAndCompletesOnce() async throws {
+        let result = try await CLI.run([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -17,8 +17,8 @@ import Testing
         #expect(result.stdout.contains("Completion handler called 1 time(s)"))
     }
 
-    @Test func aReplyReachesTheBackendInTheDevicesLanguage() throws {
-        let result = try CLI.run([
+    @Test func aReplyReachesTheBackendInTheDevicesLanguage() async throws {
+        let result = try await CLI.run([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "reply",
             "--text",
             "À midi", "--locale", "fr",
@@ -28,14 +28,14 @@ import Testing
         #expect(result.stdout.contains(#"body {"data":null,"reply":"À midi"}"#))
     }
 
-    @Test func aBodyTapOpensTheDeepLinkAndActionArgsReachTheMatchingAction() throws {
-        let body = try CLI.run([
+    @Test func aBodyTapOpensTheDeepLinkAndActionArgsReachTheMatchingAction() async throws {
+        let body = try await CLI.run([
             "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "body",
             "--app-state", "killed",
         ])
         #expect(body.stdout.contains("App state: killed — the tap launches the app"))
         #expect(body.stdout.contains("→ opened chatter://conversation/anna"))
-        let friend = try CLI.run([
+        let friend = try await CLI.run([
             "simulate", "Examples/payloads/friend-request.json", "--manifest", "Examples/manifest.json", "--tap",
             "ignore",
         ])
@@ -44,8 +44,8 @@ import Testing
                 #"app action 'ignore' ran (background button) with {"source":"suggestions","user_id":7}"#))
     }
 
-    @Test func aDismissalWithoutCustomDismissActionIsNotReported() throws {
-        let result = try CLI.run([
+    @Test func aDismissalWithoutCustomDismissActionIsNotReported() async throws {
+        let result = try await CLI.run([
             "simulate", "Examples/payloads/friend-request.json", "--manifest", "Examples/manifest.json", "--tap",
             "dismiss",
         ])
@@ -53,8 +53,8 @@ import Testing
         #expect(result.stdout.contains("not reported to the app: the category lacks customDismissAction"))
     }
 
-    @Test func dynamicButtonsAreRegisteredOnTheFly() throws {
-        let result = try CLI.run([
+    @Test func dynamicButtonsAreRegisteredOnTheFly() async throws {
+        let result = try await CLI.run([
             "simulate", "Examples/payloads/dynamic.json", "--manifest", "Examples/manifest.json", "--tap", "going",
         ])
         #expect(result.status == 0)
@@ -62,8 +62,8 @@ import Testing
         #expect(result.stdout.contains(#"app action 'rsvp' ran (background button) with {"answer":"yes","event":9}"#))
     }
 
-    @Test func anUnknownCategoryShowsNoButtonsAndTheTapFails() throws {
-        let result = try CLI.run([
+    @Test func anUnknownCategoryShowsNoButtonsAndTheTapFails() async throws {
+        let result = try await CLI.run([
             "simulate", "Examples/payloads/broken.json", "--manifest", "Examples/manifest.json", "--tap", "track",
         ])
         #expect(result.status == 1)
@@ -74,29 +74,30 @@ import Testing
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test func tapsCanBeCommittedToAnOutboxAndLogged() throws {
+    @Test func tapsCanBeCommittedToAnOutboxAndLogged() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("taps.sqlite").path
         for _ in 0..<2 {
-            let result = try CLI.run([
+            let result = try await CLI.run([
                 "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
                 "--outbox", database,
             ])
             #expect(result.status == 0)
             #expect(result.stdout.contains("committed to the outbox (durable)"))
         }
-        #expect(try CLI.run(["outbox", "status", database]).stdout.contains("pending:        2"))
-        #expect(try CLI.run(["stats", database]).stdout.contains("message: 2 responses"))
+        #expect(try await CLI.run(["outbox", "status", database]).stdout.contains("pending:        2"))
+        #expect(try await CLI.run(["stats", database]).stdout.contains("message: 2 responses"))
     }
 
-    @Test func missingOptionsAreUsageErrors() throws {
-        #expect(try CLI.run(["simulate", "Examples/payloads/message.json", "--tap", "like"]).status == 2)
+    @Test func missingOptionsAreUsageErrors() async throws {
+        #expect(try await CLI.run(["simulate", "Examples/payloads/message.json", "--tap", "like"]).status == 2)
         #expect(
-            try CLI.run(["simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json"]).status
+            try await CLI.run(["simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json"])
+                .status
                 == 2)
         #expect(
-            try CLI.run([
+            try await CLI.run([
                 "simulate", "Examples/payloads/message.json", "--manifest", "Examples/manifest.json", "--tap", "like",
                 "--app-state", "asleep",
             ]).status == 2)

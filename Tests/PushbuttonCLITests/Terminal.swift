@@ -5,7 +5,7 @@ import Foundation
 /// where the command sends it.
 enum Terminal {
     /// `command` run by `/bin/sh` under a pseudo-terminal (Python's `pty`); `stdout` is what reached it.
-    static func run(_ command: String, in directory: URL = CLI.packageRoot) throws -> CLI.Result {
+    static func run(_ command: String, in directory: URL = CLI.packageRoot) async throws -> CLI.Result {
         let script = """
             import os, pty, sys
             status = pty.spawn(["/bin/sh", "-c", sys.argv[1]])
@@ -13,7 +13,7 @@ enum Terminal {
             """
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = CLI.productsDirectory.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        return try CLI.run(
+        return try await CLI.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, command], in: directory,
             environment: environment)
     }

@@ -84,7 +84,7 @@ struct ConsoleBrowserTests {
         let stderrPath = directory + "/browser-test.err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))

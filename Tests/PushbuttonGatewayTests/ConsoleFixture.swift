@@ -128,7 +128,7 @@ struct ConsoleFixture {
         command += arguments + [base + path]
         let fullCommand = command
         let exit = try await Blocking.run { () throws -> ProcessExit in
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments = fullCommand
             process.standardInput = FileHandle.nullDevice

@@ -14,7 +14,7 @@ enum Curl {
     }
 
     private static func runNow(_ arguments: [String]) throws -> String {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["--max-time", "20"] + arguments
         let output = Pipe()

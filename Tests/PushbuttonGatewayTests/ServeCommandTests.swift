@@ -11,7 +11,7 @@ struct ServeCommandTests {
     }
 
     static func runNow(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = ServeProcess.binary
         process.arguments = arguments
         let directory = NSTemporaryDirectory() + "pushbutton-serve-" + UUID().uuidString

@@ -23,7 +23,7 @@ final class ServeProcess: @unchecked Sendable {
         fatalError("the pushbutton binary was not found next to the tests in \(candidates); run 'swift build' first")
     }()
 
-    let process = Process()
+    let process = ChildProcess()
     let port: Int
     private let output = Pipe()
     private let errors: URL

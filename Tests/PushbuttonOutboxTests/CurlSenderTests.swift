@@ -11,7 +11,7 @@
     /// `scripts/hostile-backend.py` on 127.0.0.1: 200 for most paths, redirects under /redirect-NNN/, every
     /// request logged; it stops itself after 60 seconds, and `stop()` ends it sooner.
     struct HostileBackend {
-        let process = Process()
+        let process = ChildProcess()
         let directory: URL
         let port: Int
         var log: URL { directory.appendingPathComponent("requests.ndjson") }

@@ -15,7 +15,7 @@ package final class LocalServerProcess: @unchecked Sendable {
         package var description: String
     }
 
-    package let process = Process()
+    package let process = ChildProcess()
     package let port: Int
     /// The line the server announced itself with.
     package let firstLine: String

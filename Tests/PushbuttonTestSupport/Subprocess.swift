@@ -28,7 +28,7 @@ package enum Subprocess {
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         _ = FileManager.default.createFile(atPath: input.path, contents: Data(stdin.utf8))
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

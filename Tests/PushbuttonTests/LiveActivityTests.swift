@@ -178,9 +178,29 @@ import Testing
             let found = Self.diagnostics(text)
             #expect(found.containsErrors, "\(text)")
         }
-        // Deep content and an emoji type name are the app's business: valid.
+        // Deep content and an emoji type name are the app's business: valid; an alert with nothing is a warning.
         let deep =
             #"{"aps": {"timestamp": 1, "event": "start", "content-state": {"a": {"b": {"c": [[[[1]]]]}}}, "attributes-type": "\ud83d\ude00", "attributes": {}, "alert": {}}}"#
-        #expect(Self.diagnostics(deep).isEmpty)
+        let found = Self.diagnostics(deep)
+        #expect(
+            found.map(\.code) == [.missingAlert] && found[0].severity == .warning
+                && found[0].path.description == "aps.alert")
+    }
+
+    @Test func aLiveActivityAlertCarriesItsSoundInside() throws {
+        var push = LiveActivityPush.update(
+            contentState: [:], timestamp: Self.now, alert: AlertContent(title: "Arriving", body: "now"))
+        push.sound = "chime.aiff"
+        #expect(try Self.parsed(push.payload)["aps"]?["alert"]?["sound"] == "chime.aiff")
+        #expect(try Self.parsed(push.payload)["aps"]?["sound"] == nil)
+        let text = String(decoding: PayloadWriter.encode(push.payload), as: UTF8.self)
+        #expect(Self.diagnostics(text).isEmpty, "\(Self.diagnostics(text))")
+        // In a notification, the sound sits next to the alert: inside it, the reader's warning stands.
+        let alert = PayloadValidator().validate(
+            jsonBytes: Array(#"{"aps": {"alert": {"body": "x", "sound": "a"}}}"#.utf8))
+        #expect(alert.diagnostics.map(\.code) == [.unknownKey])
+        let wrong =
+            #"{"aps": {"timestamp": 1800000000, "event": "update", "content-state": {}, "alert": {"body": "x", "sound": 1}}}"#
+        #expect(Self.diagnostics(wrong).map(\.code) == [.typeMismatch])
     }
 }

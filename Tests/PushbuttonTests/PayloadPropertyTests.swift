@@ -51,7 +51,7 @@ import Testing
                     print("line", index, "differs:", a[:300]); sys.exit(1)
             print("python: %d payloads read back equal" % len(ours))
             """
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c", script, directory.appendingPathComponent("ours.ndjson").path,

@@ -41,7 +41,7 @@ import Testing
         let output = directory.appendingPathComponent("output")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let modules = try modulesDirectory()
-        let swiftc = Process()
+        let swiftc = ChildProcess()
         swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         swiftc.arguments = [
             "swiftc", "-swift-version", "6", "-typecheck", "-I", modules.path, "-I",

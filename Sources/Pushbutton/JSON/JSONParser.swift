@@ -272,7 +272,7 @@ public struct JSONParser {
         case UInt8(ascii: "t"): scratch.append(0x09)
         case UInt8(ascii: "u"):
             let scalar = try parseUnicodeEscape()
-            scratch.append(contentsOf: UTF8.encode(scalar)!)
+            scratch.append(contentsOf: scalar.utf8)
         default:
             position -= 1
             throw failure("invalid escape sequence '\\\(Character(Unicode.Scalar(byte)))'")
@@ -295,13 +295,21 @@ public struct JSONParser {
             guard (0xDC00...0xDFFF).contains(second) else {
                 throw failure("high surrogate not followed by a low surrogate in a string")
             }
-            let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            return Unicode.Scalar(value)!
+            return try scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
         case 0xDC00...0xDFFF:
             throw failure("lone low surrogate \\u\(String(first, radix: 16, uppercase: true)) in a string")
         default:
-            return Unicode.Scalar(first)!
+            return try scalar(first)
         }
+    }
+
+    /// The scalar `value` names: always one for what ``parseUnicodeEscape()`` passes (surrogates are joined or
+    /// refused first), an error rather than a trap if that ever changed.
+    private func scalar(_ value: UInt32) throws(JSONParseError) -> Unicode.Scalar {
+        guard let scalar = Unicode.Scalar(value) else {
+            throw failure("\\u escape \(String(value, radix: 16, uppercase: true)) is not a Unicode scalar")
+        }
+        return scalar
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {

@@ -103,18 +103,59 @@ public struct JSONWriter: Sendable {
 
     /// Writes a string's escaped contents without the quotes (for text spliced into a string).
     public mutating func writeStringContents(_ string: String) {
+        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) { return done }
         var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+        string.withUTF8 { writeEscaped($0) }
+    }
+
+    /// Copies UTF-8 text, escaping what JSON requires. Eight bytes are tested at a time for a byte to escape;
+    /// the test may flag a word that needs none (a borrow), never miss one, and flagged words go byte by byte.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        var index = 0
+        if let base = utf8.baseAddress {
+            while index + 8 <= utf8.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                if !Self.mayNeedEscape(word) {
+                    index += 8
+                    continue
+                }
+                for _ in 0..<8 {
+                    let byte = utf8[index]
+                    if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                        if runStart < index {
+                            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                        }
+                        appendEscape(for: byte)
+                        runStart = index + 1
+                    }
+                    index += 1
+                }
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C {
                 if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 appendEscape(for: byte)
                 runStart = index + 1
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            index += 1
         }
+        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
+    /// Whether one of the word's bytes may be below 0x20, `"` or `\\` (bit tricks: a byte below n borrows
+    /// when n is subtracted from it; equality is a zero byte after XOR).
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & high
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let quote = (quotes &- ones) & ~quotes & high
+        let backslash = (backslashes &- ones) & ~backslashes & high
+        return (control | quote | backslash) != 0
     }
 
     /// Appends bytes that are already valid JSON text.
@@ -158,6 +199,8 @@ public struct JSONWriter: Sendable {
         if members.count == 1, let (key, value) = members.first {
             // The common case (one argument, one button) needs no sorting.
             writeMember(key, value, level: level)
+        } else if members.count <= Self.selectionLimit {
+            writeMembersInOrder(members, level: level)
         } else {
             for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -166,6 +209,31 @@ public struct JSONWriter: Sendable {
         }
         if !members.isEmpty { writeNewline(level: level) }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Objects up to this size are sorted on the stack instead of into a new array.
+    private static let selectionLimit = 8
+
+    /// Writes a small object's members in sorted key order: one pass over the dictionary copies them into stack
+    /// memory, an insertion sort orders them (a comparison or two for the usual two or three keys).
+    private mutating func writeMembersInOrder(_ members: [String: JSONValue], level: Int) {
+        withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: members.count) { buffer in
+            var count = 0
+            for member in members {
+                buffer.initializeElement(at: count, to: member)
+                var index = count
+                while index > 0, buffer[index].key < buffer[index - 1].key {
+                    buffer.swapAt(index, index - 1)
+                    index -= 1
+                }
+                count += 1
+            }
+            for index in 0..<count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeMember(buffer[index].key, buffer[index].value, level: level)
+            }
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize()
+        }
     }
 
     private mutating func writeMember(_ key: String, _ value: JSONValue, level: Int) {

@@ -1,5 +1,5 @@
-/// One line of `pushbutton send`'s NDJSON input: `{"token": "…", "payload": {…}, "id": "…"}`, the payload
-/// and the id optional.
+/// One line of `pushbutton send`'s NDJSON input: `{"token": "…", "payload": {…}, "id": "…", "topic": "…",
+/// "environment": "…"}`, all but the token optional.
 ///
 /// The line is read as bytes and checked by ``JSONParser`` whole: invalid UTF-8 anywhere makes it invalid
 /// (it is never repaired into U+FFFD). The payload is then taken from the line as written, only with the
@@ -12,11 +12,18 @@ public struct SendLine: Sendable, Equatable {
     public var payload: [UInt8]?
     /// The line's own `id`, echoed in its result.
     public var id: String?
+    /// The line's own `apns-topic`, in place of the command line's.
+    public var topic: String?
+    /// The name of the environment (an app configuration's) the line goes to.
+    public var environment: String?
 
-    public init(token: String, payload: [UInt8]?, id: String? = nil) {
+    /// A line for `token`, with its payload, id, topic and environment when it has them.
+    public init(token: String, payload: [UInt8]?, id: String? = nil, topic: String? = nil, environment: String? = nil) {
         self.token = token
         self.payload = payload
         self.id = id
+        self.topic = topic
+        self.environment = environment
     }
 
     /// Why a line is not a notification; `token` when the line had one.
@@ -44,12 +51,26 @@ public struct SendLine: Sendable, Equatable {
         if let value = object["id"], id == nil {
             throw Failure("\"id\" must be a string, not \(value.typeDescription)", token: token)
         }
-        guard object["payload"] != nil else { return SendLine(token: token, payload: nil, id: id) }
+        var routing: [String: String] = [:]
+        for name in ["topic", "environment"] {
+            guard let value = object[name] else { continue }
+            guard let text = value.stringValue else {
+                throw Failure("\"\(name)\" must be a string, not \(value.typeDescription)", token: token)
+            }
+            guard !text.isEmpty else { throw Failure("\"\(name)\" must not be empty", token: token) }
+            routing[name] = text
+        }
+        guard object["payload"] != nil else {
+            return SendLine(
+                token: token, payload: nil, id: id, topic: routing["topic"], environment: routing["environment"])
+        }
         var scanner = MemberScanner(bytes: bytes)
         guard let range = scanner.lastValue(named: "payload") else {
             throw Failure("the \"payload\" member could not be located")  // unreachable for a parsed object
         }
-        return SendLine(token: token, payload: MemberScanner.compacted(bytes[range]), id: id)
+        return SendLine(
+            token: token, payload: MemberScanner.compacted(bytes[range]), id: id, topic: routing["topic"],
+            environment: routing["environment"])
     }
 }
 

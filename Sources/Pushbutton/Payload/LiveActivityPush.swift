@@ -35,8 +35,8 @@ public struct LiveActivityPush: Sendable, Hashable {
     public var relevanceScore: Double?
     /// `alert`: required to start; optional on an update or end, which then also lights the screen.
     public var alert: AlertContent?
-    /// `sound` with the alert.
-    public var sound: Sound?
+    /// The sound played with the alert: `alert.sound`, inside the alert, where ActivityKit reads it.
+    public var sound: String?
     /// `attributes-type` (start only): the name of the activity's `ActivityAttributes` type.
     public var attributesType: String?
     /// `attributes` (start only): the static values of the activity's attributes.
@@ -48,7 +48,7 @@ public struct LiveActivityPush: Sendable, Hashable {
     /// ``update(contentState:timestamp:alert:staleDate:relevanceScore:)`` and ``end(contentState:timestamp:dismissalDate:)``.
     public init(
         event: LiveActivityEvent, timestamp: Date, contentState: JSONValue? = nil, staleDate: Date? = nil,
-        dismissalDate: Date? = nil, relevanceScore: Double? = nil, alert: AlertContent? = nil, sound: Sound? = nil,
+        dismissalDate: Date? = nil, relevanceScore: Double? = nil, alert: AlertContent? = nil, sound: String? = nil,
         attributesType: String? = nil, attributes: JSONValue? = nil, updates: Updates = .none
     ) {
         self.event = event
@@ -99,8 +99,10 @@ public struct LiveActivityPush: Sendable, Hashable {
             staleDate: staleDate.map(Self.seconds), dismissalDate: dismissalDate.map(Self.seconds),
             attributesType: attributesType, attributes: attributes)
         payload.aps.relevanceScore = relevanceScore
-        payload.aps.alert = alert.map(Alert.content)
-        payload.aps.sound = sound
+        if var alert {
+            if let sound { alert.extra["sound"] = .string(sound) }
+            payload.aps.alert = .content(alert)
+        }
         switch updates {
         case .none: break
         case .pushToken: payload.aps.inputPushToken = true

@@ -10,6 +10,12 @@ struct LiveActivityValidator {
     /// Epoch seconds past this (the year 5138) are milliseconds by mistake.
     static let largestSeconds: Int64 = 100_000_000_000
 
+    /// Whether `diagnostic` is the reader's warning about `aps.alert.sound`, which a Live Activity's alert
+    /// carries (Apple's examples put the sound inside the alert) where a notification's has it next to the alert.
+    static func isAlertSound(_ diagnostic: Diagnostic) -> Bool {
+        diagnostic.code == .unknownKey && diagnostic.path == Self.aps.appending("alert").appending("sound")
+    }
+
     /// Every problem of `payload` as a Live Activity push.
     static func check(_ payload: Payload) -> [Diagnostic] {
         var validator = LiveActivityValidator()
@@ -45,6 +51,19 @@ struct LiveActivityValidator {
         }
         // A dismissal date in the past (0 included) removes the activity at once, as Apple documents.
         if let dismissal = live.dismissalDate, dismissal != 0 { checkDate(dismissal, "dismissal-date") }
+        if let alert = aps.alert, Self.showsNothing(alert) {
+            report(
+                .warning, .missingAlert, Self.aps.appending("alert"),
+                "the Live Activity's alert has no title, body or sound: it alerts with nothing, which ActivityKit "
+                    + "leaves undefined",
+                hint: "give it a \"title\" and a \"body\", or leave the alert out of an update")
+        }
+        if case .content(let alert) = aps.alert, let sound = alert.extra["sound"], sound.stringValue == nil {
+            report(
+                .error, .typeMismatch, Self.aps.appending("alert").appending("sound"),
+                "a Live Activity alert's 'sound' is the name of a sound file, not \(sound.typeDescription)",
+                hint: "write \"sound\": \"chime.aiff\", or \"default\"")
+        }
         guard let name = live.event else {
             report(
                 .error, .missingField, Self.aps, "a Live Activity push needs 'event'",
@@ -130,6 +149,16 @@ struct LiveActivityValidator {
             report(
                 .error, .missingField, Self.aps.appending("input-push-channel"), "'input-push-channel' is empty",
                 hint: "use the channel id APNs gave when the channel was created")
+        }
+    }
+
+    /// Whether an alert has nothing to show or play.
+    private static func showsNothing(_ alert: Alert) -> Bool {
+        switch alert {
+        case .text(let text): return text.isEmpty
+        case .content(let content):
+            return content.title == nil && content.body == nil && content.titleLocKey == nil && content.locKey == nil
+                && content.extra["sound"] == nil
         }
     }
 

@@ -68,6 +68,7 @@ public struct PayloadValidator: Sendable {
         var result = Payload.parse(document.value)
         // An MDM push is {"mdm": "<push magic>"}: it has no aps dictionary to miss.
         if context.pushType == .mdm { result.diagnostics.removeAll { $0.code == .missingAPS } }
+        if context.pushType == .liveactivity { result.diagnostics.removeAll(where: LiveActivityValidator.isAlertSound) }
         if let payload = result.payload {
             result.diagnostics += validate(payload, context: context, encodedSize: bytes.count)
         }
@@ -87,6 +88,12 @@ private struct PayloadCheck {
 
     private static let aps = JSONPath.root.appending("aps")
     private static let actionsPath = JSONPath.root.appending(Payload.actionsKey)
+    /// Each built-in action's argument names, by ``ActionSpec/Builtin/ordinal``: made once, not per action.
+    private static let argumentNames: [[String]] = {
+        var table = [[String]](repeating: [], count: ActionSpec.Builtin.allCases.count)
+        for builtin in ActionSpec.Builtin.allCases { table[builtin.ordinal] = builtin.info.argumentNames }
+        return table
+    }()
 
     init(
         context: PayloadValidator.Context, categories: CategorySet, knowsCategories: Bool,
@@ -136,7 +143,7 @@ private struct PayloadCheck {
                 .error, .unknownValue, .root, "'\(type)' is not an APNs push type",
                 hint: Suggestion.didYouMean(type.rawValue, among: PushType.known.map(\.rawValue)))
         }
-        let visible = payload.aps.alert != nil || payload.aps.sound != nil || payload.aps.badge != nil
+        let visible = payload.aps.hasAlert || payload.aps.hasSound || payload.aps.badge != nil
         let contentAvailable = payload.aps.contentAvailable
         let backgroundOnly = contentAvailable && !visible
         if backgroundOnly && context.priority == 10 {
@@ -168,14 +175,14 @@ private struct PayloadCheck {
                     .error, .missingAlert, Self.aps, "an alert push has nothing to show: no alert, sound or badge",
                     hint: "add \"alert\": {\"title\": …, \"body\": …}")
             }
-            if payload.aps.category != nil && payload.aps.alert == nil {
+            if payload.aps.category != nil && !payload.aps.hasAlert {
                 report(
                     .error, .missingAlert, Self.aps.appending("category"),
                     "the payload names a category but has no alert, so there is no notification to show its buttons",
                     hint: "add \"alert\"")
             }
         }
-        if payload.aps.mutableContent && payload.aps.alert == nil {
+        if payload.aps.mutableContent && !payload.aps.hasAlert {
             report(
                 .warning, .missingAlert, Self.aps.appending("mutable-content"),
                 "mutable-content has no effect without an alert: service extensions only run for visible notifications",
@@ -218,13 +225,12 @@ private struct PayloadCheck {
 
     /// The category whose buttons the payload shows, reporting why when it cannot be found.
     private mutating func resolveCategory(_ payload: Payload) -> CategoryIndex? {
-        let actions = payload.actions
-        let categoryPath = Self.aps.appending("category")
-        if let dynamic = actions?.dynamicButtons, !dynamic.isEmpty {
+        // `payload.actions?…` each time, not `let actions = payload.actions`: that copies all the actions.
+        if let dynamic = payload.actions?.dynamicButtons, !dynamic.isEmpty {
             return checkDynamicButtons(payload, dynamic)
         }
         guard let identifier = payload.aps.category else {
-            if let actions, !actions.buttons.isEmpty {
+            if payload.actions?.buttons.isEmpty == false {
                 report(
                     .error, .noCategory, Self.actionsPath.appending("buttons"),
                     "the payload says what buttons do but names no category, so no buttons are shown",
@@ -242,7 +248,7 @@ private struct PayloadCheck {
         guard knowsCategories else { return nil }
         let suggestion = Suggestion.didYouMean(identifier, among: categories.identifiers)
         report(
-            .error, .unknownCategory, categoryPath,
+            .error, .unknownCategory, Self.aps.appending("category"),
             "category '\(identifier)' is not declared in the manifest: the device shows no buttons, and no error",
             hint: suggestion
                 ?? (DynamicCategories.isDynamic(identifier)
@@ -443,12 +449,14 @@ private struct PayloadCheck {
     }
 
     /// Arguments the action does not take: ignored on the device, so usually a typo.
-    private mutating func checkKnownArguments(_ spec: ActionSpec, _ builtin: ActionSpec.Builtin, at path: JSONPath) {
+    private mutating func checkKnownArguments(
+        _ spec: ActionSpec, _ builtin: ActionSpec.Builtin, at path: @autoclosure () -> JSONPath
+    ) {
         guard !spec.arguments.isEmpty else { return }
-        let known = builtin.info.argumentNames
+        let known = Self.argumentNames[builtin.ordinal]
         for key in spec.arguments.keys where !known.contains(key) {
             report(
-                .warning, .actionArguments, path.appending(key),
+                .warning, .actionArguments, path().appending(key),
                 "\(spec.name) has no argument '\(key)'; it is ignored",
                 hint: Suggestion.didYouMean(key, among: known)
                     ?? (known.isEmpty
@@ -457,161 +465,165 @@ private struct PayloadCheck {
     }
 
     /// A string argument that must be there and not be empty; `nil` (and reported) otherwise.
-    private mutating func requiredString(_ key: String, of spec: ActionSpec, at path: JSONPath) -> String? {
+    private mutating func requiredString(_ key: String, of spec: ActionSpec, at path: @autoclosure () -> JSONPath)
+        -> String?
+    {
         guard let value = spec.arguments[key] else {
             report(
-                .error, .actionArguments, path.appending(key), "\(spec.name) needs a '\(key)' string argument",
+                .error, .actionArguments, path().appending(key), "\(spec.name) needs a '\(key)' string argument",
                 hint: "add \"\(key)\": \"…\"")
             return nil
         }
-        return string(value, key, of: spec, at: path)
+        return string(value, key, of: spec, at: path())
     }
 
     /// The value as a non-empty string; `nil` (and reported) otherwise.
-    private mutating func string(_ value: JSONValue, _ key: String, of spec: ActionSpec, at path: JSONPath) -> String? {
+    private mutating func string(
+        _ value: JSONValue, _ key: String, of spec: ActionSpec, at path: @autoclosure () -> JSONPath
+    ) -> String? {
         guard let text = value.stringValue else {
             report(
-                .error, .actionArguments, path.appending(key),
+                .error, .actionArguments, path().appending(key),
                 "'\(key)' of \(spec.name) must be a string, not \(value.typeDescription)")
             return nil
         }
         if text.isEmpty {
-            report(.error, .actionArguments, path.appending(key), "'\(key)' of \(spec.name) is empty")
+            report(.error, .actionArguments, path().appending(key), "'\(key)' of \(spec.name) is empty")
             return nil
         }
         return text
     }
 
-    private mutating func checkSettingsPage(_ spec: ActionSpec, at path: JSONPath) {
+    private mutating func checkSettingsPage(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
         guard let value = spec.arguments["page"] else { return }
         let pages = BuiltinAction.settingsPages
         guard let page = value.stringValue else {
             report(
-                .error, .actionArguments, path, "'page' must be a string, not \(value.typeDescription)",
+                .error, .actionArguments, path(), "'page' must be a string, not \(value.typeDescription)",
                 hint: "use \(pages.joined(separator: " or "))")
             return
         }
         if !pages.contains(page) {
             report(
-                .error, .actionArguments, path, "'\(page)' is not a settings page",
+                .error, .actionArguments, path(), "'\(page)' is not a settings page",
                 hint: Suggestion.didYouMean(page, among: pages) ?? "use \(pages.joined(separator: " or "))")
         }
     }
 
-    private mutating func checkPermissionOptions(_ spec: ActionSpec, at path: JSONPath) {
+    private mutating func checkPermissionOptions(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
         guard let value = spec.arguments["options"] else { return }
         let known = BuiltinAction.permissionOptions
         guard let elements = value.arrayValue else {
             report(
-                .error, .actionArguments, path, "'options' must be an array of strings, not \(value.typeDescription)",
+                .error, .actionArguments, path(), "'options' must be an array of strings, not \(value.typeDescription)",
                 hint: "write \"options\": [\"alert\", \"badge\", \"sound\"]")
             return
         }
         if elements.isEmpty {
             report(
-                .error, .actionArguments, path, "'options' is empty: the prompt would ask for nothing",
+                .error, .actionArguments, path(), "'options' is empty: the prompt would ask for nothing",
                 hint: "leave 'options' out for alert, badge and sound")
         }
         var seen = Set<String>()
         for (index, element) in elements.enumerated() {
             guard let name = element.stringValue else {
                 report(
-                    .error, .actionArguments, path.appending(index),
+                    .error, .actionArguments, path().appending(index),
                     "a permission option is a string, not \(element.typeDescription)")
                 continue
             }
             guard known.contains(name) else {
                 report(
-                    .error, .actionArguments, path.appending(index), "'\(name)' is not a permission option",
+                    .error, .actionArguments, path().appending(index), "'\(name)' is not a permission option",
                     hint: Suggestion.didYouMean(name, among: known) ?? "use \(known.joined(separator: ", "))")
                 continue
             }
             if !seen.insert(name).inserted {
-                report(.warning, .actionArguments, path.appending(index), "'\(name)' is listed twice")
+                report(.warning, .actionArguments, path().appending(index), "'\(name)' is listed twice")
             }
             if name == "critical_alert" {
                 report(
-                    .note, .actionArguments, path.appending(index),
+                    .note, .actionArguments, path().appending(index),
                     "critical alerts need Apple's critical-alerts entitlement; without it the option is ignored")
             } else if name == "provisional" {
                 report(
-                    .note, .actionArguments, path.appending(index),
+                    .note, .actionArguments, path().appending(index),
                     "provisional permission is granted quietly, without a prompt: the user sees nothing on this tap")
             }
         }
     }
 
-    private mutating func checkShare(_ spec: ActionSpec, at path: JSONPath) {
+    private mutating func checkShare(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
         let text = spec.arguments["text"]
         let url = spec.arguments["url"]
         guard text != nil || url != nil else {
             report(
-                .error, .actionArguments, path, "pushbutton.share needs something to share: 'text', 'url' or both",
+                .error, .actionArguments, path(), "pushbutton.share needs something to share: 'text', 'url' or both",
                 hint: "add \"url\": \"https://…\" or \"text\": \"…\"")
             return
         }
-        if let text { _ = string(text, "text", of: spec, at: path) }
-        if let url, let link = string(url, "url", of: spec, at: path) {
+        if let text { _ = string(text, "text", of: spec, at: path()) }
+        if let url, let link = string(url, "url", of: spec, at: path()) {
             let scheme = URLText(link).scheme
             if scheme == nil {
                 report(
-                    .error, .actionArguments, path.appending("url"),
+                    .error, .actionArguments, path().appending("url"),
                     "'\(link)' is not a URL (it has no scheme such as https:)")
             } else if scheme == .other {
                 report(
-                    .error, .actionArguments, path.appending("url"),
+                    .error, .actionArguments, path().appending("url"),
                     "pushbutton.share shares web links; '\(link)' is not http or https, so who receives it cannot open it",
                     hint: "share the https (universal) link of the content")
             }
         }
     }
 
-    private mutating func checkTags(_ spec: ActionSpec, at path: JSONPath) {
+    private mutating func checkTags(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
         let single = spec.arguments["tag"]
         let several = spec.arguments["tags"]
         switch (single, several) {
         case (nil, nil):
             report(
-                .error, .actionArguments, path, "\(spec.name) needs 'tag' (a string) or 'tags' (an array of strings)",
+                .error, .actionArguments, path(), "\(spec.name) needs 'tag' (a string) or 'tags' (an array of strings)",
                 hint: "add \"tag\": \"sports\"")
         case (.some, .some):
             report(
-                .error, .actionArguments, path, "\(spec.name) takes 'tag' or 'tags', not both",
+                .error, .actionArguments, path(), "\(spec.name) takes 'tag' or 'tags', not both",
                 hint: "put every tag in 'tags'")
         case (let single?, nil):
-            guard let tag = string(single, "tag", of: spec, at: path) else { return }
-            checkTag(tag, at: path.appending("tag"))
+            guard let tag = string(single, "tag", of: spec, at: path()) else { return }
+            checkTag(tag, at: path().appending("tag"))
         case (nil, let several?):
             guard let elements = several.arrayValue else {
                 report(
-                    .error, .actionArguments, path.appending("tags"),
+                    .error, .actionArguments, path().appending("tags"),
                     "'tags' must be an array of strings, not \(several.typeDescription)",
                     hint: "write \"tags\": [\"sports\", \"news\"], or use 'tag' for one")
                 return
             }
             if elements.isEmpty {
-                report(.error, .actionArguments, path.appending("tags"), "'tags' is empty: nothing would change")
+                report(.error, .actionArguments, path().appending("tags"), "'tags' is empty: nothing would change")
             }
             var seen = Set<String>()
             for (index, element) in elements.enumerated() {
                 guard let tag = element.stringValue else {
                     report(
-                        .error, .invalidTag, path.appending("tags").appending(index),
+                        .error, .invalidTag, path().appending("tags").appending(index),
                         "a tag is a string, not \(element.typeDescription)")
                     continue
                 }
-                checkTag(tag, at: path.appending("tags").appending(index))
+                checkTag(tag, at: path().appending("tags").appending(index))
                 if !seen.insert(tag).inserted {
-                    report(.warning, .invalidTag, path.appending("tags").appending(index), "'\(tag)' is listed twice")
+                    report(.warning, .invalidTag, path().appending("tags").appending(index), "'\(tag)' is listed twice")
                 }
             }
         }
     }
 
-    private mutating func checkTag(_ tag: String, at path: JSONPath) {
+    private mutating func checkTag(_ tag: String, at path: @autoclosure () -> JSONPath) {
         guard let problem = BuiltinAction.tagProblem(tag) else { return }
         report(
-            .error, .invalidTag, path, problem,
+            .error, .invalidTag, path(), problem,
             hint:
                 "use a name such as sports, news.local or plan:premium (at most \(BuiltinAction.maximumTagLength) characters)"
         )
@@ -619,44 +631,45 @@ private struct PayloadCheck {
 
     /// A group's actions, each checked as if the button ran it directly (same situation, same button).
     private mutating func checkGroup(
-        _ spec: ActionSpec, at path: JSONPath, button: (name: String, traits: ButtonTraits)?, background: Bool,
+        _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, button: (name: String, traits: ButtonTraits)?,
+        background: Bool,
         depth: Int
     ) {
         guard let value = spec.arguments["actions"] else {
             report(
-                .error, .actionArguments, path, "pushbutton.group needs an 'actions' argument: the actions it runs",
+                .error, .actionArguments, path(), "pushbutton.group needs an 'actions' argument: the actions it runs",
                 hint: "add \"actions\": [{\"action\": \"pushbutton.copy\", \"args\": {\"text\": \"…\"}}, …]")
             return
         }
         guard let elements = value.arrayValue else {
             report(
-                .error, .actionArguments, path, "'actions' must be an array of actions, not \(value.typeDescription)")
+                .error, .actionArguments, path(), "'actions' must be an array of actions, not \(value.typeDescription)")
             return
         }
         if depth > BuiltinAction.maximumGroupDepth {
             report(
-                .error, .groupLimits, path,
+                .error, .groupLimits, path(),
                 "groups are nested \(depth) deep; at most \(BuiltinAction.maximumGroupDepth) are allowed",
                 hint: "list these actions in the enclosing group instead: they run in the same order")
             return
         }
         if elements.isEmpty {
             report(
-                .error, .groupLimits, path, "the group is empty: it runs nothing",
+                .error, .groupLimits, path(), "the group is empty: it runs nothing",
                 hint: "add actions, or remove the group")
         } else if elements.count == 1 {
             report(
-                .note, .groupLimits, path, "a group of one action runs just that action",
+                .note, .groupLimits, path(), "a group of one action runs just that action",
                 hint: "use the action itself")
         }
         if elements.count > BuiltinAction.maximumGroupSize {
             report(
-                .error, .groupLimits, path,
+                .error, .groupLimits, path(),
                 "the group holds \(elements.count) actions; at most \(BuiltinAction.maximumGroupSize) are allowed",
                 hint: "keep the actions the tap needs, or move work to one pushbutton.callback")
         }
         for (index, element) in elements.enumerated() {
-            let memberPath = path.appending(index)
+            let memberPath = path().appending(index)
             guard let object = element.objectValue else {
                 report(
                     .error, .typeMismatch, memberPath,
@@ -724,6 +737,8 @@ private struct PayloadCheck {
                 "pushbutton.callback needs a 'url' argument with an http(s) URL of your backend",
                 hint: "add \"url\": \"https://api.example.com/…\"")
         }
+        // With only `url`, nothing else is looked up: each lookup hashes its key.
+        guard spec.arguments.count > 1 else { return }
         if let method = spec.arguments["method"] {
             let allowed = ["GET", "POST", "PUT", "PATCH", "DELETE"]
             if !(method.stringValue.map { allowed.contains($0) } ?? false) {
@@ -746,6 +761,45 @@ private struct PayloadCheck {
                         + (button.map { "button '\($0.name)' has no text field" } ?? "only a button can carry a reply"),
                     hint: "make the button a text-input action in the manifest, or drop include_reply")
             }
+        }
+    }
+}
+
+extension APS {
+    /// Whether there is an alert, told from the enum's case: `alert != nil` copies the alert (a retain of each
+    /// of its strings) to compare it.
+    fileprivate var hasAlert: Bool {
+        switch alert {
+        case .none: false
+        case .some: true
+        }
+    }
+
+    /// Whether there is a sound, without copying it.
+    fileprivate var hasSound: Bool {
+        switch sound {
+        case .none: false
+        case .some: true
+        }
+    }
+}
+
+extension ActionSpec.Builtin {
+    /// A distinct small number per case, to index tables (the switch is exhaustive, so a new case must get one).
+    fileprivate var ordinal: Int {
+        switch self {
+        case .deepLink: 0
+        case .openURL: 1
+        case .dismiss: 2
+        case .callback: 3
+        case .copy: 4
+        case .rateApp: 5
+        case .openSettings: 6
+        case .requestPermission: 7
+        case .share: 8
+        case .addTag: 9
+        case .removeTag: 10
+        case .group: 11
         }
     }
 }

@@ -70,7 +70,7 @@ public struct PushType: RawRepresentable, Sendable, Hashable, CustomStringConver
 
     /// The push type whose topic suffix `topic` ends in, if any (`com.example.app.voip` → ``voip``).
     public static func suffixed(topic: String) -> PushType? {
-        // `.voip-ptt` is checked before `.voip` only by length; neither ends in the other.
+        // No suffix ends in another (`.voip-ptt` does not end in `.voip`), so at most one matches.
         known.first { $0.topicSuffix.map(topic.hasSuffix) ?? false }
     }
 
@@ -83,7 +83,10 @@ public struct PushType: RawRepresentable, Sendable, Hashable, CustomStringConver
     public var requiresTokenAuthentication: Bool { self == .location || self == .liveactivity }
 
     /// "an alert", "an mdm", "a voip": the type's name with its article, for messages.
-    package var withArticle: String { (rawValue.first.map { "aeiom".contains($0) } ?? false ? "an " : "a ") + rawValue }
+    package var withArticle: String {
+        let vowel = rawValue == "mdm" || (rawValue.first.map { "aeiou".contains($0) } ?? false)
+        return (vowel ? "an " : "a ") + rawValue
+    }
 
     /// The header's value.
     public var description: String { rawValue }

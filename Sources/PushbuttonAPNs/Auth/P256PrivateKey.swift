@@ -138,9 +138,9 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
             var s: OpaquePointer?
             ECDSA_SIG_get0(signature, &r, &s)
             var raw = [UInt8](repeating: 0, count: 64)
-            let written = raw.withUnsafeMutableBufferPointer { buffer in
-                BN_bn2binpad(r, buffer.baseAddress, 32) == 32 && BN_bn2binpad(s, buffer.baseAddress! + 32, 32) == 32
-            }
+            let written =
+                raw[..<32].withUnsafeMutableBufferPointer { BN_bn2binpad(r, $0.baseAddress, 32) } == 32
+                && raw[32...].withUnsafeMutableBufferPointer { BN_bn2binpad(s, $0.baseAddress, 32) } == 32
             guard written else { throw KeyError(.signingFailed, "signing: signature values out of range") }
             return raw
         }

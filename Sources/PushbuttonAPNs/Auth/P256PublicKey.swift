@@ -54,8 +54,8 @@ public final class P256PublicKey: @unchecked Sendable {
         private static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
             guard let signature = ECDSA_SIG_new() else { return nil }
             defer { ECDSA_SIG_free(signature) }
-            let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
-            let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
+            let r = raw[..<32].withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
+            let s = raw[32...].withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
             guard ECDSA_SIG_set0(signature, r, s) == 1 else { return nil }
             var output: UnsafeMutablePointer<UInt8>?
             let length = i2d_ECDSA_SIG(signature, &output)

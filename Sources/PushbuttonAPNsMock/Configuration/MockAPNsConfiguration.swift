@@ -45,6 +45,11 @@ public struct MockAPNsConfiguration: Sendable {
     /// The most connections served at once. At the limit, a new connection takes the place of the one idle
     /// the longest, or is closed at once when every connection is busy.
     public var maximumConnections: Int = 1000
+    /// A CA file (PEM): when set, every client must present a certificate it signed (the TLS handshake fails
+    /// otherwise), and the topics a connection may push to are the certificate's (its subject UID and Apple's
+    /// topic extension); a topic it does not cover is answered 400 `TopicDisallowed`. Requests on such a
+    /// connection need no provider token. Only with TLS.
+    public var clientCertificateAuthority: String?
     /// The most broadcast channels one bundle id may have (APNs: 10,000 per environment); a create past it
     /// is answered 400 CannotCreateChannelConfig.
     public var channelsPerBundleID: Int = 10_000

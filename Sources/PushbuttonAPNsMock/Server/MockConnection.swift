@@ -141,6 +141,10 @@ final class MockConnection: NGHTTP2SessionOwner {
         switch channel.handshake() {
         case .done:
             handshakeComplete = true
+            if service.configuration.clientCertificateAuthority != nil {
+                // Verified by OpenSSL against the configured CA during the handshake; its topics decide.
+                auth.certificateTopics = channel.peerCertificateDER.flatMap(ClientCertificateTopics.init)?.topics ?? []
+            }
             return true
         case .wantsRead, .wantsWrite:
             return false
@@ -337,9 +341,8 @@ final class MockConnection: NGHTTP2SessionOwner {
     ) -> (count: Int, finished: Bool) {
         guard let stream = streams[streamID] else { return (0, true) }
         let count = min(length, stream.responseBody.count - stream.responseOffset)
-        stream.responseBody.withUnsafeBufferPointer { bytes in
-            buffer.update(from: bytes.baseAddress! + stream.responseOffset, count: count)
-        }
+        let next = stream.responseBody[stream.responseOffset..<(stream.responseOffset + count)]
+        _ = UnsafeMutableBufferPointer(start: buffer, count: count).update(fromContentsOf: next)
         stream.responseOffset += count
         return (count, stream.responseOffset == stream.responseBody.count)
     }

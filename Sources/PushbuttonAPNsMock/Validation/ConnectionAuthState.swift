@@ -15,4 +15,6 @@ struct ConnectionAuthState: Sendable {
     var verified: VerifiedProviderToken?
     /// Whether a request with a valid token has arrived (APNs then raises the stream limit).
     var hasValidToken = false
+    /// The topics of the client certificate the connection presented (when the mock requires one).
+    var certificateTopics: Set<String>?
 }

@@ -27,14 +27,16 @@ struct RequestValidator: Sendable {
         if let problem = checkHeaderForm(request) { return problem }
         let token = String(request.path.dropFirst(Self.pathPrefix.count))
         var topics: Set<String>?
-        if requiresProviderToken {
+        // A connection that authenticated with a client certificate needs no token: its topics are the certificate's.
+        let byCertificate = auth.certificateTopics != nil && request.header("authorization") == nil
+        if requiresProviderToken && !byCertificate {
             switch checkProviderToken(request, auth: &auth, now: now) {
             case .failure(let problem): return problem
             case .success(let allowed): topics = allowed
             }
         }
         let bundleID: String
-        switch checkTopic(request, allowed: topics) {
+        switch checkTopic(request, allowed: topics, certificateTopics: auth.certificateTopics) {
         case .failure(let problem): return problem
         case .success(let id): bundleID = id
         }
@@ -117,7 +119,9 @@ struct RequestValidator: Sendable {
     }
 
     /// The bundle id the topic addresses, else APNs' 400.
-    private func checkTopic(_ request: MockRequest, allowed: Set<String>?) -> Result<String, MockResponse> {
+    private func checkTopic(_ request: MockRequest, allowed: Set<String>?, certificateTopics: Set<String>? = nil)
+        -> Result<String, MockResponse>
+    {
         guard let topic = request.header("apns-topic"), !topic.isEmpty else {
             return .failure(MockResponse(status: 400, reason: "MissingTopic"))
         }
@@ -129,6 +133,10 @@ struct RequestValidator: Sendable {
         case .success(let id): bundleID = id
         }
         if let allowed, !allowed.contains(bundleID) {
+            return .failure(MockResponse(status: 400, reason: "TopicDisallowed"))
+        }
+        // A certificate lists whole topics (the app's, its `.voip`, its `.complication`…), not bundle ids.
+        if let certificateTopics, !certificateTopics.contains(topic) {
             return .failure(MockResponse(status: 400, reason: "TopicDisallowed"))
         }
         return .success(bundleID)

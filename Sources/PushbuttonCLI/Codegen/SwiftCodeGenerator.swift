@@ -116,7 +116,9 @@ struct SwiftCodeGenerator {
         case .literal(let literal):
             return ".literal(\(SwiftLiteral.string(literal)))"
         case .localized(let key, let values):
-            let pairs = values.keys.sorted().map { "\(SwiftLiteral.string($0)): \(SwiftLiteral.string(values[$0]!))" }
+            let pairs = values.sorted { $0.key < $1.key }.map {
+                "\(SwiftLiteral.string($0.key)): \(SwiftLiteral.string($0.value))"
+            }
             let dictionary = pairs.isEmpty ? "[:]" : "[" + pairs.joined(separator: ", ") + "]"
             return ".localized(key: \(SwiftLiteral.string(key)), values: \(dictionary))"
         }

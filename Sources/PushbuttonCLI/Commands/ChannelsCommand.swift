@@ -37,9 +37,9 @@ struct ChannelsCommand: Command {
         options: [
             SendCommand.key, SendCommand.cert, SendCommand.certKey, SendCommand.keyID, SendCommand.teamID,
             SendCommand.topic, SendCommand.host, SendCommand.port, SendCommand.ca, SendCommand.timeout,
-            Self.storagePolicy,
+            Self.storagePolicy, SendCommand.certPassphraseFile, SendCommand.proxy,
         ],
-        flags: [SendCommand.sandbox, SendCommand.h2c, Self.json],
+        flags: [SendCommand.sandbox, SendCommand.h2c, Self.json, SendCommand.noProxy],
         positionals: ["create|list|read|delete", "[CHANNEL]"], minimum: 1, maximum: 2)
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -119,7 +119,8 @@ struct ChannelsCommand: Command {
         let transport: NGHTTP2Transport
         do {
             transport = try NGHTTP2Transport(
-                TransportConfiguration(environment: environment, clientCertificate: certificate))
+                TransportConfiguration(
+                    environment: environment, proxy: try SendSetup.proxy(arguments), certificate: certificate))
         } catch {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }

@@ -16,6 +16,8 @@ struct MockAPNsCommand: Command {
         Each answered request is printed as one NDJSON line on stdout (tokens redacted) unless --quiet;
         the first line says where it listens. Ctrl-C stops it and prints the counters on stderr.
         Without --self-signed DIR, the generated files live in a temporary directory removed at exit.
+        --client-ca FILE requires a client certificate that CA signed, as APNs does for certificate-based
+        senders; the certificate's topics (its UID and Apple's topic extension) are the only ones allowed.
         Faults (--faults): comma-separated name=rate pairs among 429, 500, 503, refuse, drop, delay,
         silence, goaway (rates 0-1), plus delay-ms=N, goaway-after=N and seed=N.
         """
@@ -52,10 +54,14 @@ struct MockAPNsCommand: Command {
     static let noTokenCheck = Flag(
         "--no-token-check", help: "Accept requests without provider tokens (certificate-style clients).")
     static let quiet = Flag("--quiet", help: "Do not print a line per request.")
+    static let clientCA = Option<String>(
+        "--client-ca", value: "FILE",
+        help: "Require client certificates this CA signed; their topics (UID, topic extension) decide.")
     let arguments = ArgumentSpec(
         options: [
             Self.host, Self.port, Self.selfSigned, Self.cert, Self.key, Self.certKey, Self.authKey, Self.keyID,
             Self.teamID, Self.topic, Self.device, Self.unregistered, Self.faults, Self.maxStreams, Self.duration,
+            Self.clientCA,
         ],
         flags: [Self.h2c, Self.noTokenCheck, Self.quiet])
 
@@ -81,6 +87,7 @@ struct MockAPNsCommand: Command {
             configuration.maximumConcurrentStreams = streams
         }
         configuration.recordingLimit = 0  // the command prints instead of keeping
+        configuration.clientCertificateAuthority = try arguments[Self.clientCA]
         let mock: MockAPNs
         do { mock = try await MockAPNs.start(configuration) } catch { throw CommandFailure("mock-apns: \(error)") }
         for (token, topic) in devices.registered { mock.registry.register(token: token, topic: topic) }

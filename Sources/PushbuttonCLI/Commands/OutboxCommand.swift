@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
 import PushbuttonOutbox
 import PushbuttonSupport
 
@@ -12,6 +13,8 @@ struct OutboxCommand: Command {
         drain   delivers due entries (with --until-empty, waits for retries until nothing is waiting);
                 on a terminal, a progress line shows delivered and failed attempts, percentage and time left.
                 --endpoint URL sends every entry to that origin instead of its own, keeping path and query.
+                Through a proxy (--proxy URL, or HTTPS_PROXY; NO_PROXY honoured) every request is tunnelled with
+                CONNECT; --no-proxy connects directly.
         dead    lists dead-lettered entries with their last error (--purge removes them).
         Only one process delivers at a time; a second drain exits with status 1.
         """
@@ -30,14 +33,19 @@ struct OutboxCommand: Command {
         range: 1...1_000_000)
     static let requestTimeout = Option<Duration>(
         "--request-timeout", help: "drain: how long one request may take (default 30).", seconds: 0.001...86_400)
+    static let proxy = Option<String>(
+        "--proxy", value: "URL",
+        help: "drain: an HTTP proxy to tunnel through (default: HTTPS_PROXY; NO_PROXY honoured).")
+    static let noProxy = Flag("--no-proxy", help: "drain: connect directly, whatever HTTPS_PROXY says.")
     static let untilEmpty = Flag("--until-empty", help: "drain: keep going until nothing is waiting.")
     static let json = Flag("--json", help: "status, dead: print JSON.")
     static let purge = Flag("--purge", help: "dead: remove the dead letters after listing them.")
     let arguments = ArgumentSpec(
         options: [
             Self.endpoint, Self.timeLimit, Self.baseBackoff, Self.maxBackoff, Self.maxAttempts, Self.requestTimeout,
+            Self.proxy,
         ],
-        flags: [Self.untilEmpty, Self.json, Self.purge],
+        flags: [Self.untilEmpty, Self.json, Self.purge, Self.noProxy],
         positionals: ["status|drain|dead", "DB"])
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
@@ -118,7 +126,7 @@ struct OutboxCommand: Command {
         let report: DrainReport
         do {
             report = try await outbox.drain(
-                sender: DrainProgress.Sender(base: URLSessionSender(timeout: timeout), progress: progress),
+                sender: DrainProgress.Sender(base: try Self.sender(arguments, timeout: timeout), progress: progress),
                 untilEmpty: untilEmpty, endpoint: try arguments[Self.endpoint],
                 timeLimit: untilEmpty ? limit : nil)
         } catch {
@@ -167,5 +175,27 @@ struct OutboxCommand: Command {
         case ..<86400: return String(format: "%.1f h", seconds / 3600)
         default: return String(format: "%.1f days", seconds / 86400)
         }
+    }
+
+    /// URLSession as always, or libcurl when a proxy is asked for (or refused): it tunnels every request
+    /// through the proxy and names the proxy, without its credentials, when it fails.
+    private static func sender(_ arguments: ParsedArguments, timeout: Duration) throws -> any OutboxSender {
+        let proxy = try SendSetup.proxy(given: try arguments[Self.proxy], direct: arguments[Self.noProxy])
+        guard proxy != nil || arguments[Self.noProxy] else { return URLSessionSender(timeout: timeout) }
+        #if os(Linux)
+            // The URL as given (libcurl reads its credentials); NO_PROXY's hosts are reached directly.
+            let environment = ProcessInfo.processInfo.environment
+            let url =
+                try arguments[Self.proxy]
+                ?? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].lazy.compactMap { environment[$0] }
+                .first { !$0.isEmpty }
+            let connections = OutboxOptions().maximumConcurrentRequests
+            guard let proxy, let url else {
+                return CurlSender(timeout: timeout, connections: connections, proxy: .direct)
+            }
+            return CurlSender(timeout: timeout, connections: connections, proxy: .http(url: url, bypass: proxy.bypass))
+        #else
+            throw UsageError("--proxy and --no-proxy need the libcurl sender, which is built on Linux only")
+        #endif
     }
 }

@@ -29,6 +29,11 @@ struct SendCommand: Command {
         Ctrl-C stops reading input, waits for what is in flight (at most --timeout), writes those results and
         the summary and exits with 130; a second Ctrl-C ends it at once.
         --payload and payload flags cannot be combined, nor --sandbox and --host.
+        A certificate may be a .p12 (--cert FILE.p12 --cert-passphrase-file FILE; never the pass phrase itself).
+        --apps FILE sends for several apps (JSON: each app's topic, environment and key or certificate); a
+        line's "topic" and "environment" pick its app, and a topic no app covers is that line's failed result.
+        Connections go through the proxy --proxy URL or HTTPS_PROXY names (CONNECT; TLS stays end to end with
+        APNs), except to the hosts NO_PROXY lists; --no-proxy connects directly.
         Exit status: 0 when every notification was delivered, 1 otherwise, 2 for a wrong command line.
         """
     static let key = Option<String>("--key", value: "FILE", help: "The provider key (.p8), for token authentication.")
@@ -68,6 +73,13 @@ struct SendCommand: Command {
         "--shard", value: "K/N", help: "Send only shard K of N (1-based) of the tokens.", convert: SendSetup.shard)
     static let timeout = Option<Duration>(
         "--timeout", help: "How long one response may take (default 30).", seconds: 1...86_400)
+    static let certPassphraseFile = Option<String>(
+        "--cert-passphrase-file", value: "FILE", help: "The file holding a .p12 certificate's pass phrase.")
+    static let apps = Option<String>(
+        "--apps", value: "FILE", help: "Several apps: each one's topic, environment and credentials (JSON).")
+    static let proxy = Option<String>(
+        "--proxy", value: "URL", help: "An HTTP proxy to tunnel through (default: HTTPS_PROXY; NO_PROXY honoured).")
+    static let noProxy = Flag("--no-proxy", help: "Connect directly, whatever HTTPS_PROXY says.")
     static let channel = Option<String>(
         "--channel", value: "ID", help: "Broadcast to this channel instead of devices.", header: "apns-channel-id")
     static let stats = Flag("--stats", help: "Print the sender's counters on stderr at the end.")
@@ -78,8 +90,9 @@ struct SendCommand: Command {
             Self.key, Self.cert, Self.certKey, Self.keyID, Self.teamID, Self.topic, Self.host, Self.port, Self.ca,
             Self.token, Self.tokens, Self.payload, Self.manifest, Self.pushType, Self.priority, Self.expiration,
             Self.collapseID, Self.connections, Self.inFlight, Self.shard, Self.timeout, Self.channel,
+            Self.certPassphraseFile, Self.apps, Self.proxy,
         ] + PayloadFlags.options,
-        flags: [Self.sandbox, Self.h2c, Self.stats] + PayloadFlags.flags)
+        flags: [Self.sandbox, Self.h2c, Self.stats, Self.noProxy] + PayloadFlags.flags)
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let statistics = arguments[Self.stats] ? APNsStatistics() : nil
@@ -107,13 +120,15 @@ struct SendCommand: Command {
         let results = SendResults(
             input: setup.input, bulk: setup.isBulk, progress: progress, console: console, started: started,
             invalid: invalid)
-        if setup.isBulk {
+        if setup.isBulk, case .one(let one) = client {
             // Results are written where they arrive, on the transport's thread: no task in between.
-            await client.send(polling: notifications, maximumInFlight: setup.inFlight) { notification, result, _ in
+            await one.send(polling: notifications, maximumInFlight: setup.inFlight) { notification, result, _ in
                 results.record(notification, result)
             }
         } else {
-            await client.send(notifications, maximumInFlight: setup.inFlight) { results.record($0, $1) }
+            await client.send(notifications, maximumInFlight: setup.inFlight, input: setup.input) {
+                results.record($0, $1)
+            }
         }
         var summary = results.flush()
         await client.shutdown()

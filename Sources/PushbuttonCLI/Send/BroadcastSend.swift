@@ -40,7 +40,8 @@ enum BroadcastSend {
         let transport: NGHTTP2Transport
         do {
             transport = try NGHTTP2Transport(
-                TransportConfiguration(environment: environment, clientCertificate: certificate))
+                TransportConfiguration(
+                    environment: environment, proxy: try SendSetup.proxy(arguments), certificate: certificate))
         } catch {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }

@@ -9,6 +9,8 @@ final class SendInput: Sendable {
     struct Origin: Sendable {
         var line: Int
         var id: String?
+        /// The environment its line named (with --apps).
+        var environment: String?
     }
 
     private let origins = Mutex<[UUID: Origin]>([:])
@@ -30,6 +32,11 @@ final class SendInput: Sendable {
         let found = path.map { stat($0, &info) == 0 } ?? (fstat(STDIN_FILENO, &info) == 0)
         guard found, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
         return Int(info.st_size)
+    }
+
+    /// The environment a notification under way was sent to (its line's), without forgetting its origin.
+    func environment(of id: UUID) -> String? {
+        origins.withLock { $0[id]?.environment }
     }
 
     func remember(_ id: UUID, _ origin: Origin) {

@@ -7,13 +7,27 @@ import PushbuttonAPNs
 extension SendSetup {
     /// Token (`--key`, `--key-id`, `--team-id`) or certificate (`--cert`, `--cert-key`) authentication.
     static func authentication(_ arguments: ParsedArguments) throws -> (
-        token: (key: P256PrivateKey, keyID: String, teamID: String)?, certificate: (certificate: String, key: String)?
+        token: (key: P256PrivateKey, keyID: String, teamID: String)?, certificate: ClientCertificate?
     ) {
         if let certificate = try arguments[SendCommand.cert] {
             guard !arguments.isGiven(SendCommand.key) else {
                 throw UsageError("use either --key (token) or --cert (certificate) authentication")
             }
-            return (nil, (certificate, try arguments.required(SendCommand.certKey)))
+            let lowercased = certificate.lowercased()
+            if !arguments.isGiven(SendCommand.certKey) && (lowercased.hasSuffix(".p12") || lowercased.hasSuffix(".pfx"))
+            {
+                return (nil, .pkcs12(file: certificate, passphraseFile: try arguments[SendCommand.certPassphraseFile]))
+            }
+            if arguments.isGiven(SendCommand.certPassphraseFile) {
+                throw UsageError(
+                    "--cert-passphrase-file goes with a PKCS#12 certificate (--cert FILE.p12); PEM keys must be "
+                        + "unencrypted")
+            }
+            guard arguments.isGiven(SendCommand.certKey) else {
+                throw UsageError(
+                    "--cert needs --cert-key FILE (PEM), or give a .p12 / .pfx file (with --cert-passphrase-file FILE)")
+            }
+            return (nil, .pem(certificate: certificate, key: try arguments.required(SendCommand.certKey)))
         }
         let key: P256PrivateKey
         do {
@@ -66,6 +80,43 @@ extension SendSetup {
         }
         if problems.containsErrors {
             throw CommandFailure("the payload does not pass validation (see above); nothing was sent")
+        }
+    }
+
+    /// With --apps, the apps file gives credentials and environments: the flags for one app are refused.
+    static func refuseBesideApps(_ arguments: ParsedArguments) throws(UsageError) {
+        let given =
+            [SendCommand.key, SendCommand.cert, SendCommand.certKey, SendCommand.keyID, SendCommand.teamID]
+            .filter { arguments.isGiven($0) }.map(\.name)
+            + [SendCommand.host, SendCommand.ca, SendCommand.certPassphraseFile].filter { arguments.isGiven($0) }
+            .map(\.name) + (arguments.isGiven(SendCommand.port) ? ["--port"] : [])
+            + (arguments[SendCommand.sandbox] ? ["--sandbox"] : []) + (arguments[SendCommand.h2c] ? ["--h2c"] : [])
+        guard given.isEmpty else {
+            throw UsageError(
+                "--apps gives each app's credentials and environment; \(given.joined(separator: ", ")) cannot be "
+                    + "combined with it")
+        }
+    }
+
+    /// `--proxy URL`, else the environment's `HTTPS_PROXY` (and `NO_PROXY`); nil with `--no-proxy`.
+    static func proxy(_ arguments: ParsedArguments) throws -> HTTPProxy? {
+        try proxy(given: try arguments[SendCommand.proxy], direct: arguments[SendCommand.noProxy])
+    }
+
+    /// The proxy a command uses: `given` (with the environment's `NO_PROXY`), none when `direct`, else the
+    /// environment's; a bad URL is a usage error without its credentials.
+    static func proxy(given: String?, direct: Bool) throws -> HTTPProxy? {
+        if direct {
+            guard given == nil else { throw UsageError("--proxy and --no-proxy cannot be combined; give one") }
+            return nil
+        }
+        do {
+            if let given {
+                return try HTTPProxy(url: given, bypass: HTTPProxy.environmentBypass())
+            }
+            return try HTTPProxy.environment()
+        } catch {
+            throw UsageError(given == nil ? error.message : "--proxy: \(error.message)")
         }
     }
 }

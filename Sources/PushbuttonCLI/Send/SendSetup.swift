@@ -9,7 +9,13 @@ struct SendSetup: Sendable {
     let environment: APNsEnvironment
     /// Token authentication (key, key id, team), or `nil` with certificate authentication.
     let token: (key: P256PrivateKey, keyID: String, teamID: String)?
-    let certificate: (certificate: String, key: String)?
+    let certificate: ClientCertificate?
+    /// `--apps FILE`: several apps, each with its environment and credentials, in place of one.
+    let apps: SendApps?
+    /// The proxy to reach APNs through: `--proxy`, else `HTTPS_PROXY` and its kin; none with `--no-proxy`.
+    let proxy: HTTPProxy?
+    /// The command line's topic: every notification's, unless its NDJSON line names one (empty with --apps
+    /// when not given).
     let topic: String
     let pushType: PushType
     let priority: Int?
@@ -35,13 +41,28 @@ struct SendSetup: Sendable {
 
     init(_ arguments: ParsedArguments, console: Console) throws {
         self.console = console
-        (token, certificate) = try Self.authentication(arguments)
-        let bundleID = try arguments.required(SendCommand.topic)
-        environment = try Self.environment(arguments)
+        apps = try (try arguments[SendCommand.apps]).map { try SendApps.load($0, console: console) }
+        let bundleID: String?
+        if apps != nil {
+            try Self.refuseBesideApps(arguments)
+            (token, certificate) = (nil, nil)
+            bundleID = try arguments[SendCommand.topic]  // else each line names its topic
+            environment = .production  // unused: each app has its own
+        } else {
+            (token, certificate) = try Self.authentication(arguments)
+            bundleID = try arguments.required(SendCommand.topic)
+            environment = try Self.environment(arguments)
+        }
+        proxy = try Self.proxy(arguments)
         pushType = PushType(rawValue: try arguments[SendCommand.pushType] ?? "alert")
         priority = try arguments[SendCommand.priority]
-        topic = try Self.topic(
-            bundleID: bundleID, pushType: pushType, priority: priority, tokenAuthentication: token != nil)
+        if let bundleID {
+            topic = try Self.topic(
+                bundleID: bundleID, pushType: pushType, priority: priority,
+                tokenAuthentication: token != nil || apps != nil)
+        } else {
+            topic = ""
+        }
         expiration = try arguments[SendCommand.expiration].map(Int64.init)
         collapseID = try arguments[SendCommand.collapseID]
         connections = try arguments[SendCommand.connections] ?? 1
@@ -92,21 +113,37 @@ struct SendSetup: Sendable {
         Int(FNV1a.hash(token.lowercased().utf8) % UInt64(count))
     }
 
-    func makeClient(observer: (any APNsObserver)? = nil) async throws -> APNsClient {
+    func makeClient(observer: (any APNsObserver)? = nil) async throws -> SendClient {
+        if let apps {
+            do {
+                return .many(
+                    try APNsClients(
+                        apps: apps.apps, connections: connections, proxy: proxy, requestTimeout: timeout,
+                        observer: observer),
+                    environments: apps.environments)
+            } catch {
+                throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
+            }
+        }
         let transport: any APNsTransport
         let configuration = TransportConfiguration(
-            environment: environment, connections: connections, clientCertificate: certificate)
+            environment: environment, connections: connections, proxy: proxy, certificate: certificate)
         do {
             transport = try NGHTTP2Transport(configuration)
         } catch {
             throw CommandFailure("cannot start the HTTP/2 transport: \(error)")
         }
         let tokens = token.map { TokenProvider(key: $0.key, keyID: $0.keyID, teamID: $0.teamID) }
-        return APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer)
+        return .one(APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer))
     }
 
-    func notification(token: String, payload: [UInt8]) throws(APNsError) -> APNsNotification {
-        APNsNotification(
+    func notification(token: String, payload: [UInt8], topic lineTopic: String? = nil) throws(APNsError)
+        -> APNsNotification
+    {
+        guard let topic = lineTopic ?? (topic.isEmpty ? nil : topic) else {
+            throw APNsError(.invalidRequest, "no topic: give \"topic\" on the line or --topic")
+        }
+        return APNsNotification(
             deviceToken: try DeviceToken(token), payload: payload, topic: topic, pushType: pushType, priority: priority,
             expiration: expiration, collapseID: collapseID)
     }
@@ -191,7 +228,19 @@ struct SendSetup: Sendable {
             return invalid(
                 line: number, token: token, id: id, "no \"payload\" on the line and no --payload or payload flags")
         }
-        emit(line: number, id: id, token: token, payload: bytes, validate: true, channel)
+        if let environment = parsed.environment {
+            guard let apps else {
+                return invalid(line: number, token: token, id: id, "\"environment\" on a line needs --apps FILE")
+            }
+            guard apps.environments[environment] != nil else {
+                let names = apps.environments.keys.sorted().joined(separator: ", ")
+                return invalid(
+                    line: number, token: token, id: id, "unknown environment '\(environment)' (known: \(names))")
+            }
+        }
+        emit(
+            line: number, id: id, token: token, payload: bytes, validate: true, topic: parsed.topic,
+            environment: parsed.environment, channel)
     }
 
     private static func describe(_ line: LineSplitter.Line) -> String {
@@ -200,8 +249,8 @@ struct SendSetup: Sendable {
     }
 
     private func emit(
-        line: Int, id: String? = nil, token: String, payload: [UInt8], validate: Bool,
-        _ channel: BoundedChannel<APNsNotification>
+        line: Int, id: String? = nil, token: String, payload: [UInt8], validate: Bool, topic lineTopic: String? = nil,
+        environment: String? = nil, _ channel: BoundedChannel<APNsNotification>
     ) {
         if let validator, validate {
             let problems = validator.validate(
@@ -212,9 +261,9 @@ struct SendSetup: Sendable {
             }
         }
         do {
-            let notification = try notification(token: token, payload: payload)
+            let notification = try notification(token: token, payload: payload, topic: lineTopic)
             input.read.add(1, ordering: .relaxed)
-            input.remember(notification.apnsID, SendInput.Origin(line: line, id: id))
+            input.remember(notification.apnsID, SendInput.Origin(line: line, id: id, environment: environment))
             channel.send(notification)
         } catch {
             invalid(line: line, token: token, id: id, error.message)

@@ -38,7 +38,7 @@ struct SendSummary {
 
     func line(elapsed: Duration) -> String {
         let seconds = max(elapsed / .seconds(1), 0.001)
-        let reasons = rejected.keys.sorted().map { "\($0): \(rejected[$0]!)" }.joined(separator: ", ")
+        let reasons = rejected.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
         return "sent \(total): delivered \(delivered), rejected \(rejected.values.reduce(0, +))"
             + (reasons.isEmpty ? "" : " (\(reasons))") + ", failed \(failed)"
             + (invalid > 0 ? ", invalid \(invalid)" : "")

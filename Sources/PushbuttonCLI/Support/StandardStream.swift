@@ -21,8 +21,8 @@ enum StandardStream {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = bytes[offset...].withUnsafeBytes { rest in
+                Foundation.write(descriptor, rest.baseAddress, rest.count)
             }
             if written < 0 {
                 if errno == EINTR { continue }

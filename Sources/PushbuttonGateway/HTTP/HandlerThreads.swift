@@ -38,6 +38,9 @@ final class HandlerThreads: Sendable {
         }
     }
 
+    /// What a slot of `jobs` holds once its job was taken.
+    private static let taken: @Sendable () -> Void = {}
+
     /// The next job, waiting for one; `nil` once stopping and nothing is left.
     private static func next(_ queue: Queue) -> (@Sendable () -> Void)? {
         queue.condition.lock()
@@ -47,6 +50,9 @@ final class HandlerThreads: Sendable {
             queue.condition.wait()
         }
         let job = queue.jobs[queue.head]
+        // The slot lets go of the job now: a job holds what it captured (a worker's batch of outcomes, a page
+        // of a campaign's recipients), and the slots before `head` are only dropped every 1024 jobs.
+        queue.jobs[queue.head] = Self.taken
         queue.head += 1
         if queue.head > 1024 && queue.head * 2 > queue.jobs.count {
             queue.jobs.removeFirst(queue.head)

@@ -12,16 +12,21 @@
     public struct CurlSender: OutboxSender {
         /// How long one request may take, connecting included.
         public let timeout: Duration
+        /// How backends are reached.
+        public let proxy: CurlProxy
         private let owner: CurlWorkers.Owner
 
         /// - Parameters:
         ///   - timeout: how long one request may take, connecting included.
         ///   - connections: how many requests can be open at once (each on a kept-alive connection).
-        public init(timeout: Duration = .seconds(30), connections: Int = 8) {
+        ///   - proxy: how to reach backends (``CurlProxy``): the environment's proxy by default.
+        public init(timeout: Duration = .seconds(30), connections: Int = 8, proxy: CurlProxy = .environment) {
             self.timeout = timeout
+            self.proxy = proxy
             let milliseconds = max(
                 1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            owner = CurlWorkers.Owner(CurlWorkers(count: max(1, connections), timeoutMilliseconds: Int(milliseconds)))
+            owner = CurlWorkers.Owner(
+                CurlWorkers(count: max(1, connections), timeoutMilliseconds: Int(milliseconds), proxy: proxy))
         }
 
         /// Sends `request` on a kept-alive connection and returns the HTTP status (a redirect's own status:

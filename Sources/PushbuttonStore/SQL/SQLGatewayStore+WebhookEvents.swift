@@ -19,13 +19,17 @@ extension SQLGatewayStore {
                     """, [.real(now.timeIntervalSince1970 + duration), Self.time(now), .integer(Int64(limit))])
                 guard !claimed.isEmpty else { return [] }
                 var byID: [Int64: [SQLValue]] = [:]
-                for row in try connection.query(
-                    """
-                    SELECT id, app, token, notification_id, apns_id, status, reason, attempts, unregistered_at
-                    FROM deliveries WHERE id IN (\(Array(repeating: "?", count: claimed.count).joined(separator: ", ")))
-                    """, claimed.map { $0[0] })
-                {
-                    if let id = row[0].integer { byID[id] = row }
+                for chunk in stride(from: 0, to: claimed.count, by: Self.rowsPerStatement) {
+                    var ids = claimed[chunk..<min(chunk + Self.rowsPerStatement, claimed.count)].map { $0[0] }
+                    ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
+                    for row in try connection.query(
+                        """
+                        SELECT id, app, token, notification_id, apns_id, status, reason, attempts, unregistered_at
+                        FROM deliveries WHERE id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))
+                        """, ids)
+                    {
+                        if let id = row[0].integer { byID[id] = row }
+                    }
                 }
                 return claimed.compactMap { event -> WebhookEvent? in
                     guard let id = event[0].integer, let row = byID[id],
@@ -49,10 +53,12 @@ extension SQLGatewayStore {
             var start = 0
             while start < ids.count {
                 let end = min(start + Self.rowsPerStatement, ids.count)
+                var chunk = ids[start..<end].map { SQLValue.integer($0) }
+                chunk += Array(
+                    repeating: chunk[chunk.count - 1], count: StatementShapes.padded(chunk.count) - chunk.count)
                 try connection.query(
                     "DELETE FROM webhook_events WHERE delivery_id IN ("
-                        + Array(repeating: "?", count: end - start).joined(separator: ", ") + ")",
-                    ids[start..<end].map { .integer($0) })
+                        + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", chunk)
                 start = end
             }
         }

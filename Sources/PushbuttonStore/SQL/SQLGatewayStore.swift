@@ -169,14 +169,15 @@ public final class SQLGatewayStore: GatewayStore {
     /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
     /// transaction, so no worker ever sees them queued.
     private func skipInactive(notification id: String, from first: Int64, now: Date, _ connection: any SQLConnection)
-        throws(StoreError)
+        throws(StoreError) -> Int
     {
-        try connection.query(
+        try connection.run(
             """
             UPDATE deliveries SET state = 'skipped', reason = 'DeviceInactive', finished_at = ?
             WHERE notification_id = ? AND id >= ? AND state = 'queued' AND EXISTS (
                 SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token AND d.active = 0)
-            """, [Self.time(now), .text(id), .integer(first)])
+            """, [Self.time(now), .text(id), .integer(first)]
+        ).changes
     }
 
     /// Rows per multi-row INSERT or UPDATE: one round trip to PostgreSQL (and one statement for SQLite) per
@@ -204,24 +205,23 @@ public final class SQLGatewayStore: GatewayStore {
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
-        into connection: any SQLConnection
+        tallies: inout CampaignTallies, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         var first: Int64?
         if shared == nil, let candidate = deliveries.first?.payload {
             shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
         }
-        var start = deliveries.startIndex
-        while start < deliveries.endIndex {
-            let end = min(start + Self.rowsPerStatement, deliveries.endIndex)
-            let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        for chunk in StatementShapes.chunks(deliveries.count) {
+            let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
+            let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
             var values: [SQLValue] = []
-            values.reserveCapacity((end - start) * 13)
+            values.reserveCapacity((end - start) * 8)
             for delivery in deliveries[start..<end] {
-                let state = delivery.skippedBecause == nil ? "queued" : "skipped"
+                let state: DeliveryState = delivery.skippedBecause == nil ? .queued : .skipped
+                if spec.kind == .campaign { tallies.add(spec.id, state) }
                 values += [
                     .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
-                    .text(spec.topic), .text(spec.pushType), spec.priority.sql, spec.expiration.sql,
-                    spec.collapseID.sql, .text(state), Self.time(now), delivery.skippedBecause.sql,
+                    .text(state.rawValue), Self.time(now), delivery.skippedBecause.sql,
                     delivery.skippedBecause == nil ? .null : Self.time(now),
                 ]
             }
@@ -230,16 +230,12 @@ public final class SQLGatewayStore: GatewayStore {
             let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
             let rows = try connection.query(
                 """
-                INSERT INTO deliveries (notification_id, app, token, apns_id, topic, push_type, priority,
-                    expiration, collapse_id, state, due_at, reason, finished_at)
+                INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at)
                 VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
                 RETURNING id\(ownPayloads ? ", apns_id" : "")
                 """, values)
             if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
-            guard ownPayloads else {
-                start = end
-                continue
-            }
+            guard ownPayloads else { continue }
             var ids: [String: Int64] = [:]
             for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
             var payloads: [SQLValue] = []
@@ -249,12 +245,12 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 payloads += [.integer(id), .blob(delivery.payload)]
             }
-            if !payloads.isEmpty {
+            for rows in StatementShapes.chunks(payloads.count / 2) {
                 try connection.query(
                     "INSERT INTO payloads (delivery_id, payload) VALUES "
-                        + Array(repeating: "(?, ?)", count: payloads.count / 2).joined(separator: ", "), payloads)
+                        + Array(repeating: "(?, ?)", count: rows.count).joined(separator: ", "),
+                    Array(payloads[2 * rows.lowerBound..<2 * rows.upperBound]))
             }
-            start = end
         }
         return first
     }
@@ -296,8 +292,14 @@ public final class SQLGatewayStore: GatewayStore {
                         Self.time(spec.createdAt), .blob(spec.request),
                     ])
                 var shared: [UInt8]?
-                let first = try insert(deliveries[...], of: spec, shared: &shared, now: now, into: connection)
-                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                var tallies = CampaignTallies()
+                let first = try insert(
+                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                if let first {
+                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+                    if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
+                }
+                try tallies.write(into: connection)
                 return .created(id: spec.id)
             }
         }
@@ -338,8 +340,11 @@ public final class SQLGatewayStore: GatewayStore {
                 var buffer: [NewDelivery] = []
                 buffer.reserveCapacity(Self.rowsPerStatement)
                 var shared: [UInt8]?
+                var tallies = CampaignTallies()
                 func flush() throws(StoreError) {
-                    if let lowest = try insert(buffer[...], of: spec, shared: &shared, now: now, into: connection) {
+                    if let lowest = try insert(
+                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                    {
                         first = min(first ?? lowest, lowest)
                     }
                     buffer.removeAll(keepingCapacity: true)
@@ -350,7 +355,11 @@ public final class SQLGatewayStore: GatewayStore {
                     if buffer.count == Self.rowsPerStatement { try flush() }
                 }
                 try flush()
-                if let first { try skipInactive(notification: spec.id, from: first, now: now, connection) }
+                if let first {
+                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+                    tallies.move(spec.id, from: .queued, to: .skipped, skipped)
+                }
+                try tallies.write(into: connection)
                 return count
             }
         }
@@ -359,14 +368,32 @@ public final class SQLGatewayStore: GatewayStore {
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
         let (rows, payloads, specs) = try with { connection throws(StoreError) in
-            try connection.transaction {
+            // A lease is committed without waiting for the disk (SQLite: synchronous=NORMAL for this one
+            // transaction; PostgreSQL: synchronous_commit off): a killed process loses nothing the kernel has,
+            // and a lease lost with the machine's power is an expired lease (its rows due again, same
+            // apns-ids). Outcomes, intake and everything else stay durable.
+            if dialect == .sqlite { try connection.script("PRAGMA synchronous=NORMAL") }
+            defer { if dialect == .sqlite { try? connection.script("PRAGMA synchronous=FULL") } }
+            return try connection.transaction {
                 () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
-                let rows = try connection.query(
-                    dialect.leaseStatement,
-                    [
-                        .text(token), .real(now.timeIntervalSince1970 + duration), Self.time(now), Self.time(now),
-                        .integer(Int64(limit)),
-                    ])
+                if dialect == .postgres { try connection.script("SET LOCAL synchronous_commit = off") }
+                let until = SQLValue.real(now.timeIntervalSince1970 + duration)
+                var rows: [[SQLValue]]
+                switch dialect {
+                case .sqlite:
+                    rows = try connection.query(
+                        SQLDialect.sqliteLease(from: .leased),
+                        [.text(token), until, Self.time(now), .integer(Int64(limit))])
+                    if rows.count < limit {
+                        rows += try connection.query(
+                            SQLDialect.sqliteLease(from: .queued),
+                            [.text(token), until, Self.time(now), .integer(Int64(limit - rows.count))])
+                    }
+                case .postgres:
+                    rows = try connection.query(
+                        SQLDialect.postgresLease,
+                        [Self.time(now), Self.time(now), .integer(Int64(limit)), .text(token), until])
+                }
                 var payloads: [Int64: [UInt8]] = [:]
                 payloads.reserveCapacity(rows.count)
                 let leasedIDs = Set(rows.compactMap { $0[0].integer })
@@ -385,7 +412,9 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 while start < rows.count {
                     let end = min(start + Self.rowsPerStatement, rows.count)
-                    let ids = rows[start..<end].map { $0[0] }
+                    var ids = rows[start..<end].map { $0[0] }
+                    // Padded with the last id repeated: a few statement shapes, not one per count.
+                    ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
                     for row in try connection.query(
                         "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
                             + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
@@ -413,10 +442,19 @@ public final class SQLGatewayStore: GatewayStore {
                     guard let notification = row[1].text, specs[notification] == nil else { continue }
                     specs[notification] =
                         try connection.query(
-                            "SELECT app, topic, push_type, priority, expiration, collapse_id FROM notifications WHERE id = ?",
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
                             [.text(notification)]
                         ).first ?? []
                 }
+                var tallies = CampaignTallies()
+                for row in rows {
+                    guard let notification = row[1].text, row[5].text == DeliveryState.queued.rawValue,
+                        let spec = specs[notification], spec.count > 6,
+                        spec[6].text == NotificationSpec.Kind.campaign.rawValue
+                    else { continue }
+                    tallies.move(notification, from: .queued, to: .leased)
+                }
+                try tallies.write(into: connection)
                 return (rows, payloads, specs)
             }
         }
@@ -473,11 +511,16 @@ public final class SQLGatewayStore: GatewayStore {
                             unregistered,
                         ]
                     }
+                    // Padded with rows whose id (-1) no recipient has: a few statement shapes, not one per count.
+                    let count = StatementShapes.padded(end - start)
+                    for _ in (end - start)..<count {
+                        values += [.integer(-1), .text(""), .text("failed"), .null, .null, .integer(0), .null]
+                    }
                     let rows = try connection.query(
                         """
                         UPDATE deliveries SET state = v.column3, status = v.column4, reason = v.column5,
                             attempts = v.column6, unregistered_at = v.column7, finished_at = ?, lease_until = NULL
-                        FROM (VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))) AS v
+                        FROM (VALUES \(Array(repeating: row, count: count).joined(separator: ", "))) AS v
                         WHERE deliveries.id = v.column1 AND deliveries.state = 'leased'
                             AND deliveries.lease_token = v.column2
                         RETURNING deliveries.id
@@ -485,6 +528,16 @@ public final class SQLGatewayStore: GatewayStore {
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
+                let campaigns = try CampaignTallies.campaigns(
+                    among: Set(
+                        results.lazy.filter { recorded.contains($0.delivery.id) }.map(\.delivery.notificationID)),
+                    connection)
+                var tallies = CampaignTallies()
+                for result in results
+                where recorded.contains(result.delivery.id) && campaigns.contains(result.delivery.notificationID) {
+                    tallies.move(result.delivery.notificationID, from: .leased, to: result.outcome.state)
+                }
+                try tallies.write(into: connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
                 var deactivated: [String: Int] = [:]
@@ -511,15 +564,12 @@ public final class SQLGatewayStore: GatewayStore {
                         }
                     }
                 }
-                var eventStart = 0
-                while eventStart < events.count {
-                    let eventEnd = min(eventStart + 3 * Self.rowsPerStatement, events.count)
+                for rows in StatementShapes.chunks(events.count / 3) {
                     try connection.query(
                         "INSERT INTO webhook_events (delivery_id, type, created_at) VALUES "
-                            + Array(repeating: "(?, ?, ?)", count: (eventEnd - eventStart) / 3).joined(
-                                separator: ", ") + " ON CONFLICT (delivery_id) DO NOTHING",
-                        Array(events[eventStart..<eventEnd]))
-                    eventStart = eventEnd
+                            + Array(repeating: "(?, ?, ?)", count: rows.count).joined(separator: ", ")
+                            + " ON CONFLICT (delivery_id) DO NOTHING",
+                        Array(events[3 * rows.lowerBound..<3 * rows.upperBound]))
                 }
                 return RecordedOutcomes(
                     recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
@@ -532,13 +582,20 @@ public final class SQLGatewayStore: GatewayStore {
         guard !deliveries.isEmpty else { return }
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) in
+                let campaigns = try CampaignTallies.campaigns(among: Set(deliveries.map(\.notificationID)), connection)
+                var tallies = CampaignTallies()
                 for delivery in deliveries {
-                    try connection.query(
+                    let released = try connection.run(
                         """
                         UPDATE deliveries SET state = 'queued', lease_token = NULL, lease_until = NULL
                         WHERE id = ? AND state = 'leased' AND lease_token = ?
-                        """, [.integer(delivery.id), .text(delivery.leaseToken)])
+                        """, [.integer(delivery.id), .text(delivery.leaseToken)]
+                    ).changes
+                    if campaigns.contains(delivery.notificationID) {
+                        tallies.move(delivery.notificationID, from: .leased, to: .queued, released)
+                    }
                 }
+                try tallies.write(into: connection)
             }
         }
     }
@@ -559,10 +616,16 @@ public final class SQLGatewayStore: GatewayStore {
         else { return nil }
         let (spec, state) = Self.spec(row)
         var counts: [DeliveryState: Int] = [:]
-        for count in try connection.query(
-            "SELECT state, COUNT(*) FROM deliveries WHERE notification_id = ? GROUP BY state", [.text(id)])
-        {
-            if let state = DeliveryState(rawValue: count[0].text ?? "") { counts[state] = Int(count[1].integer ?? 0) }
+        if spec.kind == .campaign {
+            counts = try CampaignTallies.counts(of: id, connection)
+        } else {
+            for count in try connection.query(
+                "SELECT state, COUNT(*) FROM deliveries WHERE notification_id = ? GROUP BY state", [.text(id)])
+            {
+                if let state = DeliveryState(rawValue: count[0].text ?? "") {
+                    counts[state] = Int(count[1].integer ?? 0)
+                }
+            }
         }
         let deliveries =
             limit <= 0
@@ -588,11 +651,15 @@ public final class SQLGatewayStore: GatewayStore {
                 let changed = try connection.run(
                     "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
                 guard changed.changes == 1 else { return nil }
-                try connection.query(
+                let cancelled = try connection.run(
                     """
                     UPDATE deliveries SET state = 'cancelled', finished_at = ?
                     WHERE notification_id = ? AND state = 'queued'
-                    """, [Self.time(now), .text(id)])
+                    """, [Self.time(now), .text(id)]
+                ).changes
+                var tallies = CampaignTallies()
+                tallies.move(id, from: .queued, to: .cancelled, cancelled)
+                try tallies.write(into: connection)
                 return try record(id: id, limit: 0, after: 0, connection)
             }
         }

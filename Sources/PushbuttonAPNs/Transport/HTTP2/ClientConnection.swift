@@ -9,6 +9,8 @@
     final class ClientConnection: NGHTTP2SessionOwner {
         enum State: Equatable {
             case connecting
+            /// Waiting for the proxy's answer to CONNECT (only with a proxy).
+            case tunnelling
             case handshaking
             case ready
             case closed
@@ -17,6 +19,8 @@
         let number: Int
         private(set) var state = State.connecting
         private let channel: SocketChannel
+        /// The CONNECT exchange when the connection goes through a proxy.
+        private let tunnel: ProxyTunnel?
         private unowned let loop: ClientLoop
         private var session: OpaquePointer?
         private lazy var context = NGHTTP2SessionContext(owner: self)
@@ -34,9 +38,10 @@
         /// Whether frames were submitted since the last flush.
         private(set) var needsFlush = false
 
-        init(number: Int, channel: SocketChannel, loop: ClientLoop) {
+        init(number: Int, channel: SocketChannel, loop: ClientLoop, tunnel: ProxyTunnel? = nil) {
             self.number = number
             self.channel = channel
+            self.tunnel = tunnel
             self.loop = loop
         }
 
@@ -62,6 +67,7 @@
         var pollEvents: Int16 {
             switch state {
             case .connecting: return Int16(POLLOUT)
+            case .tunnelling: return Int16(tunnel?.isSending == true ? POLLOUT : POLLIN)
             case .handshaking: return Int16(channel.tlsWantsWrite ? POLLOUT : POLLIN)
             case .ready: return Int16(POLLIN | (outbound.isEmpty ? 0 : POLLOUT))
             case .closed: return 0
@@ -74,6 +80,7 @@
             loop.ownership.check("ClientConnection")
             switch state {
             case .connecting, .closed: return
+            case .tunnelling: continueTunnel()
             case .handshaking: continueHandshake()
             case .ready:
                 readFrames()
@@ -85,6 +92,7 @@
             loop.ownership.check("ClientConnection")
             switch state {
             case .connecting: finishConnecting()
+            case .tunnelling: continueTunnel()
             case .handshaking: continueHandshake()
             case .ready: flush()
             case .closed: return
@@ -96,9 +104,29 @@
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(channel.socket, SOL_SOCKET, SO_ERROR, &error, &length)
             guard error == 0 else {
-                close("cannot connect to \(loop.configuration.environment.origin): \(String(cString: strerror(error)))")
+                let target = tunnel.map { "the proxy \($0.proxyName)" } ?? loop.configuration.environment.origin
+                close("cannot connect to \(target): \(String(cString: strerror(error)))")
                 return
             }
+            if tunnel != nil {
+                state = .tunnelling
+                continueTunnel()
+            } else {
+                startTLSOrSession()
+            }
+        }
+
+        /// Once the proxy's tunnel is open, the connection goes on as a direct one.
+        private func continueTunnel() {
+            guard let tunnel else { return }
+            switch tunnel.advance(socket: channel.socket) {
+            case .done: startTLSOrSession()
+            case .wantsRead, .wantsWrite: return
+            case .failed(let reason): close(reason)
+            }
+        }
+
+        private func startTLSOrSession() {
             if channel.isTLS {
                 state = .handshaking
                 continueHandshake()
@@ -149,7 +177,8 @@
                 guard count > 0 else {
                     close(
                         goawayReason.map { "the server closed the connection after GOAWAY (\($0))" }
-                            ?? "the server closed the connection")
+                            ?? "the server closed the connection" + (channel.lastTLSError.map { " (TLS: \($0))" } ?? "")
+                    )
                     return
                 }
                 guard let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {

@@ -40,7 +40,8 @@
             tls =
                 environment.cleartext
                 ? nil
-                : try TLSClientContext(caFile: environment.caFile, clientCertificate: configuration.clientCertificate)
+                : try TLSClientContext(
+                    caFile: environment.caFile, clientCertificate: configuration.effectiveCertificate)
             do {
                 wakeUp = try LoopWakeUp()
             } catch {
@@ -200,12 +201,16 @@
 
         private func connect() {
             let environment = configuration.environment
+            // Through a proxy, TCP goes to the proxy and a CONNECT tunnel to APNs comes before TLS.
+            let proxy = configuration.proxy.flatMap { $0.applies(to: environment.host) ? $0 : nil }
+            let (host, port) = proxy.map { ($0.host, $0.port) } ?? (environment.host, environment.port)
             var hints = addrinfo()
             hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
             var addresses: UnsafeMutablePointer<addrinfo>?
-            let status = getaddrinfo(environment.host, String(environment.port), &hints, &addresses)
+            let status = getaddrinfo(host, String(port), &hints, &addresses)
             guard status == 0, let address = addresses else {
-                failConnectAttempt("cannot resolve \(environment.host): \(String(cString: gai_strerror(status)))")
+                let name = proxy.map { "the proxy \($0)" } ?? host
+                failConnectAttempt("cannot resolve \(name): \(String(cString: gai_strerror(status)))")
                 return
             }
             defer { freeaddrinfo(addresses) }
@@ -221,7 +226,8 @@
             guard result == 0 || errno == EINPROGRESS else {
                 let reason = String(cString: strerror(errno))
                 close(socket)
-                failConnectAttempt("cannot connect to \(environment.origin): \(reason)")
+                failConnectAttempt(
+                    "cannot connect to \(proxy.map { "the proxy \($0)" } ?? environment.origin): \(reason)")
                 return
             }
             var ssl: OpaquePointer?
@@ -236,7 +242,12 @@
             connectionCount += 1
             connections.append(
                 ClientConnection(
-                    number: connectionCount, channel: SocketChannel(socket: socket, ssl: ssl), loop: self))
+                    number: connectionCount, channel: SocketChannel(socket: socket, ssl: ssl), loop: self,
+                    tunnel: proxy.map {
+                        ProxyTunnel(
+                            proxyName: $0.description, targetHost: environment.host, targetPort: environment.port,
+                            authorization: $0.authorization)
+                    }))
         }
 
         private func failConnectAttempt(_ reason: String) {

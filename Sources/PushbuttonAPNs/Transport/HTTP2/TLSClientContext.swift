@@ -8,7 +8,7 @@
         // `@unchecked Sendable`: configured once in `init`, then only used to create sessions.
         private let context: OpaquePointer
 
-        init(caFile: String?, clientCertificate: (certificate: String, key: String)?) throws(APNsError) {
+        init(caFile: String?, clientCertificate: ClientCertificate?) throws(APNsError) {
             guard let context = SSL_CTX_new(TLS_client_method()) else {
                 throw APNsError(.transport, "OpenSSL could not create a TLS context: \(OpenSSLErrors.last())")
             }
@@ -25,20 +25,10 @@
             let alpn: [UInt8] = [2, 0x68, 0x32]  // "h2"
             SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count))
             pushbutton_ssl_ctx_never_prompt(context)
-            if let (certificate, key) = clientCertificate {
-                guard SSL_CTX_use_certificate_chain_file(context, certificate) == 1 else {
-                    throw APNsError(.transport, "cannot use the certificate '\(certificate)': \(OpenSSLErrors.last())")
-                }
-                guard SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) == 1,
-                    SSL_CTX_check_private_key(context) == 1
-                else {
-                    let text = (try? String(contentsOfFile: key, encoding: .utf8)) ?? ""
-                    if P256PrivateKey.isEncrypted(text) {
-                        throw APNsError(
-                            .transport, "cannot use the certificate key '\(key)': \(P256PrivateKey.encryptedMessage)")
-                    }
-                    throw APNsError(.transport, "cannot use the certificate key '\(key)': \(OpenSSLErrors.last())")
-                }
+            if let clientCertificate {
+                // Loaded and checked first (pass phrase, expiry, key present and matching), so a bad one is a
+                // clear error at start, not a failed handshake later.
+                try CertificateIdentity.load(clientCertificate).install(in: context)
             }
         }
 

@@ -1,0 +1,80 @@
+/// The changes one transaction makes to its campaigns' counts by state, written in that transaction as one
+/// row per campaign of `campaign_tallies` (migration `7-campaign-tallies`). A campaign's progress is the sum of
+/// its rows, a few per thousand recipients, instead of a count over every recipient on every poll. Rows are
+/// only ever inserted: concurrent workers (other processes' too, on PostgreSQL) never wait on one counter row.
+///
+/// Plain notifications (at most a page of recipients) are still counted from their recipients.
+struct CampaignTallies {
+    private var changes: [String: [DeliveryState: Int]] = [:]
+
+    /// The columns, in `DeliveryState.allCases` order.
+    static let columns = DeliveryState.allCases.map(\.rawValue).joined(separator: ", ")
+
+    mutating func add(_ campaign: String, _ state: DeliveryState, _ count: Int = 1) {
+        guard count != 0 else { return }
+        changes[campaign, default: [:]][state, default: 0] += count
+    }
+
+    mutating func move(_ campaign: String, from old: DeliveryState, to new: DeliveryState, _ count: Int = 1) {
+        guard old != new else { return }
+        add(campaign, old, -count)
+        add(campaign, new, count)
+    }
+
+    /// Inserts a row per campaign whose counts changed.
+    func write(into connection: any SQLConnection) throws(StoreError) {
+        let rows = changes.filter { $0.value.values.contains { $0 != 0 } }.sorted { $0.key < $1.key }
+        guard !rows.isEmpty else { return }
+        let width = DeliveryState.allCases.count + 1
+        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        var values: [SQLValue] = []
+        values.reserveCapacity(rows.count * width)
+        for (campaign, counts) in rows {
+            values.append(.text(campaign))
+            for state in DeliveryState.allCases { values.append(.integer(Int64(counts[state] ?? 0))) }
+        }
+        for chunk in StatementShapes.chunks(rows.count) {
+            try connection.query(
+                "INSERT INTO campaign_tallies (campaign_id, \(Self.columns)) VALUES "
+                    + Array(repeating: row, count: chunk.count).joined(separator: ", "),
+                Array(values[width * chunk.lowerBound..<width * chunk.upperBound]))
+        }
+    }
+
+    /// A campaign's counts by state (the states it has none in left out).
+    static func counts(of campaign: String, _ connection: any SQLConnection) throws(StoreError)
+        -> [DeliveryState: Int]
+    {
+        let sums = DeliveryState.allCases.map { "SUM(\($0.rawValue))" }.joined(separator: ", ")
+        guard
+            let row = try connection.query(
+                "SELECT \(sums) FROM campaign_tallies WHERE campaign_id = ?", [.text(campaign)]
+            ).first
+        else { return [:] }
+        var counts: [DeliveryState: Int] = [:]
+        for (index, state) in DeliveryState.allCases.enumerated() {
+            if let count = row[index].integer, count != 0 { counts[state] = Int(count) }
+        }
+        return counts
+    }
+
+    /// Which of `ids` are campaigns (the rest are notifications, which have no tallies).
+    static func campaigns(among ids: Set<String>, _ connection: any SQLConnection) throws(StoreError)
+        -> Set<String>
+    {
+        var campaigns = Set<String>()
+        let all = ids.sorted()
+        for start in stride(from: 0, to: all.count, by: SQLGatewayStore.rowsPerStatement) {
+            var chunk = all[start..<min(start + SQLGatewayStore.rowsPerStatement, all.count)].map { SQLValue.text($0) }
+            // Padded with the last id repeated: a few statement shapes, not one per count.
+            chunk += Array(repeating: chunk[chunk.count - 1], count: StatementShapes.padded(chunk.count) - chunk.count)
+            for row in try connection.query(
+                "SELECT id FROM notifications WHERE kind = 'campaign' AND id IN ("
+                    + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", chunk)
+            {
+                if let id = row[0].text { campaigns.insert(id) }
+            }
+        }
+        return campaigns
+    }
+}
