@@ -157,3 +157,22 @@ rm -f "$work/time"
 printf '\n3. memory: pushbutton send peaked at %s MiB sending %d notifications to the mock on 4 connections (%s)\n' \
   "$(awk -v k="$(tail -1 "$work/time")" 'BEGIN { printf "%.1f", k / 1024 }')" "$memory_count" \
   "$(grep -oE 'delivered [0-9]+.*' "$work/err" | head -1)"
+
+# 4. The round-trip ceiling: a mock that answers every request 50 ms late caps one connection with 1000
+# streams at 1000 / 0.05 s = 20,000 notifications/s; the sender should come close (target >= 90%).
+ceiling_count=${APNS_CEILING_COUNT:-40000}
+"$bin" mock-apns --port 0 --cert "$work/tls/server.pem" --key "$work/tls/server-key.pem" --auth-key "$key" \
+  --key-id MOCKKEY001 --team-id MOCKTEAM01 --faults delay=1,delay-ms=50 --quiet >"$work/slow.out" 2>"$work/slow.err" &
+pids+=($!)
+disown
+for _ in $(seq 100); do [ -s "$work/slow.out" ] && break; sleep 0.1; done
+slow_port=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['port'])" "$work/slow.out")
+head -n "$ceiling_count" "$work/tokens.txt" >"$work/ceiling.txt"
+"$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --host 127.0.0.1 \
+  --port "$slow_port" --ca "$work/tls/ca.pem" --tokens "$work/ceiling.txt" --payload "$work/payload.json" \
+  --connections 1 --in-flight 1000 >/dev/null 2>"$work/err" || true
+ceiling_rate=$(grep -oE '\(([0-9]+)/s\)' "$work/err" | tr -dc '0-9')
+printf '4. 50 ms per answer, 1000 streams on 1 connection: %s/s = %s%% of the 20,000/s ceiling (%s)\n' \
+  "${ceiling_rate:-?}" "$(awk -v r="${ceiling_rate:-0}" 'BEGIN { printf "%.0f", r / 200 }')" \
+  "$(grep -oE 'delivered [0-9]+.*' "$work/err" | head -1)"
+printf 'load average during the run: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

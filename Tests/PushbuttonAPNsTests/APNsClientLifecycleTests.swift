@@ -8,15 +8,18 @@ import Testing
 /// Cancellation and input errors, over a transport that answers from a script (no network).
 @Suite(.timeLimit(.minutes(1))) struct APNsClientLifecycleTests {
     /// Answers each request with the next status of its script (then 200), after `delay`; counts requests.
-    final class ScriptedTransport: APNsTransport {
-        let statuses: Mutex<[Int]>
+    final class ScriptedTransport: APNsTransport, @unchecked Sendable {
+        // `@unchecked Sendable`: `statuses` is reached under `lock` only (an NSLock, which the thread
+        // sanitizer follows; it reported the script's array under a Mutex as raced).
+        private let lock = NSLock()
+        private var statuses: [Int]
         let requests = Atomic<Int>(0)
         let underWay = Atomic<Int>(0)
         let mostUnderWay = Atomic<Int>(0)
         let delay: Duration
 
         init(statuses: [Int] = [], delay: Duration = .zero) {
-            self.statuses = Mutex(statuses)
+            self.statuses = statuses
             self.delay = delay
         }
 
@@ -26,7 +29,7 @@ import Testing
             mostUnderWay.max(now, ordering: .relaxed)
             defer { underWay.subtract(1, ordering: .relaxed) }
             if delay > .zero { try? await Task.sleep(for: delay) }
-            let status = statuses.withLock { $0.isEmpty ? 200 : $0.removeFirst() }
+            let status = lock.withLock { statuses.isEmpty ? 200 : statuses.removeFirst() }
             let body = status == 200 ? [] : Array(#"{"reason":"ServiceUnavailable"}"#.utf8)
             return HTTPResponse(status: status, headers: [:], body: body)
         }

@@ -108,8 +108,7 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     /// Removes the oldest element; wakes a producer waiting for room once half the channel is free, so a
     /// producer that keeps it full wakes once per half a channel, not once per element. Called under `lock`.
     private func takeFirst() -> Element? {
-        let element = slots[head]
-        slots[head] = nil
+        let element = slots[head].take()  // moved out: no copy to retain and release
         head = (head + 1) % slots.count
         count -= 1
         if count <= capacity / 2 { lock.signal() }

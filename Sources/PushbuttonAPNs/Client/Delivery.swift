@@ -6,15 +6,18 @@ import Synchronization
 /// Executes one notification's ``DeliveryState``: it feeds the state machine its events (a token, an
 /// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
 /// the transport's notification path when it has one, so an attempt allocates nothing here.
-final class Delivery: NotificationResponseHandler, Sendable {
-    let notification: APNsNotification
+final class Delivery: NotificationResponseHandler, @unchecked Sendable {
+    // `@unchecked Sendable`: `notification` and `started` change only in ``restart(with:)``, while the delivery is
+    // finished and owned by the bulk pump that restarts it (handed over under the pump's lock, before
+    // `start`); the state is behind its mutex, the rest is constant.
+    private(set) var notification: APNsNotification
     let client: APNsClient
     private let sink: any DeliverySink
     /// Events can arrive on two threads at once (an answer on the transport's, a cancellation on the
     /// caller's), so the state machine is behind a lock; actions run outside it.
     let state: Mutex<DeliveryState>
     /// When the client took the notification: read only when an observer wants latencies.
-    let started: ContinuousClock.Instant?
+    private(set) var started: ContinuousClock.Instant?
 
     init(_ notification: APNsNotification, client: APNsClient, sink: any DeliverySink) {
         self.notification = notification
@@ -23,6 +26,16 @@ final class Delivery: NotificationResponseHandler, Sendable {
         started = client.observer == nil ? nil : .now
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
+    }
+
+    /// Makes a finished delivery a new one for `notification` (a bulk pump reuses its deliveries, which
+    /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
+    func restart(with notification: APNsNotification) {
+        self.notification = notification
+        started = client.observer == nil ? nil : .now
+        let fresh = DeliveryState(
+            apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
+        state.withLock { $0 = fresh }
     }
 
     func start() {
@@ -45,7 +58,8 @@ final class Delivery: NotificationResponseHandler, Sendable {
         switch action {
         case .none: return
         case .send(let token): send(token: token)
-        case .finish(let result): sink.finished(notification, result, attempts: state.withLock { $0.attempt })
+        case .finish(let result):
+            sink.finished(self, notification, result, attempts: state.withLock { $0.attempt })
         case .retry(let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
                 perform(state.withLock { $0.backoffEnded() })

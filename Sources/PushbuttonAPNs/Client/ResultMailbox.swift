@@ -1,20 +1,40 @@
 import Foundation
 
 /// Results handed from the transport's thread to the bulk sender's loop, which takes them in batches:
-/// one wake-up for many results rather than one per result.
-final class ResultMailbox: DeliverySink, @unchecked Sendable {
-    // `@unchecked Sendable`: `results`, `spare` and `waiting` are only reached under `lock`.
+/// one wake-up for many results rather than one per result. A result that arrives on an event loop's thread
+/// wakes the consumer at the end of the loop's turn (``LoopTurn``), with every answer of that turn.
+final class ResultMailbox: DeliverySink, LoopTurnObserver, @unchecked Sendable {
+    // `@unchecked Sendable`: `results`, `spare`, `waiting` and `wakeDeferred` are only reached under `lock`.
     typealias Item = (notification: APNsNotification, result: APNsResult, attempts: Int)
     private let lock = NSLock()
     private var results: [Item] = []
     /// The array the consumer handed back, reused as the next batch's storage.
     private var spare: [Item] = []
     private var waiting: UnsafeContinuation<[Item], Never>?
+    /// Whether a loop's turn will wake the consumer as it ends.
+    private var wakeDeferred = false
 
     func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
         lock.lock()
         results.append((notification, result, attempts))
         guard let consumer = waiting else { return lock.unlock() }
+        if let turn = LoopTurn.current {
+            let first = !wakeDeferred
+            wakeDeferred = true
+            lock.unlock()
+            if first { turn.deferToEnd(self) }
+            return
+        }
+        waiting = nil
+        let batch = swapOut()
+        lock.unlock()
+        consumer.resume(returning: batch)
+    }
+
+    func turnEnded() {
+        lock.lock()
+        wakeDeferred = false
+        guard let consumer = waiting, !results.isEmpty else { return lock.unlock() }
         waiting = nil
         let batch = swapOut()
         lock.unlock()

@@ -1,12 +1,16 @@
 import Synchronization
 
 /// The sink of one ``APNsClient/send(_:)``: resumes its caller with the result. A cancellation can end the
-/// delivery before the caller's continuation exists, so a result that comes first waits for it.
-final class SingleResult: DeliverySink, Sendable {
+/// delivery before the caller's continuation exists, so a result that comes first waits for it. A result
+/// that comes on an event loop's thread resumes its caller as the loop's turn ends (``LoopTurn``): the loop
+/// reads and answers a whole batch before it wakes the tasks that wait for them.
+final class SingleResult: DeliverySink, LoopTurnObserver, Sendable {
     private enum State {
         case empty
         case waiting(CheckedContinuation<APNsResult, Never>)
         case done(APNsResult)
+        /// The result came on a loop's thread: the caller is resumed as the loop's turn ends.
+        case resuming(CheckedContinuation<APNsResult, Never>, APNsResult)
         case resumed
     }
     private let state = Mutex(State.empty)
@@ -24,14 +28,29 @@ final class SingleResult: DeliverySink, Sendable {
     }
 
     func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
-        let waiting = state.withLock { state -> CheckedContinuation<APNsResult, Never>? in
+        let turn = LoopTurn.current
+        let (waiting, deferred) = state.withLock { state -> (CheckedContinuation<APNsResult, Never>?, Bool) in
             guard case .waiting(let continuation) = state else {
                 if case .empty = state { state = .done(result) }
-                return nil
+                return (nil, false)
+            }
+            if turn != nil {
+                state = .resuming(continuation, result)
+                return (nil, true)
             }
             state = .resumed
-            return continuation
+            return (continuation, false)
         }
         waiting?.resume(returning: result)
+        if deferred, let turn { turn.deferToEnd(self) }
+    }
+
+    func turnEnded() {
+        let ready = state.withLock { state -> (CheckedContinuation<APNsResult, Never>, APNsResult)? in
+            guard case .resuming(let continuation, let result) = state else { return nil }
+            state = .resumed
+            return (continuation, result)
+        }
+        if let (continuation, result) = ready { continuation.resume(returning: result) }
     }
 }

@@ -25,6 +25,8 @@ final class MockConnection: NGHTTP2SessionOwner {
     private var outbound = OutboundBuffer()
     /// Every answer's header list is written here, storage reused.
     private let answerHeaders = NGHTTP2HeaderBlock()
+    /// Whether an answer put `apns-id` and `apns-unique-id` in the HPACK table (see ``answer``).
+    private var indexedAnswerNames = (id: false, uniqueID: false)
     private var auth = ConnectionAuthState()
     private var raisedStreamLimit = false
     private var answered = 0
@@ -293,12 +295,18 @@ final class MockConnection: NGHTTP2SessionOwner {
     private func answer(_ streamID: Int32, _ response: MockResponse, apnsID: String, accepted: RecordedNotification?) {
         guard let session, let stream = streams[streamID] else { return }
         // The ids differ on every answer: kept out of the HPACK table, where they would only cost both
-        // sides an entry (and an allocation) per answer.
+        // sides an entry (and an allocation) per answer. Only the first of each goes in, so its name is
+        // in the table and later answers refer to it: the client's decoder then allocates for the value
+        // alone (a literal name costs it an allocation too).
         let headers = answerHeaders
         headers.removeAll()
         headers.add(":status", String(response.status))
-        headers.add("apns-id", apnsID, indexed: false)
-        if let accepted { headers.add("apns-unique-id", accepted.uniqueID, indexed: false) }
+        headers.add("apns-id", apnsID, indexed: !indexedAnswerNames.id)
+        indexedAnswerNames.id = true
+        if let accepted {
+            headers.add("apns-unique-id", accepted.uniqueID, indexed: !indexedAnswerNames.uniqueID)
+            indexedAnswerNames.uniqueID = true
+        }
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) {
             headers.add(name, value, indexed: false)
         }

@@ -68,7 +68,12 @@ final class MockServerLoop: @unchecked Sendable {
     /// Runs `action` on the loop's thread after `delay`.
     func schedule(after delay: Duration, _ action: @escaping () -> Void) {
         ownership.check("MockServerLoop")
-        timers.append(Timer(deadline: .now + delay, action: action))
+        // Kept in deadline order: delayed answers mostly share one delay, so a new timer goes last, and the
+        // loop reads the next deadline and the due timers from the front instead of scanning every timer.
+        let timer = Timer(deadline: .now + delay, action: action)
+        var index = timers.count
+        while index > 0 && timers[index - 1].deadline > timer.deadline { index -= 1 }
+        timers.insert(timer, at: index)
     }
 
     // MARK: The loop
@@ -112,18 +117,21 @@ final class MockServerLoop: @unchecked Sendable {
     /// is paused).
     private func pollTimeout() -> Int32 {
         if acceptPausedUntil != nil { return 100 }
-        guard let next = timers.map(\.deadline).min() else {
+        guard let next = timers.first?.deadline else {
             return connections.contains { if case .draining = $0.state { true } else { false } } ? 100 : 1000
         }
-        let milliseconds = ContinuousClock.now.duration(to: next).milliseconds
+        // Rounded up: a timer due in 0.4 ms waits one millisecond rather than spinning on poll(0).
+        let milliseconds = (ContinuousClock.now.duration(to: next) + .microseconds(999)).milliseconds
         return Int32(clamping: max(0, min(milliseconds, 1000)))
     }
 
     private func fireTimers() {
         guard !timers.isEmpty else { return }
         let now = ContinuousClock.now
-        let due = timers.filter { $0.deadline <= now }
-        timers.removeAll { $0.deadline <= now }
+        let dueCount = timers.firstIndex { $0.deadline > now } ?? timers.count
+        guard dueCount > 0 else { return }
+        let due = timers[..<dueCount]
+        timers.removeFirst(dueCount)
         for timer in due { timer.action() }
     }
 

@@ -104,11 +104,8 @@ struct SendCommand: Command {
         }
         let setup = try SendSetup(arguments, console: console)
         let client = try await setup.makeClient(observer: statistics)
-        var summary = SendSummary()
         let started = ContinuousClock.now
-        var progress = SendProgress(input: setup.input, knownTotal: setup.knownTotal)
-        var output = BufferedOutput(console: console)
-        var resultLine = SendResultLine()
+        let progress = SendProgress(input: setup.input, knownTotal: setup.knownTotal)
         let stop = SendStop()
         let timeout = setup.timeout
         let breakLine = progress.line.enabled ? "\n" : ""  // off the progress line, on a terminal
@@ -117,22 +114,25 @@ struct SendCommand: Command {
                 breakLine + "pushbutton: stopping: no more input is read; waiting for the notifications under way "
                     + "(at most \(timeout.seconds) s; Ctrl-C again to quit at once)")
         }
-        let notifications = stop.limit(setup.notifications(capacity: setup.inFlight, stop: stop))
-        let invalid = { setup.invalidCount.withLock { $0 } }
-        await client.send(notifications, maximumInFlight: setup.inFlight, input: setup.input) { notification, result in
-            summary.add(result)
-            let origin = setup.input.take(notification.apnsID)
-            if setup.isBulk {
-                output.line(resultLine.write(notification, result, line: origin?.line, id: origin?.id))
-            } else {
-                output.line(Array("\(notification.deviceToken): \(result)".utf8))
+        // The reader keeps a few thousand ahead, so it is woken once per couple of thousand, not per window.
+        let notifications = stop.limit(setup.notifications(capacity: max(setup.inFlight, 4096), stop: stop))
+        let invalid: @Sendable () -> Int = { setup.invalidCount.withLock { $0 } }
+        let results = SendResults(
+            input: setup.input, bulk: setup.isBulk, progress: progress, console: console, started: started,
+            invalid: invalid)
+        if setup.isBulk, case .one(let one) = client {
+            // Results are written where they arrive, on the transport's thread: no task in between.
+            await one.send(polling: notifications, maximumInFlight: setup.inFlight) { notification, result, _ in
+                results.record(notification, result)
             }
-            progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started)
+        } else {
+            await client.send(notifications, maximumInFlight: setup.inFlight, input: setup.input) {
+                results.record($0, $1)
+            }
         }
-        output.flush()
+        var summary = results.flush()
         await client.shutdown()
-        progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started, force: true)
-        progress.finish()
+        results.finishProgress()
         summary.invalid = invalid()
         console.printError(summary.line(elapsed: ContinuousClock.now - started))
         statistics.map { Self.printStatistics($0, console: console) }

@@ -132,9 +132,13 @@
         private func run() {
             loopThread.store(ThreadOwnership.currentThreadID(), ordering: .relaxed)
             ownership.claim()
+            let turn = LoopTurn()
+            turn.install()
             while true {
                 takeIncoming()
                 dispatch()
+                // The requests are on their way: now the results of this turn's answers are handed on.
+                turn.end()
                 let open = lock.withLock { accepting }
                 if !open && pendingCount == 0 && connections.allSatisfy({ $0.activeStreams == 0 }) { break }
                 waitForEvents()
@@ -148,6 +152,7 @@
             }
             for connection in connections { connection.close(nil) }
             connections.removeAll()
+            turn.uninstall()
             finished.signal()
         }
 

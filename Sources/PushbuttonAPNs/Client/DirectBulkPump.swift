@@ -1,0 +1,120 @@
+import Foundation
+
+/// A bulk send over a ``SynchronousNotificationSource`` whose results go straight to a synchronous handler
+/// on the thread where each delivery finishes (the transport's, almost always): no mailbox and no task
+/// between the answer and its result, so a notification crosses no thread from the input to its result
+/// line except the input's own. Each finished delivery hands its result on, then takes the next
+/// notification from the input and starts it right there. The caller's task only waits for the end.
+final class DirectBulkPump: DeliverySink, @unchecked Sendable {
+    // `@unchecked Sendable`: the counters and `completion` are only reached under `lock`; `source`,
+    // `client`, `window` and `onResult` are constants.
+    typealias ResultHandler = @Sendable (APNsNotification, APNsResult, Int) -> Void
+    private let lock = NSLock()
+    private let source: any SynchronousNotificationSource
+    private let client: APNsClient
+    private let window: Int
+    private let onResult: ResultHandler
+    private var inFlight = 0
+    /// Finished deliveries, started again for the next notifications: one allocation fewer per notification.
+    private var spare: [Delivery] = []
+    private var inputFinished = false
+    private var stopped = false
+    /// Set while one thread starts deliveries (see ``BulkPump``'s).
+    private var refilling = false
+    /// The caller, waiting for the last result.
+    private var completion: CheckedContinuation<Void, Never>?
+    private var completed = false
+
+    init(source: any SynchronousNotificationSource, client: APNsClient, window: Int, onResult: @escaping ResultHandler)
+    {
+        self.source = source
+        self.client = client
+        self.window = max(1, window)
+        self.onResult = onResult
+    }
+
+    /// Starts reading and sending; returns once every notification read has its result handed on.
+    func run() async {
+        await withCheckedContinuation { continuation in
+            lock.withLock { completion = continuation }
+            refill()
+        }
+    }
+
+    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
+        // Handed on before the delivery stops counting, so the caller's task resumes after the last one.
+        onResult(notification, result, attempts)
+        lock.withLock { inFlight -= 1 }
+        refill()
+    }
+
+    func finished(_ delivery: Delivery, _ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
+        onResult(notification, result, attempts)
+        lock.withLock {
+            inFlight -= 1
+            spare.append(delivery)
+        }
+        refill()
+    }
+
+    /// Starts notifications from the input while the window has room; resumes the caller once nothing is
+    /// under way and nothing more will be read.
+    func refill() {
+        let begins = lock.withLock { () -> Bool in
+            if refilling { return false }
+            refilling = true
+            return true
+        }
+        guard begins else { return }
+        while let (notification, reused) = take() {
+            if let reused {
+                reused.restart(with: notification)
+                reused.start()
+            } else {
+                Delivery(notification, client: client, sink: self).start()
+            }
+        }
+        resumeIfDone()
+    }
+
+    /// The next notification to start (counted as under way) and a finished delivery to start it with, or
+    /// nil, leaving `refilling`.
+    private func take() -> (APNsNotification, Delivery?)? {
+        lock.withLock {
+            guard !stopped, !inputFinished, inFlight < window else {
+                refilling = false
+                return nil
+            }
+            switch source.poll() {
+            case .notification(let notification):
+                inFlight += 1
+                return (notification, spare.popLast())
+            case .empty:
+                refilling = false
+                return nil
+            case .finished:
+                inputFinished = true
+                refilling = false
+                return nil
+            }
+        }
+    }
+
+    /// No more input is read (the caller's task was cancelled); what is under way finishes.
+    func stopReading() {
+        lock.withLock { stopped = true }
+        resumeIfDone()
+    }
+
+    private func resumeIfDone() {
+        let caller = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            guard !completed, !refilling, inFlight == 0, inputFinished || stopped, let waiting = completion else {
+                return nil
+            }
+            completed = true
+            completion = nil
+            return waiting
+        }
+        caller?.resume()
+    }
+}

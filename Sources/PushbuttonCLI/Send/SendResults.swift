@@ -1,0 +1,59 @@
+import Foundation
+import PushbuttonAPNs
+
+/// `send`'s results as they come: counted, written as result lines (NDJSON in bulk) and shown on the
+/// progress line. A bulk send hands results over on the transport's threads (one per connection), so the
+/// state is behind a lock; each result line goes into one reusable buffer, written out in blocks.
+final class SendResults: @unchecked Sendable {
+    // `@unchecked Sendable`: every `var` is reached under `lock` only.
+    private let lock = NSLock()
+    private let input: SendInput
+    private let bulk: Bool
+    private let started: ContinuousClock.Instant
+    private let invalid: @Sendable () -> Int
+    private var summary = SendSummary()
+    private var progress: SendProgress
+    private var output: BufferedOutput
+    private var resultLine = SendResultLine()
+
+    init(
+        input: SendInput, bulk: Bool, progress: SendProgress, console: Console, started: ContinuousClock.Instant,
+        invalid: @escaping @Sendable () -> Int
+    ) {
+        self.input = input
+        self.bulk = bulk
+        self.progress = progress
+        self.started = started
+        self.invalid = invalid
+        output = BufferedOutput(console: console)
+    }
+
+    func record(_ notification: APNsNotification, _ result: APNsResult) {
+        let origin = input.take(notification.apnsID)
+        lock.lock()
+        defer { lock.unlock() }
+        summary.add(result)
+        if bulk {
+            output.line(resultLine.write(notification, result, line: origin?.line, id: origin?.id))
+        } else {
+            output.line(Array("\(notification.deviceToken): \(result)".utf8))
+        }
+        progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started)
+    }
+
+    /// Writes what is buffered; returns the counts (before the invalid lines are added).
+    func flush() -> SendSummary {
+        lock.withLock {
+            output.flush()
+            return summary
+        }
+    }
+
+    /// The last progress line, drawn with the final counts, then left.
+    func finishProgress() {
+        lock.withLock {
+            progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started, force: true)
+            progress.finish()
+        }
+    }
+}
