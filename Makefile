@@ -76,6 +76,9 @@ lint:
 	@# Foundation's Process.run() can crash on Linux (see Sources/PushbuttonSupport/ChildProcess.swift).
 	@! grep -rnE '(^|[^A-Za-z])Process\(\)' Sources Tests Benchmarks --include=*.swift \
 		|| { echo "lint: use ChildProcess, not Foundation's Process (see ChildProcess.swift)" >&2; exit 1; }
+	@# FileHandle's whole-pipe reads trap on EINTR on Linux (see Sources/PushbuttonSupport/DescriptorReader.swift).
+	@! grep -rnE 'readDataToEndOfFile|\.availableData' Sources Tests Benchmarks --include=*.swift \
+		|| { echo "lint: use DescriptorReader, not FileHandle's readDataToEndOfFile/availableData" >&2; exit 1; }
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh

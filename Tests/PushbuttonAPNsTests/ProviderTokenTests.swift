@@ -14,7 +14,7 @@ func python(_ script: String, _ arguments: [String] = []) throws -> (Int32, Stri
     process.standardOutput = output
     process.standardError = output
     try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let text = String(decoding: DescriptorReader.readToEnd(output.fileHandleForReading), as: UTF8.self)
     return (ProcessExit.wait(for: process).status, text)
 }
 

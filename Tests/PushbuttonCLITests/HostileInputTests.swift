@@ -100,7 +100,7 @@ import Testing
         try pipe.fileHandleForReading.close()
         try process.run()
         let exit = try await CLI.exit(of: process)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: DescriptorReader.readToEnd(errors.fileHandleForReading), as: UTF8.self)
         #expect(exit.status == 141 || exit.signaled, "\(stderr)")
         #expect(stderr.isEmpty, "\(stderr)")
         // A full disk: one line and status 1.
@@ -112,7 +112,7 @@ import Testing
         full.standardError = fullErrors
         try full.run()
         let fullExit = try await CLI.exit(of: full)
-        let fullStderr = String(decoding: fullErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let fullStderr = String(decoding: DescriptorReader.readToEnd(fullErrors.fileHandleForReading), as: UTF8.self)
         #expect(fullExit.status == 1)
         #expect(fullStderr == "pushbutton: error: cannot write to standard output: No space left on device\n")
     }

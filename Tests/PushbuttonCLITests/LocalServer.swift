@@ -58,7 +58,7 @@ final class LocalServer {
 
     /// What the server printed after its first line, once it has stopped.
     func remainingOutput() -> String {
-        String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        String(decoding: DescriptorReader.readToEnd(output.fileHandleForReading), as: UTF8.self)
     }
 
     func stop() {

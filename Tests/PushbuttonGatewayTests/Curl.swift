@@ -20,7 +20,7 @@ enum Curl {
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = DescriptorReader.readToEnd(output.fileHandleForReading)
         let exit = ProcessExit.wait(for: process)
         guard exit.status == 0 else {
             throw Failure(description: "curl \(arguments) exited with \(exit.status)")

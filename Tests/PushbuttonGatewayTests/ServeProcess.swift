@@ -49,7 +49,7 @@ final class ServeProcess: @unchecked Sendable {
         var line = [UInt8]()
         let handle = output.fileHandleForReading
         while !line.contains(0x0A) {
-            let chunk = handle.availableData
+            let chunk = DescriptorReader.readAvailable(handle)
             if chunk.isEmpty { break }
             line += chunk
         }

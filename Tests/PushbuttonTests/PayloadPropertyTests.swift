@@ -60,7 +60,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: DescriptorReader.readToEnd(output.fileHandleForReading), as: UTF8.self)
         let exit = ProcessExit.wait(for: process)
         #expect(exit.status == 0 && !exit.signaled, "\(text)")
         #expect(text.contains("\(Self.count) payloads read back equal"))
