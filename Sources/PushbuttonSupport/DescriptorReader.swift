@@ -8,7 +8,7 @@ import Foundation
 
 /// Reads a pipe or file by its descriptor, retrying a read a signal interrupted.
 ///
-/// Why not `FileHandle.readDataToEndOfFile()` / `availableData`: on Linux they trap when `read` fails with
+/// Why not FileHandle's own whole-pipe and available-data reads: on Linux they trap when `read` fails with
 /// `EINTR`, which a child's SIGCHLD can cause while a test waits for its output (seen in the gateway tests under
 /// load). A read that fails otherwise ends the data here, as end of file would.
 package enum DescriptorReader {
