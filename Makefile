@@ -42,7 +42,7 @@ test: deps
 # the sender with the mock APNs (event loops, callbacks, retries, the soak).
 # The sender's and the mock's fault tests run in a process of their own (as in `make test`), with their request
 # timeouts scaled for the sanitizer's slowdown; scripts/tsan-suppressions.txt says what is suppressed and why.
-TSAN_ENV := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt halt_on_error=0" PUSHBUTTON_TEST_TIME_SCALE=4
+TSAN_ENV := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt halt_on_error=0" PUSHBUTTON_TEST_TIME_SCALE=10
 test-tsan: deps
 	$(TSAN_ENV) $(SWIFT) test --disable-xctest --sanitize=thread \
 		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonStoreTests|PushbuttonGatewayTests"

@@ -73,7 +73,11 @@ import Testing
         let without = try setup.client(nil)
         let refused = await without.send(try MockFixture.notification())
         await without.shutdown()
-        #expect("\(refused)".contains("certificate required") || "\(refused)".contains("handshake"), "\(refused)")
+        // The mock's alert names the missing certificate, but when the client's first write fails before it reads
+        // that alert (seen under the thread sanitizer's timing) all it can say is that the connection failed.
+        #expect(
+            ["certificate required", "handshake", "the connection failed"].contains { "\(refused)".contains($0) },
+            "\(refused)")
         #expect(!refused.isDelivered)
 
         let elsewhere = try await TestCertificates(directory: setup.directory.path + "/other")
