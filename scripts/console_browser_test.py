@@ -81,6 +81,11 @@ def main():
             return read()
         except (StaleElementReferenceException, NoSuchElementException, NoSuchFrameException):
             return None
+        except WebDriverException as error:
+            # Chromium's way of saying "stale" when the frame is replaced between finding a node and reading it.
+            if "does not belong to the document" in str(error):
+                return None
+            raise
         finally:
             driver.switch_to.default_content()
 
