@@ -167,6 +167,7 @@ let package = Package(
         .testTarget(
             name: "PushbuttonUserNotificationsTests",
             dependencies: [
+                "PushbuttonTestSupport",
                 "PushbuttonUserNotifications", "PushbuttonReceiver", "PushbuttonReceiverTesting", "Pushbutton",
                 "PushbuttonSupport",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),

@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 /// An iOS app's Swift 6 delegate must be able to hand Pushbutton the completion handlers UIKit and
@@ -62,13 +63,15 @@ import Testing
             as: UTF8.self)
     }
 
-    @Test func aSwift6AppDelegateForwardsApplesCallbacksToPushbutton() throws {
-        let result = try Self.typecheck(try Self.fixture())
+    @Test func aSwift6AppDelegateForwardsApplesCallbacksToPushbutton() async throws {
+        let source = try Self.fixture()
+        // swiftc takes half a minute here: off the cooperative pool, so the suites beside it keep running.
+        let result = try await OffPool.run { try Self.typecheck(source) }
         #expect(result.status == 0, "\(result.output)")
     }
 
     /// The check is real: the same delegate against an API that demands `@Sendable` (as Pushbutton's did) fails.
-    @Test func demandingASendableCompletionHandlerWouldNotCompile() throws {
+    @Test func demandingASendableCompletionHandlerWouldNotCompile() async throws {
         let demanding =
             try Self.fixture()
                 + """
@@ -79,7 +82,7 @@ import Testing
                 func demand(_ handler: @escaping @Sendable () -> Void) {}
 
                 """
-        let result = try Self.typecheck(demanding)
+        let result = try await OffPool.run { try Self.typecheck(demanding) }
         #expect(result.status != 0)
         #expect(result.output.contains("Sendable"), "\(result.output)")
     }
