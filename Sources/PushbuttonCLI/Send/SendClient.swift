@@ -11,16 +11,17 @@ enum SendClient: Sendable {
     func send<Notifications: AsyncSequence & Sendable>(
         _ notifications: Notifications, maximumInFlight: Int, input: SendInput,
         onResult: (APNsNotification, APNsResult) async -> Void
-    ) async where Notifications.Element == APNsNotification {
+    ) async where Notifications.Element == APNsNotification, Notifications.Failure == Never {
         switch self {
         case .one(let client):
-            // The notifications' sequence never throws (input errors are lines' results).
-            try? await client.send(notifications, maximumInFlight: maximumInFlight, onResult: onResult)
+            // The notifications' sequence never throws (input errors are lines' results). No `try?` here: Swift
+            // 6.3.1's optimizer crashes on it in release builds (an ownership verifier error).
+            await client.send(notifications, maximumInFlight: maximumInFlight, onResult: onResult)
         case .many(let clients, let environments):
             let routed = notifications.map { @Sendable notification in
                 (notification, input.environment(of: notification.apnsID).flatMap { environments[$0] })
             }
-            try? await clients.send(routed, maximumInFlight: maximumInFlight, onResult: onResult)
+            await clients.send(routed, maximumInFlight: maximumInFlight, onResult: onResult)
         }
     }
 
