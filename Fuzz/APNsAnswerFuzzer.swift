@@ -1,4 +1,4 @@
-// fuzz-sources: Sources/PushbuttonAPNs/Model/APNsResponse.swift Sources/PushbuttonAPNs/Model/APNsReason.swift Sources/PushbuttonAPNs/Model/APNsResult.swift Sources/PushbuttonAPNs/Model/APNsError.swift Sources/PushbuttonAPNs/Policy/RetryPolicy.swift
+// fuzz-sources: Sources/PushbuttonAPNs/Model/APNsResponse.swift Sources/PushbuttonAPNs/Model/APNsReason.swift Sources/PushbuttonAPNs/Channels/APNsReason+Channels.swift Sources/PushbuttonAPNs/Model/APNsResult.swift Sources/PushbuttonAPNs/Model/APNsError.swift Sources/PushbuttonAPNs/Policy/RetryPolicy.swift
 // libFuzzer entry point for the APNs answer parser (`APNsResponse`), built by `make fuzz` with the
 // Pushbutton module's sources and the files named above. The first two bytes are the status, the rest
 // the body. Invariants: any answer gives a response, never a crash; an error status always has a reason;
