@@ -28,6 +28,19 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
 
+    /// Starts `notification` on `spare` (a finished delivery of the same pump) when there is one, on a new
+    /// delivery otherwise: what both bulk pumps do for every notification they take.
+    static func start(
+        _ notification: APNsNotification, reusing spare: Delivery?, client: APNsClient, sink: any DeliverySink
+    ) {
+        if let spare {
+            spare.restart(with: notification)
+            spare.start()
+        } else {
+            Delivery(notification, client: client, sink: sink).start()
+        }
+    }
+
     /// Makes a finished delivery a new one for `notification` (a bulk pump reuses its deliveries, which
     /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
     func restart(with notification: APNsNotification) {

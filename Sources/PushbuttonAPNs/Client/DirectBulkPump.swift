@@ -67,12 +67,7 @@ final class DirectBulkPump: DeliverySink, @unchecked Sendable {
         }
         guard begins else { return }
         while let (notification, reused) = take() {
-            if let reused {
-                reused.restart(with: notification)
-                reused.start()
-            } else {
-                Delivery(notification, client: client, sink: self).start()
-            }
+            Delivery.start(notification, reusing: reused, client: client, sink: self)
         }
         resumeIfDone()
     }
