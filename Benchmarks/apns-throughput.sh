@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # APNs sender benchmark, in one run, one TLS connection per client, every client at the same stream depth:
 #  1. nghttpd on 127.0.0.1 serving POSTs from a static docroot (one empty file per device-token path, as
-#     APNs answers have no body): h2load (a C client doing only HTTP/2: the limit) and `pushbutton send`,
+#     APNs answers have no body): h2load (a C client doing only HTTP/2: the limit; sent to the same
+#     token paths as ours, and once more to one path repeated, its default) and `pushbutton send`,
 #     at 20, 100 and 1000 streams. nghttpd is not run with --echo-upload: that writes and deletes a
 #     temporary file per POST, so it measures the file system (and slows from round to round on ext4).
 #  2. the mock APNs (`pushbutton mock-apns`: provider tokens verified, apns-id echoed, 1 stream then 1000
@@ -109,11 +110,20 @@ print(json.dumps({"server": server, "depth": depth, "client": client, "count": n
 PY
 }
 
-# The three clients' command lines: h2load PORT STREAMS, ours PORT STREAMS, aioapns STREAMS [--fix-stream-limit].
+# The clients' command lines: h2load PORT STREAMS [one-path], ours PORT STREAMS, aioapns STREAMS
+# [--fix-stream-limit]. h2load sends to the same token paths as ours (-i, one URI per token): nghttpd opens
+# the file a path names and keeps recently used ones open, so one path repeated (h2load's default) is
+# cheaper for the server than distinct tokens (measured: nghttpd needs about 2.5x the CPU per request for
+# distinct paths), and the HPACK table indexes it. The ratios are against the same requests; the one-path
+# figure is printed for comparison.
 h2load_command() {
+  local target=(-i "$work/uris-$1.txt")
+  [ "${3:-}" = one-path ] && target=("https://127.0.0.1:$1/3/device/$h2load_token")
   command=(h2load -n "$count" -c 1 -m "$2" -d "$work/payload.json" -H "authorization: bearer $jwt"
-    -H "apns-topic: com.example.chatter" -H "apns-push-type: alert" -H "apns-priority: 10"
-    "https://127.0.0.1:$1/3/device/$h2load_token")
+    -H "apns-topic: com.example.chatter" -H "apns-push-type: alert" -H "apns-priority: 10" "${target[@]}")
+}
+uris_for() {
+  sed "s|^|https://127.0.0.1:$1/3/device/|" "$work/tokens.txt" >"$work/uris-$1.txt"
 }
 ours_command() {
   command=("$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter
@@ -125,11 +135,15 @@ aioapns_command() {
     --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --count "$peer_count" --in-flight "$1" "${@:2}")
 }
 
+uris_for "$nghttpd_port"
+uris_for "$mock_port"
 for depth in $depths; do
   for round in $(seq "$rounds"); do
     echo "   nghttpd, $depth streams, round $round of $rounds" >&2
     h2load_command "$nghttpd_port" "$depth"
     measure nghttpd "$depth" h2load "$count" "${command[@]}"
+    h2load_command "$nghttpd_port" "$depth" one-path
+    measure nghttpd "$depth" "h2load (one path)" "$count" "${command[@]}"
     ours_command "$nghttpd_port" "$depth"
     measure nghttpd "$depth" "pushbutton send" "$count" "${command[@]}"
   done
@@ -139,6 +153,8 @@ for depth in $depths; do
     echo "   mock APNs, $depth streams, round $round of $rounds" >&2
     h2load_command "$mock_port" "$depth"
     measure mock "$depth" h2load "$count" "${command[@]}"
+    h2load_command "$mock_port" "$depth" one-path
+    measure mock "$depth" "h2load (one path)" "$count" "${command[@]}"
     ours_command "$mock_port" "$depth"
     measure mock "$depth" "pushbutton send" "$count" "${command[@]}"
     aioapns_command "$depth" --fix-stream-limit

@@ -3,7 +3,8 @@
 
 Input: one JSON object per line: server, depth, client, count, ok, rate, cpu (seconds), rss_kib, mallocs,
 switches. Output: per server and stream depth, each client's rate (min / median / max over the rounds) and
-its medians per notification, then the ratios the targets are stated in.
+its medians per notification, then the ratios the targets are stated in ("h2load" sends the same token
+paths as pushbutton send; "h2load (one path)" repeats one path, for comparison).
 """
 import json
 import statistics
@@ -53,6 +54,11 @@ for server, title in servers.items():
                   f"(target 0.9x), {per_notification('cpu', ours) / per_notification('cpu', reference):.1f}x its "
                   f"CPU per notification (target at most 2x), {per_notification('mallocs', ours):.1f} mallocs per "
                   f"notification (target at most 10; h2load {per_notification('mallocs', reference):.1f})")
+        one_path = runs.get((server, depth, "h2load (one path)"))
+        if one_path and ours:
+            print(f"   against h2load repeating one path (fewer server lookups, HPACK-indexed path): "
+                  f"{median('rate', ours) / median('rate', one_path):.2f}x its rate, "
+                  f"{per_notification('cpu', ours) / per_notification('cpu', one_path):.1f}x its CPU")
         for peer in ("aioapns (fixed)", "aioapns (as shipped)"):
             group = runs.get((server, depth, peer))
             if group and ours:

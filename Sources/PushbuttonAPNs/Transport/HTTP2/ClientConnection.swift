@@ -37,6 +37,10 @@
         private var pingSentAt: ContinuousClock.Instant?
         /// Whether frames were submitted since the last flush.
         private(set) var needsFlush = false
+        /// Streams closed since requests were last submitted in the middle of a read.
+        private var closedSinceSubmit = 0
+        /// How many bytes of a read nghttp2 takes at a time (about 9 answers of APNs' size).
+        private static let receiveSlice = 256
 
         init(number: Int, channel: SocketChannel, loop: ClientLoop, tunnel: ProxyTunnel? = nil) {
             self.number = number
@@ -171,6 +175,11 @@
 
         private func readFrames() {
             let buffer = loop.readBuffer
+            // A quarter of the streams open as the read begins, so several batches stay in flight; not
+            // fewer than 32, as smaller writes cost both sides more than they overlap (20 streams on a
+            // loaded machine: 15-30k/s with a pause every 5 answers, 24-35k/s without).
+            let submitThreshold = max(32, streams.count / 4)
+            closedSinceSubmit = 0
             while state == .ready {
                 let count = channel.receive(into: buffer)
                 if count < 0 { break }
@@ -181,9 +190,24 @@
                     )
                     return
                 }
-                guard let session, nghttp2_session_mem_recv(session, buffer.baseAddress, count) >= 0 else {
-                    close("the server broke the HTTP/2 protocol")
-                    return
+                guard let session else { return }
+                // Fed to nghttp2 in slices: once a slice has finished enough streams, the requests their
+                // answers refilled go out before the rest of the read is handled, so the server works on
+                // them meanwhile instead of waiting for the whole batch (sender and server taking turns
+                // would set the pace, not either one's speed).
+                var offset = 0
+                while offset < count {
+                    let slice = min(count - offset, Self.receiveSlice)
+                    guard nghttp2_session_mem_recv(session, buffer.baseAddress! + offset, slice) >= 0 else {
+                        close("the server broke the HTTP/2 protocol")
+                        return
+                    }
+                    offset += slice
+                    if closedSinceSubmit >= submitThreshold {
+                        closedSinceSubmit = 0
+                        loop.submitArrived()
+                        guard state == .ready else { return }
+                    }
                 }
             }
             lastReceived = .now
@@ -322,6 +346,7 @@
 
         func streamClosed(_ streamID: Int32, errorCode: UInt32) {
             guard let stream = streams.removeValue(forKey: streamID) else { return }
+            closedSinceSubmit += 1
             defer { if goingAway && streams.isEmpty { needsFlush = true } }
             guard !stream.isFinished else { return }  // it timed out earlier
             if stream.status > 0 {

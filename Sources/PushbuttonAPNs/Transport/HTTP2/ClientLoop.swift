@@ -121,6 +121,15 @@
             }
         }
 
+        /// In the middle of a read: submits the requests that the answers read so far brought (a bulk send
+        /// refilling on this thread), so they are on their way while the rest of the read is handled.
+        func submitArrived() {
+            ownership.check("ClientLoop")
+            guard lock.withLock({ !incoming.isEmpty }) else { return }
+            takeIncoming()
+            dispatch()
+        }
+
         // MARK: The loop
 
         /// Whether the caller is the loop's thread (compared by pthread id, in every build).
