@@ -31,7 +31,8 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
     /// Starts `notification` on `spare` (a finished delivery of the same pump) when there is one, on a new
     /// delivery otherwise: what both bulk pumps do for every notification they take.
     static func start(
-        _ notification: APNsNotification, reusing spare: Delivery?, client: APNsClient, sink: any DeliverySink
+        _ notification: consuming APNsNotification, reusing spare: Delivery?, client: APNsClient,
+        sink: any DeliverySink
     ) {
         if let spare {
             spare.restart(with: notification)
@@ -43,11 +44,11 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
 
     /// Makes a finished delivery a new one for `notification` (a bulk pump reuses its deliveries, which
     /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
-    func restart(with notification: APNsNotification) {
-        self.notification = notification
+    func restart(with notification: consuming APNsNotification) {
+        let apnsID = notification.apnsID
+        self.notification = notification  // moved in: no copy of its strings and bytes
         started = client.observer == nil ? nil : .now
-        let fresh = DeliveryState(
-            apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
+        let fresh = DeliveryState(apnsID: apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
         state.withLock { $0 = fresh }
     }
 

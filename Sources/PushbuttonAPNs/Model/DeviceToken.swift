@@ -16,9 +16,9 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
                 "a device token has at most \(Self.maximumDigits) hexadecimal digits, got \(text.utf8.count) characters"
             )
         }
-        let cleaned = Self.clean(text)
+        let (cleaned, checked) = Self.clean(text)
         guard (64...Self.maximumDigits).contains(cleaned.utf8.count), cleaned.utf8.count % 2 == 0,
-            cleaned.utf8.allSatisfy(Self.isHexDigit)
+            checked || cleaned.utf8.allSatisfy(Self.isHexDigit)
         else {
             throw APNsError(
                 .invalidDeviceToken,
@@ -29,13 +29,15 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Lowercase, without the spaces and angle brackets; byte by byte, as bulk sends check every token.
-    private static func clean(_ text: String) -> String {
-        if text.utf8.allSatisfy({ isHexDigit($0) && !(0x41...0x46).contains($0) }) { return text }
-        return String(
+    /// `checked`: the text was lowercase hex already (the common case), so it need not be checked again.
+    private static func clean(_ text: String) -> (text: String, checked: Bool) {
+        if text.utf8.allSatisfy({ isHexDigit($0) && !(0x41...0x46).contains($0) }) { return (text, true) }
+        let cleaned = String(
             decoding: text.utf8.compactMap { byte -> UInt8? in
                 if byte == 0x20 || byte == 0x3C || byte == 0x3E { return nil }
                 return (0x41...0x46).contains(byte) ? byte + 0x20 : byte
             }, as: UTF8.self)
+        return (cleaned, false)
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

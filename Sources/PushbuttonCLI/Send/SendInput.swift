@@ -13,7 +13,25 @@ final class SendInput: Sendable {
         var environment: String?
     }
 
-    private let origins = Mutex<[UUID: Origin]>([:])
+    private let origins = Mutex<[Key: Origin]>([:])
+
+    /// An apns-id as a dictionary key: hashed as one 64-bit word (the ids are random, or the input's own,
+    /// and compared in full on equal hashes), which costs less than hashing UUID's 16 bytes one by one
+    /// per notification (twice: remembered, then taken).
+    private struct Key: Hashable {
+        let high: UInt64
+        let low: UInt64
+
+        init(_ id: UUID) {
+            (high, low) = withUnsafeBytes(of: id.uuid) {
+                ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self))
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(high ^ low)
+        }
+    }
     /// Notifications (and invalid lines) read so far.
     let read = Atomic<Int>(0)
     let bytesRead = Atomic<Int>(0)
@@ -36,17 +54,17 @@ final class SendInput: Sendable {
 
     /// The environment a notification under way was sent to (its line's), without forgetting its origin.
     func environment(of id: UUID) -> String? {
-        origins.withLock { $0[id]?.environment }
+        origins.withLock { $0[Key(id)]?.environment }
     }
 
     func remember(_ id: UUID, _ origin: Origin) {
-        origins.withLock { $0[id] = origin }
+        origins.withLock { $0[Key(id)] = origin }
     }
 
     /// The origin of a finished notification, forgotten as it is returned (memory stays bounded by what is
     /// under way).
     func take(_ id: UUID) -> Origin? {
-        origins.withLock { $0.removeValue(forKey: id) }
+        origins.withLock { $0.removeValue(forKey: Key(id)) }
     }
 
     /// The number of notifications the input holds: exact once it was read to the end, else estimated from

@@ -38,7 +38,10 @@ final class SendResults: @unchecked Sendable {
         } else {
             output.line(Array("\(notification.deviceToken): \(result)".utf8))
         }
-        progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started)
+        // Off a terminal there is no progress line: no clock read per result.
+        if progress.line.enabled {
+            progress.update(summary, invalid: invalid, elapsed: ContinuousClock.now - started)
+        }
     }
 
     /// Writes what is buffered; returns the counts (before the invalid lines are added).
