@@ -30,6 +30,8 @@
         let ownership = ThreadOwnership()
         /// One read buffer shared by the connections: reads never overlap on the loop's thread.
         let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
+        /// How often a read paused to submit the requests its answers refilled (for tests and profiles).
+        let readPauses = Atomic<Int>(0)
         /// Who hears of connections opening, closing and going away (``APNsObserver``s).
         let observers = ObserverSlot()
 
@@ -126,6 +128,7 @@
         func submitArrived() {
             ownership.check("ClientLoop")
             guard lock.withLock({ !incoming.isEmpty }) else { return }
+            readPauses.add(1, ordering: .relaxed)
             takeIncoming()
             dispatch()
         }
