@@ -39,6 +39,11 @@
         private(set) var needsFlush = false
         /// Streams closed since requests were last submitted in the middle of a read.
         private var closedSinceSubmit = 0
+        /// Set while a read is fed to nghttp2: a write that fails meanwhile (a server that answered, then
+        /// closed) closes the connection only once the answers already read are handled, so none of them
+        /// is taken for lost and sent again.
+        private var readingFrames = false
+        private var closeAfterRead: String?
         /// How many bytes of a read nghttp2 takes at a time (about 9 answers of APNs' size).
         private static let receiveSlice = 256
 
@@ -180,6 +185,14 @@
             // loaded machine: 15-30k/s with a pause every 5 answers, 24-35k/s without).
             let submitThreshold = max(32, streams.count / 4)
             closedSinceSubmit = 0
+            readingFrames = true
+            defer {
+                readingFrames = false
+                if let reason = closeAfterRead {
+                    closeAfterRead = nil
+                    close(reason)
+                }
+            }
             while state == .ready {
                 let count = channel.receive(into: buffer)
                 if count < 0 { break }
@@ -231,7 +244,11 @@
                 outbound.append(UnsafeBufferPointer(start: data, count: count))
             }
             guard let written = outbound.write(to: channel) else {
-                close("the connection failed while sending")
+                if readingFrames {
+                    closeAfterRead = closeAfterRead ?? "the connection failed while sending"
+                } else {
+                    close("the connection failed while sending")
+                }
                 return
             }
             if written && goingAway && streams.isEmpty { close(nil) }
