@@ -218,8 +218,20 @@ pg_dir=$(mktemp -d)
 chown postgres:postgres "$pg_dir"
 pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
 runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+# GATEWAY_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements), printed after the campaign.
+pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
+[ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+  pg_options+=" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on"
 runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
+  -o "$pg_options" start >/dev/null
 psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench" >/dev/null
+[ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
 campaign "pushbutton serve, PostgreSQL (one process)$label_suffix" "postgres://postgres@127.0.0.1:$pg_port/bench"
+if [ -n "${GATEWAY_PG_STATEMENTS:-}" ]; then
+  printf '\n   PostgreSQL, by statement (execution + planning ms, calls, rows; the most expensive first)\n'
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -AtF ' | ' -c "
+    SELECT round(total_exec_time + total_plan_time), calls, rows, regexp_replace(left(query, 110), '\\s+', ' ', 'g')
+    FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15" | sed 's/^/   /'
+fi
 printf '\n   (the target: a campaign at 50%% or more of pushbutton send; the server flat and under 128 MiB)\n'

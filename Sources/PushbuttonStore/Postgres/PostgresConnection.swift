@@ -145,6 +145,40 @@ final class PostgresConnection: SQLConnection {
         return (rows, changes)
     }
 
+    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, sending `rows` (ended here); returns how many rows
+    /// it copied.
+    /// Errors are located at `sql`, as a statement's are.
+    @discardableResult
+    func copy(_ sql: String, _ rows: inout PostgresCopyRows) throws(StoreError) -> Int {
+        let start = PQexec(handle, sql)
+        let started = PQresultStatus(start) == PGRES_COPY_IN
+        defer { PQclear(start) }
+        guard started else { throw failure(start, sql) }
+        rows.finish()
+        let sent = rows.bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    PQputCopyData(handle, $0, Int32(buffer.count))
+                }
+            } ?? 1
+        }
+        // Ending the copy, even after a failed send, brings the connection back to taking statements.
+        let ended = PQputCopyEnd(handle, sent == 1 ? nil : "the copy data could not be sent")
+        var problem: StoreError?
+        var copied = 0
+        while let result = PQgetResult(handle) {
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                copied = Self.integer(PQcmdTuples(result))
+            } else if problem == nil {
+                problem = failure(result, sql)
+            }
+            PQclear(result)
+        }
+        if let problem { throw problem }
+        guard sent == 1, ended == 1 else { throw failure(nil, sql) }
+        return copied
+    }
+
     /// A decimal count (`PQcmdTuples`), 0 when empty.
     private static func integer(_ text: UnsafePointer<CChar>?) -> Int {
         guard var pointer = text else { return 0 }
