@@ -201,8 +201,8 @@ public final class SQLGatewayStore: GatewayStore {
     }
 
     /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
-    /// smallest new row id, or with SQLite a bound just below it (all new rows are above it, no other row of
-    /// the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
+    /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
+    /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
     /// gets no row in `payloads`.
     @discardableResult
     private func insert(
@@ -216,10 +216,12 @@ public final class SQLGatewayStore: GatewayStore {
         if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
             return try copy(deliveries, of: spec, shared: shared, now: now, tallies: &tallies, into: postgres)
         }
-        // SQLite (one writer, in this transaction) numbers new rows above the largest id: that bound is the
-        // smallest id the skip of inactive devices needs, without a row returned per recipient.
+        // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
+        // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
+        // (a few recipients, a single notification's, come back by RETURNING: one statement fewer).
         var first: Int64?
-        if dialect == .sqlite {
+        let bounded = dialect == .sqlite && deliveries.count >= Self.rowsToCopy
+        if bounded {
             first = (try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer ?? 0) + 1
         }
         let notification = SQLValue.text(spec.id)
@@ -249,11 +251,11 @@ public final class SQLGatewayStore: GatewayStore {
                 }
             }
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
-            // promised, so by apns-id); the rest only tell the smallest id (PostgreSQL; SQLite knows it).
+            // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
-            let returning = ownPayloads ? " RETURNING id, apns_id" : dialect == .sqlite ? "" : " RETURNING id"
+            let returning = ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
             let rows = try connection.query(Self.insertDeliveries(end - start) + returning, values)
-            if dialect != .sqlite, let lowest = rows.compactMap({ $0[0].integer }).min() {
+            if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
                 first = min(first ?? lowest, lowest)
             }
             guard ownPayloads else { continue }
