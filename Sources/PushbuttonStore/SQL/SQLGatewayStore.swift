@@ -481,17 +481,30 @@ public final class SQLGatewayStore: GatewayStore {
         return try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
                 var recorded = Set<Int64>()
+                recorded.reserveCapacity(results.count)
+                // Delivered, the usual outcome, needs only its row id: one `UPDATE … WHERE id IN (…)` per
+                // lease and attempt count. The others carry a status and reason each.
+                var delivered: [DeliveredGroup: [Int64]] = [:]
+                var others: [CompletedDelivery] = []
+                for result in results {
+                    if case .delivered = result.outcome {
+                        delivered[
+                            DeliveredGroup(leaseToken: result.delivery.leaseToken, attempts: result.attempts),
+                            default: []
+                        ].append(result.delivery.id)
+                    } else {
+                        others.append(result)
+                    }
+                }
+                for (group, ids) in delivered {
+                    try Self.recordDelivered(ids, group, now: now, into: &recorded, connection)
+                }
                 var start = 0
-                // One UPDATE … FROM (VALUES …) per chunk; the casts type the values for PostgreSQL.
-                let row = """
-                    (CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT),
-                     CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION))
-                    """
-                while start < results.count {
-                    let end = min(start + Self.rowsPerStatement, results.count)
-                    var values: [SQLValue] = []
-                    values.reserveCapacity((end - start) * 7)
-                    for result in results[start..<end] {
+                while start < others.count {
+                    let end = min(start + Self.rowsPerStatement, others.count)
+                    var values: [SQLValue] = [Self.time(now)]
+                    values.reserveCapacity(1 + StatementShapes.padded(end - start) * 7)
+                    for result in others[start..<end] {
                         var status: SQLValue = .integer(200)
                         var reason: SQLValue = .null
                         var unregistered: SQLValue = .null
@@ -516,15 +529,7 @@ public final class SQLGatewayStore: GatewayStore {
                     for _ in (end - start)..<count {
                         values += [.integer(-1), .text(""), .text("failed"), .null, .null, .integer(0), .null]
                     }
-                    let rows = try connection.query(
-                        """
-                        UPDATE deliveries SET state = v.column3, status = v.column4, reason = v.column5,
-                            attempts = v.column6, unregistered_at = v.column7, finished_at = ?, lease_until = NULL
-                        FROM (VALUES \(Array(repeating: row, count: count).joined(separator: ", "))) AS v
-                        WHERE deliveries.id = v.column1 AND deliveries.state = 'leased'
-                            AND deliveries.lease_token = v.column2
-                        RETURNING deliveries.id
-                        """, [Self.time(now)] + values)
+                    let rows = try connection.query(OutcomeStatements.each(count: count), values)
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
@@ -575,6 +580,45 @@ public final class SQLGatewayStore: GatewayStore {
                     recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
                     webhookEvents: events.count / 3)
             }
+        }
+    }
+
+    /// The delivered recipients of one lease with one attempt count.
+    struct DeliveredGroup: Hashable {
+        var leaseToken: String
+        var attempts: Int
+    }
+
+    /// Records delivered recipients by id, a chunk per statement; when a chunk changes fewer rows than it
+    /// has (a lease lost to another worker: rare), reads back which it did.
+    private static func recordDelivered(
+        _ ids: [Int64], _ group: DeliveredGroup, now: Date, into recorded: inout Set<Int64>,
+        _ connection: any SQLConnection
+    ) throws(StoreError) {
+        var start = 0
+        while start < ids.count {
+            let end = min(start + rowsPerStatement, ids.count)
+            let count = StatementShapes.padded(end - start)
+            var idValues: [SQLValue] = []
+            idValues.reserveCapacity(count)
+            for id in ids[start..<end] { idValues.append(.integer(id)) }
+            // Padded with an id no recipient has: a few statement shapes, not one per count.
+            while idValues.count < count { idValues.append(.integer(-1)) }
+            let token = SQLValue.text(group.leaseToken)
+            let changed = try connection.run(
+                OutcomeStatements.delivered(count: count),
+                [.integer(Int64(group.attempts)), time(now)] + idValues + [token]
+            ).changes
+            if changed == end - start {
+                recorded.formUnion(ids[start..<end])
+            } else if changed > 0 {
+                for row in try connection.query(
+                    OutcomeStatements.recordedDelivered(count: count), idValues + [token, time(now)])
+                {
+                    if let id = row[0].integer { recorded.insert(id) }
+                }
+            }
+            start = end
         }
     }
 
