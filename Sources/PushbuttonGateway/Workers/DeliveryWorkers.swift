@@ -80,7 +80,11 @@ final class DeliveryWorkers: Sendable {
         var completed: [CompletedDelivery] = []
         completed.reserveCapacity(leased.count)
         var byApp: [String: [LeasedDelivery]] = [:]
-        for delivery in leased { byApp[delivery.app, default: []].append(delivery) }
+        if let first = leased.first?.app, leased.allSatisfy({ $0.app == first }) {
+            byApp[first] = leased  // one app, as almost always: no copy of each row
+        } else {
+            for delivery in leased { byApp[delivery.app, default: []].append(delivery) }
+        }
         for (appID, deliveries) in byApp {
             guard let app = apps[appID], let client = app.client else {
                 for delivery in deliveries {
@@ -91,9 +95,8 @@ final class DeliveryWorkers: Sendable {
                 }
                 continue
             }
-            var sendable: [LeasedDelivery] = []
+            var malformed = Set<Int64>()
             var notifications: [APNsNotification] = []
-            sendable.reserveCapacity(deliveries.count)
             notifications.reserveCapacity(deliveries.count)
             for delivery in deliveries {
                 // The intake validated the token; the stored hex is taken as it was kept.
@@ -103,15 +106,16 @@ final class DeliveryWorkers: Sendable {
                         CompletedDelivery(
                             delivery, outcome: .failed(attempts: 0, cause: "the stored token or apns-id is malformed"),
                             attempts: 0))
+                    malformed.insert(delivery.id)
                     continue
                 }
-                sendable.append(delivery)
                 notifications.append(
                     APNsNotification(
                         deviceToken: token, payload: delivery.payload, topic: delivery.topic,
                         pushType: PushType(rawValue: delivery.pushType), priority: delivery.priority,
                         expiration: delivery.expiration, collapseID: delivery.collapseID, apnsID: apnsID))
             }
+            let sendable = malformed.isEmpty ? deliveries : deliveries.filter { !malformed.contains($0.id) }
             let batch = WorkerBatch(deliveries: sendable, notifications: notifications)
             let (metrics, started) = (self.metrics, ContinuousClock.now)
             // The sender's direct path: each answer's outcome is kept on the connection's thread.

@@ -11,6 +11,8 @@ public final class SQLGatewayStore: GatewayStore {
     let dialect: SQLDialect
     /// Where it is, without credentials.
     public let location: String
+    /// The headers and shared payloads of notifications leased lately (they never change once stored).
+    let headers = NotificationHeaders()
 
     init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
         self.pool = pool
@@ -423,37 +425,62 @@ public final class SQLGatewayStore: GatewayStore {
                     }
                     start = end
                 }
+                // The headers are the notification's (each row has copies): read once per notification, not
+                // turned into strings again for each recipient, and kept for the next leases. Rows come mostly
+                // grouped by notification: the last one's are at hand without a lookup.
+                var specs: [String: [SQLValue]] = [:]
+                var last: String?
+                for row in rows {
+                    guard let notification = row[1].text, notification != last else { continue }
+                    last = notification
+                    guard specs[notification] == nil else { continue }
+                    if let kept = headers.spec(notification) {
+                        specs[notification] = kept
+                        continue
+                    }
+                    let spec =
+                        try connection.query(
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                            [.text(notification)]
+                        ).first ?? []
+                    specs[notification] = spec
+                    if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
+                }
                 // The rest share their notification's payload.
                 var sharedBy: [String: [UInt8]] = [:]
                 for row in rows {
                     guard let id = row[0].integer, payloads[id] == nil, let notification = row[1].text else { continue }
                     if sharedBy[notification] == nil {
-                        sharedBy[notification] =
-                            try connection.query(
-                                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
-                            ).first?[0].blob ?? []
+                        if let kept = headers.shared(notification) {
+                            sharedBy[notification] = kept
+                        } else {
+                            let shared =
+                                try connection.query(
+                                    "SELECT payload FROM shared_payloads WHERE notification_id = ?",
+                                    [.text(notification)]
+                                ).first?[0].blob
+                            sharedBy[notification] = shared ?? []
+                            if let shared { headers.keep(shared: shared, for: notification) }
+                        }
                     }
                     payloads[id] = sharedBy[notification]
                 }
-                // The headers are the notification's (each row has copies): read once per notification, not
-                // turned into strings again for each recipient.
-                var specs: [String: [SQLValue]] = [:]
-                for row in rows {
-                    guard let notification = row[1].text, specs[notification] == nil else { continue }
-                    specs[notification] =
-                        try connection.query(
-                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
-                            [.text(notification)]
-                        ).first ?? []
-                }
+                // The campaigns' tallies, a move per run of rows of one campaign.
                 var tallies = CampaignTallies()
+                var run: (notification: String, count: Int)?
                 for row in rows {
                     guard let notification = row[1].text, row[5].text == DeliveryState.queued.rawValue,
                         let spec = specs[notification], spec.count > 6,
                         spec[6].text == NotificationSpec.Kind.campaign.rawValue
                     else { continue }
-                    tallies.move(notification, from: .queued, to: .leased)
+                    if run?.notification == notification {
+                        run?.count += 1
+                    } else {
+                        if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
+                        run = (notification, 1)
+                    }
                 }
+                if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
                 try tallies.write(into: connection)
                 return (rows, payloads, specs)
             }
@@ -533,15 +560,38 @@ public final class SQLGatewayStore: GatewayStore {
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
-                let campaigns = try CampaignTallies.campaigns(
-                    among: Set(
-                        results.lazy.filter { recorded.contains($0.delivery.id) }.map(\.delivery.notificationID)),
-                    connection)
-                var tallies = CampaignTallies()
-                for result in results
-                where recorded.contains(result.delivery.id) && campaigns.contains(result.delivery.notificationID) {
-                    tallies.move(result.delivery.notificationID, from: .leased, to: result.outcome.state)
+                // The campaigns' tallies: which notifications are campaigns is known from the lease (the
+                // headers kept), else read; a move per run of one campaign's rows in one state.
+                var kinds: [String: Bool] = [:]
+                var unknown = Set<String>()
+                var last: String?
+                for result in results where result.delivery.notificationID != last {
+                    let notification = result.delivery.notificationID
+                    last = notification
+                    guard kinds[notification] == nil, !unknown.contains(notification) else { continue }
+                    if let kept = headers.isCampaign(notification) {
+                        kinds[notification] = kept
+                    } else {
+                        unknown.insert(notification)
+                    }
                 }
+                if !unknown.isEmpty {
+                    let campaigns = try CampaignTallies.campaigns(among: unknown, connection)
+                    for notification in unknown { kinds[notification] = campaigns.contains(notification) }
+                }
+                var tallies = CampaignTallies()
+                var run: (notification: String, state: DeliveryState, count: Int)?
+                for result in results where recorded.contains(result.delivery.id) {
+                    let (notification, state) = (result.delivery.notificationID, result.outcome.state)
+                    guard kinds[notification] == true else { continue }
+                    if let current = run, current.notification == notification, current.state == state {
+                        run?.count += 1
+                    } else {
+                        if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
+                        run = (notification, state, 1)
+                    }
+                }
+                if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
                 try tallies.write(into: connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
