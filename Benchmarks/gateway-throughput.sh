@@ -37,17 +37,6 @@ fi
 
 "$bin" mock-apns --h2c --port 0 --quiet >"$work/mock.out" 2>"$work/mock.err" &
 pids+=($!)
-mock_pid=$!
-# CPU ticks of a process; of the benchmark's PostgreSQL server (postmaster and backends) when it runs. On 2
-# cores the whole machine's CPU per recipient decides the rate: the mock's and PostgreSQL's count too.
-ticks_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
-pg_ticks() {
-  [ -n "$pg_dir" ] && [ -s "$pg_dir/data/postmaster.pid" ] || { echo 0; return; }
-  local postmaster
-  postmaster=$(head -1 "$pg_dir/data/postmaster.pid")
-  for pid in "$postmaster" $(pgrep -P "$postmaster"); do ticks_of "$pid" 2>/dev/null || true; done | paste -sd+ | bc
-}
-per_recipient() { echo "$1 * 1000000 / $(getconf CLK_TCK) / $count" | bc -l; }
 for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/mock.out" "$1"; }
 mock_port=$(field port)
@@ -141,14 +130,12 @@ PY
 "$bin" payload --category message --title Anna --body "Lunch tomorrow at noon?" >"$work/payload.json"
 
 direct_start=$(date +%s.%N)
-mock_before=$(ticks_of "$mock_pid")
 /usr/bin/time -f "cpu=%U %S" -o "$work/send.time" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --host 127.0.0.1 \
   --port "$mock_port" --h2c --tokens "$work/tokens.txt" --payload "$work/payload.json" --connections 2 \
   >/dev/null 2>"$work/send.err"
 direct=$(echo "$(date +%s.%N) - $direct_start" | bc -l)
 direct_rate=$(echo "$count / $direct" | bc -l)
 direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 | awk -v n="$count" '{ print ($1 + $2) * 1000000 / n }')
-direct_mock=$(per_recipient "$(($(ticks_of "$mock_pid") - mock_before))")
 
 campaign() { # label store
   config "$2" "${GATEWAY_WORKERS:-8}"
@@ -159,9 +146,6 @@ campaign() { # label store
     perf record -F 499 -g -p "$serve_pid" -o "$GATEWAY_PERF" >/dev/null 2>&1 &
     perf_pid=$!
   fi
-  local mock_start pg_start
-  mock_start=$(ticks_of "$mock_pid")
-  pg_start=$(pg_ticks)
   started=$(date +%s.%N)
   id=$(curl -s --max-time 600 -H "Authorization: Bearer $secret" --data-binary @"$work/page-00000.ndjson" \
     "$serve_url/v1/apps/chat/campaigns" | python3 -c "import json,sys; print(json.load(sys.stdin)['id'])")
@@ -185,14 +169,9 @@ campaign() { # label store
   local ticks cpu
   ticks=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
   cpu=$(echo "$ticks * 1000000 / $(getconf CLK_TCK) / $count" | bc -l)
-  local mock_cpu pg_cpu
-  mock_cpu=$(per_recipient "$(($(ticks_of "$mock_pid") - mock_start))")
-  pg_cpu=$(per_recipient "$(($(pg_ticks) - pg_start))")
   stop_serve
   printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB, %.1f µs CPU each (pages in at %.0f/s)\n' "$1" \
     "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
-  printf '   %-58s %12s   machine %.1f µs each: serve %.1f + mock %.1f + PostgreSQL %.1f (send: %.1f + mock %.1f)\n' "" "" \
-    "$(echo "$cpu + $mock_cpu + $pg_cpu" | bc -l)" "$cpu" "$mock_cpu" "$pg_cpu" "$direct_cpu" "$direct_mock"
 }
 
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
@@ -207,18 +186,8 @@ pg_dir=$(mktemp -d)
 chown postgres:postgres "$pg_dir"
 pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
 runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-# GATEWAY_PG_STATEMENTS=1: PostgreSQL's own time per statement (pg_stat_statements) after the campaign.
-pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
-[ -n "${GATEWAY_PG_STATEMENTS:-}" ] && pg_options="$pg_options -c shared_preload_libraries=pg_stat_statements"
 runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-  -o "$pg_options" start >/dev/null
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
 psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench" >/dev/null
-[ -n "${GATEWAY_PG_STATEMENTS:-}" ] && psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
 campaign "pushbutton serve, PostgreSQL (one process)" "postgres://postgres@127.0.0.1:$pg_port/bench"
-if [ -n "${GATEWAY_PG_STATEMENTS:-}" ]; then
-  printf '\n   PostgreSQL time per statement (ms total, calls, first 90 characters):\n'
-  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -Atc "SELECT round(total_exec_time)::text || ' ms, ' || calls
-    || ' calls: ' || left(regexp_replace(query, '\s+', ' ', 'g'), 90) FROM pg_stat_statements
-    ORDER BY total_exec_time DESC LIMIT 12" | sed 's/^/   /'
-fi
 printf '\n   (the target: a campaign at 50%% or more of pushbutton send; the server flat and under 128 MiB)\n'

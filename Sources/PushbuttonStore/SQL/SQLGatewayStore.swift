@@ -394,10 +394,7 @@ public final class SQLGatewayStore: GatewayStore {
                 case .postgres:
                     rows = try connection.query(
                         SQLDialect.postgresLease,
-                        [
-                            Self.time(now), .integer(Int64(limit)), Self.time(now), .integer(Int64(limit)),
-                            .integer(Int64(limit)), .text(token), until,
-                        ])
+                        [Self.time(now), Self.time(now), .integer(Int64(limit)), .text(token), until])
                 }
                 var payloads: [Int64: [UInt8]] = [:]
                 payloads.reserveCapacity(rows.count)
