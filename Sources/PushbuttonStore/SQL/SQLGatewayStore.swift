@@ -213,6 +213,9 @@ public final class SQLGatewayStore: GatewayStore {
         if shared == nil, let candidate = deliveries.first?.payload {
             shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
         }
+        if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
+            return try copy(deliveries, of: spec, shared: shared, now: now, tallies: &tallies, into: postgres)
+        }
         for chunk in StatementShapes.chunks(deliveries.count) {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
             let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
@@ -340,7 +343,9 @@ public final class SQLGatewayStore: GatewayStore {
                 var count = 0
                 var first: Int64?
                 var buffer: [NewDelivery] = []
-                buffer.reserveCapacity(Self.rowsPerStatement)
+                // PostgreSQL copies a page at once; SQLite inserts in multi-row statements.
+                let rowsPerFlush = dialect == .postgres ? Self.rowsPerCopy : Self.rowsPerStatement
+                buffer.reserveCapacity(rowsPerFlush)
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
                 func flush() throws(StoreError) {
@@ -354,7 +359,7 @@ public final class SQLGatewayStore: GatewayStore {
                 try produce { (delivery: NewDelivery) throws(StoreError) in
                     buffer.append(delivery)
                     count += 1
-                    if buffer.count == Self.rowsPerStatement { try flush() }
+                    if buffer.count == rowsPerFlush { try flush() }
                 }
                 try flush()
                 if let first {
