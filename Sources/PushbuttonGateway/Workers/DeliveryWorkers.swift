@@ -50,19 +50,16 @@ final class DeliveryWorkers: Sendable {
 
     private func work() async {
         var storeFailures = 0
-        // The next batch, leased while this one sends (only after a full batch: a short one means the queue
-        // is drained), so the sender's window does not wait for a lease's round trips between batches.
-        var next: Task<Result<[LeasedDelivery], StoreError>, Never>?
+        let store = self.store
         while !Task.isCancelled {
             let leased: [LeasedDelivery]
-            let result: Result<[LeasedDelivery], StoreError>
-            if let prefetched = next { result = await prefetched.value } else { result = await lease() }
-            next = nil
-            switch result {
-            case .success(let batch):
-                leased = batch
+            do {
+                let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
+                leased = try await threads.perform { () throws(StoreError) in
+                    try store.lease(limit: limit, duration: duration, now: at)
+                }
                 storeFailures = 0
-            case .failure(let error):
+            } catch {
                 storeFailures += 1
                 if storeFailures == 1 {
                     FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
@@ -74,26 +71,7 @@ final class DeliveryWorkers: Sendable {
                 try? await Task.sleep(for: options.pollInterval)
                 continue
             }
-            if leased.count >= options.batchSize { next = Task { await self.lease() } }
             await send(leased)
-        }
-        // A batch leased for a send that will not come goes back to the queue at once, not when its lease
-        // runs out.
-        if let next, case .success(let unsent) = await next.value, !unsent.isEmpty {
-            let store = self.store
-            try? await threads.perform { () throws(StoreError) in try store.release(unsent) }
-        }
-    }
-
-    private func lease() async -> Result<[LeasedDelivery], StoreError> {
-        let (store, limit, duration, at) = (self.store, options.batchSize, options.lease.seconds, now())
-        do {
-            return .success(
-                try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at)
-                })
-        } catch {
-            return .failure(error)
         }
     }
 
