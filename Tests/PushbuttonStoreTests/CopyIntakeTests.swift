@@ -70,4 +70,21 @@ struct CopyIntakeTests {
                 String(decoding: delivery.payload, as: UTF8.self) == (index % 10 == 3 ? "{\"own\":\(index)}" : "{}"))
         }
     }
+
+    /// Migration 8i: PostgreSQL no longer runs a trigger per recipient to check its notification; SQLite's
+    /// rendering of it is empty.
+    @Test func theNotificationCheckIsGoneOnPostgreSQLOnly() async throws {
+        let url = try await Blocking.run { () throws -> String in try TestPostgres.shared.freshDatabase() }
+        _ = try SQLGatewayStore.postgres(url: url, connections: 1, now: Self.t0)
+        let connection = try PostgresConnection(url: url)
+        let checks = try connection.query(
+            "SELECT COUNT(*) FROM pg_constraint WHERE conrelid = CAST('deliveries' AS regclass) AND contype = 'f'")
+        #expect(checks == [[.integer(0)]])
+        let migration = try #require(
+            StoreMigrations.migrations.first { $0.name == "8i-deliveries-without-notification-check" })
+        #expect(SQLDialect.postgres.render(migration.sql).contains("ALTER TABLE deliveries DROP CONSTRAINT"))
+        #expect(!SQLDialect.sqlite.render(migration.sql).contains("ALTER"))
+        #expect(SQLDialect.sqlite.render("A {POSTGRES: B;} C {POSTGRES: D;}") == "A  C ")
+        #expect(SQLDialect.postgres.render("A {POSTGRES: B;} C {POSTGRES: D;}") == "A B; C D;")
+    }
 }
