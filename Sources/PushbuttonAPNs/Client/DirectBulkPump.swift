@@ -108,6 +108,9 @@ final class DirectBulkPump: DeliverySink, @unchecked Sendable {
             }
             completed = true
             completion = nil
+            // The spare deliveries refer to this pump (their sink): let go of them, or a pump per batch
+            // (the gateway's workers) would keep each batch's pump and last notifications for good.
+            spare.removeAll()
             return waiting
         }
         caller?.resume()

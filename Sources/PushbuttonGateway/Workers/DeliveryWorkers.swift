@@ -80,7 +80,11 @@ final class DeliveryWorkers: Sendable {
         var completed: [CompletedDelivery] = []
         completed.reserveCapacity(leased.count)
         var byApp: [String: [LeasedDelivery]] = [:]
-        for delivery in leased { byApp[delivery.app, default: []].append(delivery) }
+        if let first = leased.first?.app, leased.allSatisfy({ $0.app == first }) {
+            byApp[first] = leased  // one app, as almost always: no copy of each row
+        } else {
+            for delivery in leased { byApp[delivery.app, default: []].append(delivery) }
+        }
         for (appID, deliveries) in byApp {
             guard let app = apps[appID], let client = app.client else {
                 for delivery in deliveries {
@@ -91,47 +95,48 @@ final class DeliveryWorkers: Sendable {
                 }
                 continue
             }
-            var byID: [UUID: LeasedDelivery] = [:]
+            var malformed = Set<Int64>()
             var notifications: [APNsNotification] = []
+            notifications.reserveCapacity(deliveries.count)
             for delivery in deliveries {
-                guard let apnsID = UUID(uuidString: delivery.apnsID), let token = try? DeviceToken(delivery.token)
+                // The intake validated the token; the stored hex is taken as it was kept.
+                guard let apnsID = StoredUUID.parse(delivery.apnsID), let token = DeviceToken(storedHex: delivery.token)
                 else {
                     completed.append(
                         CompletedDelivery(
                             delivery, outcome: .failed(attempts: 0, cause: "the stored token or apns-id is malformed"),
                             attempts: 0))
+                    malformed.insert(delivery.id)
                     continue
                 }
-                byID[apnsID] = delivery
                 notifications.append(
                     APNsNotification(
                         deviceToken: token, payload: delivery.payload, topic: delivery.topic,
                         pushType: PushType(rawValue: delivery.pushType), priority: delivery.priority,
                         expiration: delivery.expiration, collapseID: delivery.collapseID, apnsID: apnsID))
             }
-            let started = ContinuousClock.now
-            await client.send(ArraySequence(notifications), maximumInFlight: 1000) {
-                notification, result, attempts in
-                guard let delivery = byID[notification.apnsID] else { return }
+            let sendable = malformed.isEmpty ? deliveries : deliveries.filter { !malformed.contains($0.id) }
+            let batch = WorkerBatch(deliveries: sendable, notifications: notifications)
+            let (metrics, started) = (self.metrics, ContinuousClock.now)
+            // The sender's direct path: each answer's outcome is kept on the connection's thread.
+            await client.send(polling: batch, maximumInFlight: 1000) { notification, result, attempts in
                 let latency = (ContinuousClock.now - started).seconds
                 switch result {
                 case .delivered:
+                    guard batch.finish(notification, outcome: .delivered, attempts: attempts) else { return }
                     metrics.sent(appID, latency: latency, outcome: "delivered", reason: nil)
-                    completed.append(CompletedDelivery(delivery, outcome: .delivered, attempts: attempts))
                 case .rejected(_, let status, let reason, let unregisteredAt):
+                    let outcome = DeliveryOutcome.rejected(
+                        status: status, reason: reason.rawValue, unregisteredAt: unregisteredAt)
+                    guard batch.finish(notification, outcome: outcome, attempts: attempts) else { return }
                     metrics.sent(appID, latency: latency, outcome: "rejected", reason: reason.rawValue)
-                    completed.append(
-                        CompletedDelivery(
-                            delivery,
-                            outcome: .rejected(status: status, reason: reason.rawValue, unregisteredAt: unregisteredAt),
-                            attempts: attempts))
                 case .failed(_, let attempts, let cause):
+                    let outcome = DeliveryOutcome.failed(attempts: attempts, cause: cause.message)
+                    guard batch.finish(notification, outcome: outcome, attempts: attempts) else { return }
                     metrics.sent(appID, latency: latency, outcome: "failed", reason: nil)
-                    completed.append(
-                        CompletedDelivery(
-                            delivery, outcome: .failed(attempts: attempts, cause: cause.message), attempts: attempts))
                 }
             }
+            completed += batch.completed()
         }
         await record(completed)
     }
@@ -152,17 +157,4 @@ final class DeliveryWorkers: Sendable {
         metrics.refusedLateOutcomes(recorded.recorded.filter { !$0 }.count)
         for (app, count) in recorded.deactivated { metrics.deactivated(app, count) }
     }
-}
-
-/// An array as an `AsyncSequence`, for `APNsClient.send(_:maximumInFlight:onOutcome:)`.
-struct ArraySequence<Element: Sendable>: AsyncSequence, Sendable {
-    let elements: [Element]
-    init(_ elements: [Element]) { self.elements = elements }
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        var iterator: IndexingIterator<[Element]>
-        mutating func next() async -> Element? { iterator.next() }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(iterator: elements.makeIterator()) }
 }

@@ -11,6 +11,8 @@ public final class SQLGatewayStore: GatewayStore {
     let dialect: SQLDialect
     /// Where it is, without credentials.
     public let location: String
+    /// The headers and shared payloads of notifications leased lately (they never change once stored).
+    let headers = NotificationHeaders()
 
     init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
         self.pool = pool
@@ -469,37 +471,62 @@ public final class SQLGatewayStore: GatewayStore {
                     }
                     start = end
                 }
+                // The headers are the notification's (each row has copies): read once per notification, not
+                // turned into strings again for each recipient, and kept for the next leases. Rows come mostly
+                // grouped by notification: the last one's are at hand without a lookup.
+                var specs: [String: [SQLValue]] = [:]
+                var last: String?
+                for row in rows {
+                    guard let notification = row[1].text, notification != last else { continue }
+                    last = notification
+                    guard specs[notification] == nil else { continue }
+                    if let kept = headers.spec(notification) {
+                        specs[notification] = kept
+                        continue
+                    }
+                    let spec =
+                        try connection.query(
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                            [.text(notification)]
+                        ).first ?? []
+                    specs[notification] = spec
+                    if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
+                }
                 // The rest share their notification's payload.
                 var sharedBy: [String: [UInt8]] = [:]
                 for row in rows {
                     guard let id = row[0].integer, payloads[id] == nil, let notification = row[1].text else { continue }
                     if sharedBy[notification] == nil {
-                        sharedBy[notification] =
-                            try connection.query(
-                                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
-                            ).first?[0].blob ?? []
+                        if let kept = headers.shared(notification) {
+                            sharedBy[notification] = kept
+                        } else {
+                            let shared =
+                                try connection.query(
+                                    "SELECT payload FROM shared_payloads WHERE notification_id = ?",
+                                    [.text(notification)]
+                                ).first?[0].blob
+                            sharedBy[notification] = shared ?? []
+                            if let shared { headers.keep(shared: shared, for: notification) }
+                        }
                     }
                     payloads[id] = sharedBy[notification]
                 }
-                // The headers are the notification's (each row has copies): read once per notification, not
-                // turned into strings again for each recipient.
-                var specs: [String: [SQLValue]] = [:]
-                for row in rows {
-                    guard let notification = row[1].text, specs[notification] == nil else { continue }
-                    specs[notification] =
-                        try connection.query(
-                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
-                            [.text(notification)]
-                        ).first ?? []
-                }
+                // The campaigns' tallies, a move per run of rows of one campaign.
                 var tallies = CampaignTallies()
+                var run: (notification: String, count: Int)?
                 for row in rows {
                     guard let notification = row[1].text, row[5].text == DeliveryState.queued.rawValue,
                         let spec = specs[notification], spec.count > 6,
                         spec[6].text == NotificationSpec.Kind.campaign.rawValue
                     else { continue }
-                    tallies.move(notification, from: .queued, to: .leased)
+                    if run?.notification == notification {
+                        run?.count += 1
+                    } else {
+                        if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
+                        run = (notification, 1)
+                    }
                 }
+                if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
                 try tallies.write(into: connection)
                 return (rows, payloads, specs)
             }
@@ -527,17 +554,30 @@ public final class SQLGatewayStore: GatewayStore {
         return try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
                 var recorded = Set<Int64>()
+                recorded.reserveCapacity(results.count)
+                // Delivered, the usual outcome, needs only its row id: one `UPDATE … WHERE id IN (…)` per
+                // lease and attempt count. The others carry a status and reason each.
+                var delivered: [DeliveredGroup: [Int64]] = [:]
+                var others: [CompletedDelivery] = []
+                for result in results {
+                    if case .delivered = result.outcome {
+                        delivered[
+                            DeliveredGroup(leaseToken: result.delivery.leaseToken, attempts: result.attempts),
+                            default: []
+                        ].append(result.delivery.id)
+                    } else {
+                        others.append(result)
+                    }
+                }
+                for (group, ids) in delivered {
+                    try Self.recordDelivered(ids, group, now: now, into: &recorded, connection)
+                }
                 var start = 0
-                // One UPDATE … FROM (VALUES …) per chunk; the casts type the values for PostgreSQL.
-                let row = """
-                    (CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS INTEGER), CAST(? AS TEXT),
-                     CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION))
-                    """
-                while start < results.count {
-                    let end = min(start + Self.rowsPerStatement, results.count)
-                    var values: [SQLValue] = []
-                    values.reserveCapacity((end - start) * 7)
-                    for result in results[start..<end] {
+                while start < others.count {
+                    let end = min(start + Self.rowsPerStatement, others.count)
+                    var values: [SQLValue] = [Self.time(now)]
+                    values.reserveCapacity(1 + StatementShapes.padded(end - start) * 7)
+                    for result in others[start..<end] {
                         var status: SQLValue = .integer(200)
                         var reason: SQLValue = .null
                         var unregistered: SQLValue = .null
@@ -562,27 +602,42 @@ public final class SQLGatewayStore: GatewayStore {
                     for _ in (end - start)..<count {
                         values += [.integer(-1), .text(""), .text("failed"), .null, .null, .integer(0), .null]
                     }
-                    let rows = try connection.query(
-                        """
-                        UPDATE deliveries SET state = v.column3, status = v.column4, reason = v.column5,
-                            attempts = v.column6, unregistered_at = v.column7, finished_at = ?, lease_until = NULL
-                        FROM (VALUES \(Array(repeating: row, count: count).joined(separator: ", "))) AS v
-                        WHERE deliveries.id = v.column1 AND deliveries.state = 'leased'
-                            AND deliveries.lease_token = v.column2
-                        RETURNING deliveries.id
-                        """, [Self.time(now)] + values)
+                    let rows = try connection.query(OutcomeStatements.each(count: count), values)
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
                     start = end
                 }
-                let campaigns = try CampaignTallies.campaigns(
-                    among: Set(
-                        results.lazy.filter { recorded.contains($0.delivery.id) }.map(\.delivery.notificationID)),
-                    connection)
-                var tallies = CampaignTallies()
-                for result in results
-                where recorded.contains(result.delivery.id) && campaigns.contains(result.delivery.notificationID) {
-                    tallies.move(result.delivery.notificationID, from: .leased, to: result.outcome.state)
+                // The campaigns' tallies: which notifications are campaigns is known from the lease (the
+                // headers kept), else read; a move per run of one campaign's rows in one state.
+                var kinds: [String: Bool] = [:]
+                var unknown = Set<String>()
+                var last: String?
+                for result in results where result.delivery.notificationID != last {
+                    let notification = result.delivery.notificationID
+                    last = notification
+                    guard kinds[notification] == nil, !unknown.contains(notification) else { continue }
+                    if let kept = headers.isCampaign(notification) {
+                        kinds[notification] = kept
+                    } else {
+                        unknown.insert(notification)
+                    }
                 }
+                if !unknown.isEmpty {
+                    let campaigns = try CampaignTallies.campaigns(among: unknown, connection)
+                    for notification in unknown { kinds[notification] = campaigns.contains(notification) }
+                }
+                var tallies = CampaignTallies()
+                var run: (notification: String, state: DeliveryState, count: Int)?
+                for result in results where recorded.contains(result.delivery.id) {
+                    let (notification, state) = (result.delivery.notificationID, result.outcome.state)
+                    guard kinds[notification] == true else { continue }
+                    if let current = run, current.notification == notification, current.state == state {
+                        run?.count += 1
+                    } else {
+                        if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
+                        run = (notification, state, 1)
+                    }
+                }
+                if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
                 try tallies.write(into: connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
@@ -621,6 +676,45 @@ public final class SQLGatewayStore: GatewayStore {
                     recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
                     webhookEvents: events.count / 3)
             }
+        }
+    }
+
+    /// The delivered recipients of one lease with one attempt count.
+    struct DeliveredGroup: Hashable {
+        var leaseToken: String
+        var attempts: Int
+    }
+
+    /// Records delivered recipients by id, a chunk per statement; when a chunk changes fewer rows than it
+    /// has (a lease lost to another worker: rare), reads back which it did.
+    private static func recordDelivered(
+        _ ids: [Int64], _ group: DeliveredGroup, now: Date, into recorded: inout Set<Int64>,
+        _ connection: any SQLConnection
+    ) throws(StoreError) {
+        var start = 0
+        while start < ids.count {
+            let end = min(start + rowsPerStatement, ids.count)
+            let count = StatementShapes.padded(end - start)
+            var idValues: [SQLValue] = []
+            idValues.reserveCapacity(count)
+            for id in ids[start..<end] { idValues.append(.integer(id)) }
+            // Padded with an id no recipient has: a few statement shapes, not one per count.
+            while idValues.count < count { idValues.append(.integer(-1)) }
+            let token = SQLValue.text(group.leaseToken)
+            let changed = try connection.run(
+                OutcomeStatements.delivered(count: count),
+                [.integer(Int64(group.attempts)), time(now)] + idValues + [token]
+            ).changes
+            if changed == end - start {
+                recorded.formUnion(ids[start..<end])
+            } else if changed > 0 {
+                for row in try connection.query(
+                    OutcomeStatements.recordedDelivered(count: count), idValues + [token, time(now)])
+                {
+                    if let id = row[0].integer { recorded.insert(id) }
+                }
+            }
+            start = end
         }
     }
 

@@ -1,0 +1,43 @@
+import Synchronization
+
+/// What every leased recipient of a notification shares and nothing changes once the notification is
+/// stored — its headers (app, topic, push type, priority, expiration, collapse id, kind) and the payload
+/// its recipients share — kept for the notifications leased lately, so a lease does not read them again
+/// for every batch (two statements fewer per lease; two round trips fewer on PostgreSQL).
+final class NotificationHeaders: Sendable {
+    /// One notification's: the `notifications` row's columns as the lease selects them, and the shared
+    /// payload once read (`nil`: not read yet; a notification without one reads as empty, as before).
+    struct Entry: Sendable {
+        var spec: [SQLValue]
+        var shared: [UInt8]?
+    }
+
+    /// Kept at most: a gateway sends to a few notifications at a time; past this the cache starts again.
+    static let capacity = 256
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init() {}
+
+    func spec(_ id: String) -> [SQLValue]? { entries.withLock { $0[id]?.spec } }
+
+    func shared(_ id: String) -> [UInt8]? { entries.withLock { $0[id]?.shared } }
+
+    func keep(spec: [SQLValue], for id: String) {
+        entries.withLock { entries in
+            if entries[id] == nil, entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+            entries[id, default: Entry(spec: spec)].spec = spec
+        }
+    }
+
+    /// Kept only with the notification's headers (read first, in the same lease).
+    func keep(shared payload: [UInt8], for id: String) {
+        entries.withLock { $0[id]?.shared = payload }
+    }
+
+    /// Whether `id` is a campaign, when its headers are kept (the kind is the last column).
+    func isCampaign(_ id: String) -> Bool? {
+        entries.withLock { entries in
+            entries[id].map { $0.spec.count > 6 && $0.spec[6].text == NotificationSpec.Kind.campaign.rawValue }
+        }
+    }
+}

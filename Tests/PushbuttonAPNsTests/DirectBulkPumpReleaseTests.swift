@@ -1,0 +1,36 @@
+import Foundation
+import Pushbutton
+import Synchronization
+import Testing
+
+@testable import PushbuttonAPNs
+
+/// A direct bulk send lets go of everything once it returns: the gateway's workers start one per leased
+/// batch, and a pump kept alive by its own spare deliveries kept every batch's notifications.
+@Suite(.timeLimit(.minutes(1))) struct DirectBulkPumpReleaseTests {
+    @Test func aFinishedSendKeepsNeitherItsInputNorItsHandler() async throws {
+        let client = APNsClient(transport: APNsClientLifecycleTests.ScriptedTransport(), tokens: nil)
+        weak var released: ArraySource?
+        weak var handlerState: DirectBulkPumpTests.Collected?
+        do {
+            let channel = ArraySource(try (0..<20).map { _ in try APNsClientLifecycleTests.notification() })
+            let collected = DirectBulkPumpTests.Collected()
+            released = channel
+            handlerState = collected
+            await client.send(polling: channel, maximumInFlight: 4) { collected.add($0, $1, $2) }
+            #expect(collected.count == 20)
+        }
+        #expect(released == nil, "the input is still referred to after the send returned")
+        #expect(handlerState == nil, "the result handler is still referred to after the send returned")
+    }
+}
+
+/// Notifications handed out one by one from an array.
+final class ArraySource: SynchronousNotificationSource {
+    private let remaining: Mutex<[APNsNotification]>
+    init(_ notifications: [APNsNotification]) { remaining = Mutex(notifications.reversed()) }
+    func poll() -> NotificationPoll {
+        remaining.withLock { $0.popLast().map { .notification($0) } ?? .finished }
+    }
+    func onAvailable(_ handler: @escaping @Sendable () -> Void) {}
+}
