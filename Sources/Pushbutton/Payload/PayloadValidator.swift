@@ -765,25 +765,6 @@ private struct PayloadCheck {
     }
 }
 
-extension APS {
-    /// Whether there is an alert, told from the enum's case: `alert != nil` copies the alert (a retain of each
-    /// of its strings) to compare it.
-    fileprivate var hasAlert: Bool {
-        switch alert {
-        case .none: false
-        case .some: true
-        }
-    }
-
-    /// Whether there is a sound, without copying it.
-    fileprivate var hasSound: Bool {
-        switch sound {
-        case .none: false
-        case .some: true
-        }
-    }
-}
-
 extension ActionSpec.Builtin {
     /// A distinct small number per case, to index tables (the switch is exhaustive, so a new case must get one).
     fileprivate var ordinal: Int {
