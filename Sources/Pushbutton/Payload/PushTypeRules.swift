@@ -121,10 +121,10 @@ struct PushTypeRules {
                     hint: "send it with push type widgets or controls, to '<bundle id>.push-type.widgets'")
             }
         }
-        if type != .liveactivity && !Self.liveActivityKeys(payload.aps).isEmpty {
+        if type != .liveactivity && !Self.liveActivityKeys(payload).isEmpty {
             report(
                 .warning, .pushTypeMismatch, Self.aps,
-                "the payload has Live Activity keys (\(Self.liveActivityKeys(payload.aps).joined(separator: ", "))), "
+                "the payload has Live Activity keys (\(Self.liveActivityKeys(payload).joined(separator: ", "))), "
                     + "which only a liveactivity push delivers to the activity",
                 hint: "send it with push type liveactivity, to '<bundle id>.push-type.liveactivity'")
         }
@@ -158,20 +158,20 @@ struct PushTypeRules {
         }
     }
 
-    /// The Live Activity keys `aps` holds, by name.
-    private static func liveActivityKeys(_ aps: APS) -> [String] {
-        // Read in place (a copy of the fields retains each of them); the two extra keys are looked up (hashed)
+    /// The Live Activity keys the payload's `aps` holds, by name.
+    private static func liveActivityKeys(_ payload: Payload) -> [String] {
+        // Read in place (passing `payload.aps` would copy it, retaining each member); the two extra keys are looked up (hashed)
         // only when there are extra keys.
         var keys: [String] = []
-        if aps.liveActivity.event != nil { keys.append("event") }
-        if aps.liveActivity.contentState != nil { keys.append("content-state") }
-        if aps.liveActivity.attributesType != nil { keys.append("attributes-type") }
-        if aps.liveActivity.attributes != nil { keys.append("attributes") }
-        if aps.liveActivity.dismissalDate != nil { keys.append("dismissal-date") }
-        if aps.liveActivity.staleDate != nil { keys.append("stale-date") }
-        guard !aps.extra.isEmpty else { return keys }
-        if aps.inputPushToken { keys.append("input-push-token") }
-        if aps.inputPushChannel != nil { keys.append("input-push-channel") }
+        if payload.aps.liveActivity.event != nil { keys.append("event") }
+        if payload.aps.liveActivity.contentState != nil { keys.append("content-state") }
+        if payload.aps.liveActivity.attributesType != nil { keys.append("attributes-type") }
+        if payload.aps.liveActivity.attributes != nil { keys.append("attributes") }
+        if payload.aps.liveActivity.dismissalDate != nil { keys.append("dismissal-date") }
+        if payload.aps.liveActivity.staleDate != nil { keys.append("stale-date") }
+        guard !payload.aps.extra.isEmpty else { return keys }
+        if payload.aps.inputPushToken { keys.append("input-push-token") }
+        if payload.aps.inputPushChannel != nil { keys.append("input-push-channel") }
         return keys
     }
 }

@@ -16,3 +16,13 @@ extension APS {
         }
     }
 }
+
+extension Payload {
+    /// Whether there are Pushbutton actions, without copying them (as `actions != nil` does).
+    var hasActions: Bool {
+        switch actions {
+        case .none: false
+        case .some: true
+        }
+    }
+}
