@@ -55,6 +55,10 @@ public final class Gateway: Sendable {
         // glibc gives each busy thread a heap of its own (up to 8 per core); the HTTP, store and APNs threads
         // then hold tens of MiB of freed but unreturned memory. A few heaps keep the server small.
         pb_limit_malloc_arenas(2)
+        let proxy: HTTPProxy?
+        do { proxy = try configuration.proxy.resolve() } catch {
+            throw StartError(message: "the proxy to APNs: \(error.message)")
+        }
         let store: any GatewayStore
         if let given {
             store = given
@@ -68,7 +72,7 @@ public final class Gateway: Sendable {
             return error
         }
         for app in configuration.apps {
-            do { apps[app.id] = try runtime(app, workers: configuration.workers) } catch {
+            do { apps[app.id] = try runtime(app, workers: configuration.workers, proxy: proxy) } catch {
                 throw await abandon(error)
             }
         }
@@ -103,7 +107,9 @@ public final class Gateway: Sendable {
             workers: workers, background: background)
     }
 
-    private static func runtime(_ app: AppConfiguration, workers: WorkerOptions) throws(StartError) -> AppRuntime {
+    private static func runtime(_ app: AppConfiguration, workers: WorkerOptions, proxy: HTTPProxy?)
+        throws(StartError) -> AppRuntime
+    {
         let bytes: [UInt8]
         do {
             bytes = Array(try Data(contentsOf: URL(fileURLWithPath: app.manifestPath)))
@@ -117,7 +123,7 @@ public final class Gateway: Sendable {
                 message:
                     "app '\(app.id)': the manifest \(app.manifestPath) has errors\(first) (pushbutton lint shows all)")
         }
-        var certificate: (certificate: String, key: String)?
+        var certificate: ClientCertificate?
         var tokens: TokenProvider?
         switch app.credentials {
         case .token(let keyFile, let keyID, let teamID):
@@ -127,13 +133,15 @@ public final class Gateway: Sendable {
                 throw StartError(message: "app '\(app.id)': the provider key \(keyFile): \(error.message)")
             }
         case .certificate(let certificateFile, let keyFile):
-            certificate = (certificateFile, keyFile)
+            certificate = .pem(certificate: certificateFile, key: keyFile)
+        case .pkcs12(let file, let passphraseFile):
+            certificate = .pkcs12(file: file, passphraseFile: passphraseFile)
         }
         let client: APNsClient
         do {
             let transport = try NGHTTP2Transport(
                 TransportConfiguration(
-                    environment: app.environment, connections: app.connections, clientCertificate: certificate))
+                    environment: app.environment, connections: app.connections, proxy: proxy, certificate: certificate))
             client = APNsClient(
                 transport: transport, tokens: tokens, retryPolicy: workers.retryPolicy,
                 requestTimeout: workers.requestTimeout)

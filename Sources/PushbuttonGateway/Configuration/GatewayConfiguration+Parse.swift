@@ -10,7 +10,7 @@ extension GatewayConfiguration {
         public var diagnostics: [Diagnostic]
     }
 
-    static let topKeys = ["$schema", "listen", "store", "apps", "webhook", "workers", "limits"]
+    static let topKeys = ["$schema", "listen", "store", "apps", "webhook", "workers", "limits", "proxy"]
     static let listenKeys = ["host", "port", "tls"]
     static let appKeys = [
         "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections",
@@ -165,7 +165,31 @@ extension GatewayConfiguration {
         }
         return GatewayConfiguration(
             listen: listen, store: store, apps: apps, webhook: webhook, workers: workers,
-            maximumRecipients: maximumRecipients)
+            maximumRecipients: maximumRecipients, proxy: readProxy(top, diagnostics: &diagnostics))
+    }
+
+    /// `"proxy"`: a URL, `false` for none whatever the environment says, absent for the environment's.
+    private static func readProxy(_ top: ConfigReader, diagnostics: inout [Diagnostic]) -> APNsProxySetting {
+        guard let value = top.members["proxy"] else { return .environment }
+        let path = top.path.appending("proxy")
+        if value.boolValue == false { return .direct }
+        guard let url = value.stringValue, !url.isEmpty else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: path,
+                    "'proxy' must be a proxy URL or false, not \(value.typeDescription)",
+                    hint: #"for example "proxy": "http://proxy.internal:3128", or false to ignore HTTPS_PROXY"#))
+            return .environment
+        }
+        do {
+            return .through(try HTTPProxy(url: url))
+        } catch {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .unknownValue, at: path, error.message,
+                    hint: "give http://[user:password@]host:port (an HTTP proxy that allows CONNECT)"))
+            return .environment
+        }
     }
 
     private static func readApp(_ value: JSONValue, at path: JSONPath, base: String, diagnostics: inout [Diagnostic])
@@ -193,8 +217,30 @@ extension GatewayConfiguration {
         var credentials: AppConfiguration.Credentials?
         if let auth = app.object("auth", what: "'auth'", diagnostics: &diagnostics) {
             auth.unknownKeys(
-                known: ["key", "keyId", "teamId", "certificate", "certificateKey"], diagnostics: &diagnostics)
-            if auth.members["certificate"] != nil {
+                known: ["key", "keyId", "teamId", "certificate", "certificateKey", "pkcs12", "passphraseFile"],
+                diagnostics: &diagnostics)
+            let kinds = ["key", "certificate", "pkcs12"].filter { auth.members[$0] != nil }
+            if kinds.count > 1 {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .unknownValue, at: auth.path,
+                        "'auth' names \(kinds.map { "'\($0)'" }.joined(separator: " and ")): one kind of credentials",
+                        hint: "a provider key (key, keyId, teamId), a PEM certificate (certificate, certificateKey) "
+                            + "or a PKCS#12 bundle (pkcs12, passphraseFile)"))
+            }
+            if auth.members["passphraseFile"] != nil && auth.members["pkcs12"] == nil {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .unknownValue, at: auth.path.appending("passphraseFile"),
+                        "'passphraseFile' is the pass phrase of a PKCS#12 bundle, and 'auth' names none",
+                        hint: #"add "pkcs12": "push.p12", or remove 'passphraseFile'"#))
+            }
+            if auth.members["pkcs12"] != nil {
+                if let bundle = auth.string("pkcs12", required: true, diagnostics: &diagnostics) {
+                    let passphrase = auth.string("passphraseFile", diagnostics: &diagnostics).map { resolve($0, base) }
+                    credentials = .pkcs12(file: resolve(bundle, base), passphraseFile: passphrase)
+                }
+            } else if auth.members["certificate"] != nil {
                 if let certificate = auth.string("certificate", required: true, diagnostics: &diagnostics),
                     let key = auth.string("certificateKey", required: true, diagnostics: &diagnostics)
                 {
@@ -210,7 +256,7 @@ extension GatewayConfiguration {
             app.missing(
                 "auth", "an object", &diagnostics,
                 hint:
-                    #"token: {"key": "AuthKey_ABC.p8", "keyId": "ABC", "teamId": "TEAM"}; certificate: {"certificate", "certificateKey"}"#
+                    #"token: {"key": "AuthKey_ABC.p8", "keyId": "ABC", "teamId": "TEAM"}; certificate: {"certificate", "certificateKey"} or {"pkcs12", "passphraseFile"}"#
             )
         }
         let secret = readDigests(app, "secretKeys", required: true, diagnostics: &diagnostics)

@@ -12,11 +12,13 @@ public struct GatewayConfiguration: Sendable {
     public var workers: WorkerOptions
     /// Recipients one request may name or resolve to (tokens, a user's or a tag's devices, a campaign page).
     public var maximumRecipients: Int
+    /// How the apps' connections reach APNs: the environment's proxy by default, a given one, or directly.
+    public var proxy: APNsProxySetting
 
     public init(
         listen: HTTPServerOptions = HTTPServerOptions(), store: String = "sqlite:pushbutton-gateway.db",
         apps: [AppConfiguration], webhook: WebhookConfiguration? = nil, workers: WorkerOptions = WorkerOptions(),
-        maximumRecipients: Int = 10_000
+        maximumRecipients: Int = 10_000, proxy: APNsProxySetting = .environment
     ) {
         self.listen = listen
         self.store = store
@@ -24,6 +26,7 @@ public struct GatewayConfiguration: Sendable {
         self.webhook = webhook
         self.workers = workers
         self.maximumRecipients = maximumRecipients
+        self.proxy = proxy
     }
 
     public func app(_ id: String) -> AppConfiguration? { apps.first { $0.id == id } }
@@ -36,6 +39,9 @@ public struct AppConfiguration: Sendable {
         case token(keyFile: String, keyID: String, teamID: String)
         /// Certificate authentication: a PEM certificate and its key.
         case certificate(certificateFile: String, keyFile: String)
+        /// Certificate authentication with a PKCS#12 bundle (`.p12`, as Keychain Access exports one); its pass
+        /// phrase is read from `passphraseFile` (nil for a bundle without one), never from the configuration.
+        case pkcs12(file: String, passphraseFile: String?)
     }
 
     public var id: String
