@@ -6,7 +6,9 @@
 #  2. a campaign's end-to-end rate: GATEWAY_CAMPAIGN_COUNT recipients (default 1,000,000) posted in NDJSON
 #     pages of 10,000 until the last one is delivered to the mock APNs, against `pushbutton send` of the same
 #     list and payload to the same mock, on SQLite and on PostgreSQL (a throwaway server started here);
-#  3. the server's peak memory (VmHWM) during each campaign.
+#  3. the server's peak memory (VmHWM) during each campaign;
+#  4. CPU per recipient of every process on the path (gateway, PostgreSQL's server processes, the mock; send and
+#     the mock), from /proc: on a machine of few cores their sum is what decides the rate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${GATEWAY_CAMPAIGN_COUNT:-1000000}
@@ -36,7 +38,8 @@ else
 fi
 
 "$bin" mock-apns --h2c --port 0 --quiet >"$work/mock.out" 2>"$work/mock.err" &
-pids+=($!)
+mock_pid=$!
+pids+=($mock_pid)
 for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/mock.out" "$1"; }
 mock_port=$(field port)
@@ -44,6 +47,19 @@ key=$(field auth_key)
 cp Examples/manifest.json "$work/manifest.json"
 secret=pb_sk_benchmark_secret_key
 digest=$("$bin" serve --hash-key "$secret")
+
+# CPU clock ticks a process has used, with its reaped children's (PostgreSQL's exited backends are the
+# postmaster's); 0 once it is gone.
+ticks() { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# The PostgreSQL server's ticks: the postmaster's (with the backends it reaped) and its live children's.
+pg_ticks() {
+  [ -n "$pg_dir" ] || { echo 0; return; }
+  local master total=0
+  master=$(head -1 "$pg_dir/data/postmaster.pid")
+  for pid in $master $(pgrep -P "$master"); do total=$((total + $(ticks "$pid"))); done
+  echo "$total"
+}
+per_recipient() { echo "$1 * 1000000 / $(getconf CLK_TCK) / $count" | bc -l; } # ticks -> µs each
 
 config() { # store workers
   cat >"$work/gateway.json" <<JSON
@@ -129,18 +145,25 @@ for start in range(0, count, page):
 PY
 "$bin" payload --category message --title Anna --body "Lunch tomorrow at noon?" >"$work/payload.json"
 
+mock_before=$(ticks "$mock_pid")
 direct_start=$(date +%s.%N)
 /usr/bin/time -f "cpu=%U %S" -o "$work/send.time" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --host 127.0.0.1 \
   --port "$mock_port" --h2c --tokens "$work/tokens.txt" --payload "$work/payload.json" --connections 2 \
   >/dev/null 2>"$work/send.err"
 direct=$(echo "$(date +%s.%N) - $direct_start" | bc -l)
 direct_rate=$(echo "$count / $direct" | bc -l)
+direct_mock=$(per_recipient $(($(ticks "$mock_pid") - mock_before)))
 direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 | awk -v n="$count" '{ print ($1 + $2) * 1000000 / n }')
 
+# GATEWAY_INTAKE_ONLY=1: no workers, and each campaign's figures end when its last page is in (the intake's
+# own rate and CPU, the gateway's and PostgreSQL's, per recipient).
+intake_only=${GATEWAY_INTAKE_ONLY:-}
 campaign() { # label store
-  config "$2" "${GATEWAY_WORKERS:-8}"
+  config "$2" "$([ -n "$intake_only" ] && echo 0 || echo "${GATEWAY_WORKERS:-8}")"
   start_serve
-  local started id pages perf_pid=
+  local started id pages perf_pid= pg_before mock_before
+  pg_before=$(pg_ticks)
+  mock_before=$(ticks "$mock_pid")
   # GATEWAY_PERF=FILE: a CPU profile of the server during the (first) campaign, for `perf report -i FILE`.
   if [ -n "${GATEWAY_PERF:-}" ] && [ ! -e "$GATEWAY_PERF" ]; then
     perf record -F 499 -g -p "$serve_pid" -o "$GATEWAY_PERF" >/dev/null 2>&1 &
@@ -156,6 +179,7 @@ campaign() { # label store
   local posted
   posted=$(echo "$(date +%s.%N) - $started" | bc -l)
   local finished=0
+  [ -n "$intake_only" ] && finished=$count
   while [ "$finished" -lt "$count" ]; do
     sleep 0.2
     finished=$(curl -s -H "Authorization: Bearer $secret" "$serve_url/v1/campaigns/$id" |
@@ -169,9 +193,16 @@ campaign() { # label store
   local ticks cpu
   ticks=$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")
   cpu=$(echo "$ticks * 1000000 / $(getconf CLK_TCK) / $count" | bc -l)
+  local mock_cpu pg_cpu
+  mock_cpu=$(per_recipient $(($(ticks "$mock_pid") - mock_before)))
   stop_serve
+  sleep 0.5 # the server's backends exit when the gateway's connections close, and are reaped
+  pg_cpu=$(per_recipient $(($(pg_ticks) - pg_before)))
   printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB, %.1f µs CPU each (pages in at %.0f/s)\n' "$1" \
     "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
+  printf '   %-58s %12s   gateway %.1f + PostgreSQL %.1f + mock %.1f = %.1f µs (send: %.1f + mock %.1f = %.1f)\n' \
+    "  CPU per recipient, every process" "" "$cpu" "$pg_cpu" "$mock_cpu" "$(echo "$cpu + $pg_cpu + $mock_cpu" | bc -l)" \
+    "$direct_cpu" "$direct_mock" "$(echo "$direct_cpu + $direct_mock" | bc -l)"
 }
 
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
@@ -179,15 +210,28 @@ printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,0
 printf '   %-58s %12s   %s\n' "sender" "recipients/s" "ratio"
 printf '   %-58s %12.0f   1.00, %.1f µs CPU each\n' "pushbutton send --tokens (the same list, 2 connections)" "$direct_rate" \
   "$direct_cpu"
-[ -z "${GATEWAY_POSTGRES_ONLY:-}" ] && campaign "pushbutton serve, SQLite" "sqlite:$work/campaign.db"
+label_suffix=${intake_only:+", intake only"}
+[ -z "${GATEWAY_POSTGRES_ONLY:-}" ] && campaign "pushbutton serve, SQLite$label_suffix" "sqlite:$work/campaign.db"
 
 [ -n "${GATEWAY_SQLITE_ONLY:-}" ] && exit 0
 pg_dir=$(mktemp -d)
 chown postgres:postgres "$pg_dir"
 pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
 runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+# GATEWAY_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements), printed after the campaign.
+pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
+[ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+  pg_options+=" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on"
 runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
+  -o "$pg_options" start >/dev/null
 psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench" >/dev/null
-campaign "pushbutton serve, PostgreSQL (one process)" "postgres://postgres@127.0.0.1:$pg_port/bench"
+[ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
+campaign "pushbutton serve, PostgreSQL (one process)$label_suffix" "postgres://postgres@127.0.0.1:$pg_port/bench"
+if [ -n "${GATEWAY_PG_STATEMENTS:-}" ]; then
+  printf '\n   PostgreSQL, by statement (execution + planning ms, calls, rows; the most expensive first)\n'
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -AtF ' | ' -c "
+    SELECT round(total_exec_time + total_plan_time), calls, rows, regexp_replace(left(query, 110), '\\s+', ' ', 'g')
+    FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15" | sed 's/^/   /'
+fi
 printf '\n   (the target: a campaign at 50%% or more of pushbutton send; the server flat and under 128 MiB)\n'

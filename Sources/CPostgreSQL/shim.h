@@ -2,7 +2,7 @@
 #define PUSHBUTTON_CPOSTGRESQL_SHIM_H
 
 // libpq (libpq-dev). Its API is plain functions; the only wrapper needed is for the OID constants of the
-// column types the store reads, which live in a server header libpq-dev does not ship.
+// column types the store reads and writes, which live in a server header libpq-dev does not ship.
 #include <libpq-fe.h>
 
 enum {
@@ -11,8 +11,10 @@ enum {
     PUSHBUTTON_PG_INT8 = 20,
     PUSHBUTTON_PG_INT2 = 21,
     PUSHBUTTON_PG_INT4 = 23,
+    PUSHBUTTON_PG_TEXT = 25,
     PUSHBUTTON_PG_FLOAT4 = 700,
     PUSHBUTTON_PG_FLOAT8 = 701,
+    PUSHBUTTON_PG_VARCHAR = 1043,
     PUSHBUTTON_PG_NUMERIC = 1700,
 };
 

@@ -1,3 +1,4 @@
+import PushbuttonAPNs
 import Testing
 
 @testable import PushbuttonGateway
@@ -25,5 +26,20 @@ struct TokenOnlyLineTests {
         ] {
             #expect(TokenOnlyLine.token(Array(line.utf8)) == nil, "\(line)")
         }
+    }
+
+    @Test func aDeviceTokenIsCheckedAndLowercasedAsDeviceTokenWould() throws {
+        let upper = Self.hex.uppercased()
+        #expect(TokenOnlyLine.deviceToken(Array(#"{"token": "\#(upper)"}"#.utf8)) == Self.hex)
+        #expect(TokenOnlyLine.deviceToken(Array(#"{"token": "\#(Self.hex)"}"#.utf8)) == Self.hex)
+        let longest = String(repeating: "f", count: DeviceToken.maximumDigits)
+        #expect(TokenOnlyLine.deviceToken(Array(#"{"token": "\#(longest)"}"#.utf8)) == longest)
+        // What DeviceToken refuses is left to the parser's path, which says why.
+        for token in [String(Self.hex.dropFirst(2)), Self.hex + "a", longest + "ff", "ABCDEF"] {
+            #expect(TokenOnlyLine.deviceToken(Array(#"{"token": "\#(token)"}"#.utf8)) == nil, "\(token.count)")
+            #expect(throws: APNsError.self) { try DeviceToken(token) }
+        }
+        #expect(TokenOnlyLine.deviceToken(Array(#"{"token": "\#(Self.hex)", "data": {}}"#.utf8)) == nil)
+        #expect(try DeviceToken(upper).hex == TokenOnlyLine.deviceToken(Array(#"{"token": "\#(upper)"}"#.utf8)))
     }
 }

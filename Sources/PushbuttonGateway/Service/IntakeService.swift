@@ -326,8 +326,8 @@ final class IntakeService: Sendable {
                         hint: hint, location: SourceLocation(line: line, column: 1, offset: 0))
                 ], what: "the recipient list")
         }
-        if let token = TokenOnlyLine.token(text), let checked = try? DeviceToken(token) {
-            return RecipientLine(token: checked.hex, user: nil, data: defaults, ownData: false)
+        if let token = TokenOnlyLine.deviceToken(text) {
+            return RecipientLine(token: token, user: nil, data: defaults, ownData: false)
         }
         guard let value = try? JSONParser.parse(text), let object = value.objectValue else {
             throw refuse(

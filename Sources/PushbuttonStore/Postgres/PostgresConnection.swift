@@ -1,13 +1,22 @@
 internal import CPostgreSQL
 import Foundation
 
-/// One libpq connection. Statements are written with `?` and numbered `$1…` here; values go as text, bytes
-/// as binary parameters; results come back as text and are typed by each column's OID.
+/// One libpq connection. Statements are written with `?` and numbered `$1…` here, prepared once per
+/// connection by their SQL text (`PQprepare`, then `PQexecPrepared`: the server parses and plans each only
+/// once), integers, reals and bytes bound in binary where the server typed the parameter so, text as text;
+/// results come back in binary when every column has a binary form read here, else as text, typed by each
+/// column's OID.
 final class PostgresConnection: SQLConnection {
     private let handle: OpaquePointer
     let beginTransaction = "BEGIN"
-    /// Numbered statements by the store's SQL text.
-    private var numbered: [String: String] = [:]
+    /// Prepared statements by the store's SQL text, at most ``statementLimit``.
+    private var statements: [String: PostgresStatement] = [:]
+    private var runs = 0
+    private var nextName = 0
+    /// Multi-row statements come in a few fixed row counts (``StatementShapes``), so the store's statements
+    /// are a few dozen; the bound keeps a caller that builds SQL text per call from growing the server's
+    /// memory and ours for the connection's life.
+    static let statementLimit = 256
 
     init(url: String) throws(StoreError) {
         guard let handle = PQconnectdb(url) else { throw StoreError("out of memory", context: "connecting") }
@@ -25,15 +34,30 @@ final class PostgresConnection: SQLConnection {
     /// The URL without its password.
     static func redacted(_ url: String) -> String { StoreLocation.redacted(url) }
 
+    /// How many statements this connection has prepared and keeps.
+    var preparedCount: Int { statements.count }
+
     func script(_ sql: String) throws(StoreError) {
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, sql) }
+        if !statements.isEmpty && !Self.leavesSchema(sql) { forgetStatements() }
     }
 
-    private func number(_ sql: String) -> String {
-        if let done = numbered[sql] { return done }
+    /// Whether `sql` is one of the scripts that cannot change a table (transaction control, settings): any
+    /// other (a migration's) may change what a prepared statement's result looks like, which PostgreSQL
+    /// refuses to re-plan ("cached plan must not change result type").
+    private static func leavesSchema(_ sql: String) -> Bool {
+        sql == "BEGIN" || sql == "COMMIT" || sql == "ROLLBACK" || sql.hasPrefix("SET ")
+    }
+
+    private func forgetStatements() {
+        PQclear(PQexec(handle, "DEALLOCATE ALL"))
+        statements.removeAll()
+    }
+
+    private static func number(_ sql: String) -> String {
         var output = ""
         var index = 0
         var quoted = false
@@ -46,38 +70,61 @@ final class PostgresConnection: SQLConnection {
                 output.append(character)
             }
         }
-        numbered[sql] = output
         return output
+    }
+
+    /// The prepared statement for `sql`, prepared now if this connection has not yet.
+    private func statement(_ sql: String) throws(StoreError) -> PostgresStatement {
+        runs += 1
+        if var statement = statements[sql] {
+            statement.lastUse = runs
+            statements[sql] = statement
+            return statement
+        }
+        let name = "pb\(nextName)"
+        nextName += 1
+        let prepared = PQprepare(handle, name, Self.number(sql), 0, nil)
+        defer { PQclear(prepared) }
+        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { throw failure(prepared, sql) }
+        let description = PQdescribePrepared(handle, name)
+        defer { PQclear(description) }
+        guard PQresultStatus(description) == PGRES_COMMAND_OK else { throw failure(description, sql) }
+        let parameterTypes = (0..<PQnparams(description)).map { UInt32(PQparamtype(description, $0)) }
+        let columnTypes = (0..<PQnfields(description)).map { UInt32(PQftype(description, $0)) }
+        let statement = PostgresStatement(
+            name: name, parameterTypes: parameterTypes, columnTypes: columnTypes,
+            resultFormat: columnTypes.allSatisfy(PostgresStatement.readsBinary) ? 1 : 0, lastUse: runs)
+        if statements.count >= Self.statementLimit,
+            let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse })
+        {
+            // The server keeps a prepared statement until the session ends or it is deallocated. In an aborted
+            // transaction this fails and the server keeps it: harmless, its name is never used again.
+            PQclear(PQexec(handle, "DEALLOCATE \(oldest.value.name)"))
+            statements[oldest.key] = nil
+        }
+        statements[sql] = statement
+        return statement
     }
 
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> (rows: [[SQLValue]], changes: Int) {
-        var buffers: [[UInt8]?] = []
-        var formats: [Int32] = []
-        for value in values {
-            switch value {
-            case .null: buffers.append(nil)
-            case .integer(let integer): buffers.append(Array(String(integer).utf8) + [0])
-            case .real(let real): buffers.append(Array("\(real)".utf8) + [0])
-            case .text(let text): buffers.append(Array(text.utf8) + [0])
-            case .blob(let bytes): buffers.append(bytes)
-            }
-            if case .blob = value { formats.append(1) } else { formats.append(0) }
-        }
-        let lengths = buffers.map { Int32($0?.count ?? 0) }
-        let statement = number(sql)
-        let result = withPointers(buffers) { pointers in
-            PQexecParams(handle, statement, Int32(values.count), nil, pointers, lengths, formats, 0)
+        let statement = try statement(sql)
+        let parameters = PostgresParameters(values, types: statement.parameterTypes)
+        let result = parameters.withPointers { pointers in
+            PQexecPrepared(
+                handle, statement.name, Int32(values.count), pointers, parameters.lengths, parameters.formats,
+                statement.resultFormat)
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, sql) }
-        let changes = Int(String(cString: PQcmdTuples(result))) ?? 0
+        let changes = Self.integer(PQcmdTuples(result))
         let rowCount = PQntuples(result)
         let columnCount = PQnfields(result)
         var rows: [[SQLValue]] = []
         rows.reserveCapacity(Int(rowCount))
         let types = (0..<columnCount).map { Int(PQftype(result, $0)) }
+        let binary = PQbinaryTuples(result) == 1
         for row in 0..<rowCount {
             var values: [SQLValue] = []
             values.reserveCapacity(Int(columnCount))
@@ -86,36 +133,90 @@ final class PostgresConnection: SQLConnection {
                     values.append(.null)
                     continue
                 }
-                let text = String(cString: PQgetvalue(result, row, column))
-                switch types[Int(column)] {
-                case PUSHBUTTON_PG_INT8, PUSHBUTTON_PG_INT4, PUSHBUTTON_PG_INT2:
-                    values.append(Int64(text).map { .integer($0) } ?? .text(text))
-                case PUSHBUTTON_PG_FLOAT8, PUSHBUTTON_PG_FLOAT4, PUSHBUTTON_PG_NUMERIC:
-                    values.append(Double(text).map { .real($0) } ?? .text(text))
-                case PUSHBUTTON_PG_BOOL: values.append(.integer(text == "t" ? 1 : 0))
-                case PUSHBUTTON_PG_BYTEA: values.append(.blob(Self.hexBytes(text)))
-                default: values.append(.text(text))
-                }
+                let bytes = UnsafeRawBufferPointer(
+                    start: PQgetvalue(result, row, column), count: Int(PQgetlength(result, row, column)))
+                values.append(
+                    binary
+                        ? Self.binaryValue(bytes, type: types[Int(column)])
+                        : Self.textValue(bytes, type: types[Int(column)]))
             }
             rows.append(values)
         }
         return (rows, changes)
     }
 
-    private func withPointers<Result>(
-        _ buffers: [[UInt8]?], _ body: ([UnsafePointer<CChar>?]) -> Result
-    ) -> Result {
-        // Copies that live until the call returns: libpq reads the parameters synchronously.
-        let copies: [UnsafeMutablePointer<CChar>?] = buffers.map { buffer in
-            guard let buffer else { return nil }
-            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: max(buffer.count, 1))
-            buffer.withUnsafeBytes { bytes in
-                if let base = bytes.baseAddress { memcpy(pointer, base, buffer.count) }
-            }
-            return pointer
+    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, sending `rows` (ended here); returns how many rows
+    /// it copied.
+    /// Errors are located at `sql`, as a statement's are.
+    @discardableResult
+    func copy(_ sql: String, _ rows: inout PostgresCopyRows) throws(StoreError) -> Int {
+        let start = PQexec(handle, sql)
+        let started = PQresultStatus(start) == PGRES_COPY_IN
+        defer { PQclear(start) }
+        guard started else { throw failure(start, sql) }
+        rows.finish()
+        let sent = rows.bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    PQputCopyData(handle, $0, Int32(buffer.count))
+                }
+            } ?? 1
         }
-        defer { for pointer in copies { pointer?.deallocate() } }
-        return body(copies.map { $0.map { UnsafePointer($0) } })
+        // Ending the copy, even after a failed send, brings the connection back to taking statements.
+        let ended = PQputCopyEnd(handle, sent == 1 ? nil : "the copy data could not be sent")
+        var problem: StoreError?
+        var copied = 0
+        while let result = PQgetResult(handle) {
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                copied = Self.integer(PQcmdTuples(result))
+            } else if problem == nil {
+                problem = failure(result, sql)
+            }
+            PQclear(result)
+        }
+        if let problem { throw problem }
+        guard sent == 1, ended == 1 else { throw failure(nil, sql) }
+        return copied
+    }
+
+    /// A decimal count (`PQcmdTuples`), 0 when empty.
+    private static func integer(_ text: UnsafePointer<CChar>?) -> Int {
+        guard var pointer = text else { return 0 }
+        var value = 0
+        while pointer.pointee >= 0x30 && pointer.pointee <= 0x39 {
+            value = value * 10 + Int(pointer.pointee - 0x30)
+            pointer += 1
+        }
+        return value
+    }
+
+    /// A value in PostgreSQL's binary form, for the types ``PostgresStatement/readsBinary(_:)`` accepts.
+    static func binaryValue(_ bytes: UnsafeRawBufferPointer, type: Int) -> SQLValue {
+        func bigEndian() -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
+        switch type {
+        case PUSHBUTTON_PG_INT8: return .integer(Int64(bitPattern: bigEndian()))
+        case PUSHBUTTON_PG_INT4: return .integer(Int64(Int32(truncatingIfNeeded: bigEndian())))
+        case PUSHBUTTON_PG_INT2: return .integer(Int64(Int16(truncatingIfNeeded: bigEndian())))
+        case PUSHBUTTON_PG_BOOL: return .integer(bytes.first == 1 ? 1 : 0)
+        case PUSHBUTTON_PG_FLOAT8: return .real(Double(bitPattern: bigEndian()))
+        case PUSHBUTTON_PG_FLOAT4: return .real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: bigEndian()))))
+        case PUSHBUTTON_PG_BYTEA: return .blob(Array(bytes))
+        default: return .text(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    /// A value in PostgreSQL's text form, typed by its column's OID.
+    static func textValue(_ bytes: UnsafeRawBufferPointer, type: Int) -> SQLValue {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch type {
+        case PUSHBUTTON_PG_INT8, PUSHBUTTON_PG_INT4, PUSHBUTTON_PG_INT2:
+            return Int64(text).map { .integer($0) } ?? .text(text)
+        case PUSHBUTTON_PG_FLOAT8, PUSHBUTTON_PG_FLOAT4, PUSHBUTTON_PG_NUMERIC:
+            return Double(text).map { .real($0) } ?? .text(text)
+        case PUSHBUTTON_PG_BOOL: return .integer(text == "t" ? 1 : 0)
+        case PUSHBUTTON_PG_BYTEA: return .blob(Self.hexBytes(text))
+        default: return .text(text)
+        }
     }
 
     /// bytea's text output, `\x` and hex digits.

@@ -6,7 +6,7 @@ enum SQLDialect: Sendable {
     case postgres
 
     /// Fills a migration's `{ID}` (an auto-numbered key), `{KEY}` (an integer key given by the row), `{BLOB}`
-    /// and `{REAL}` types.
+    /// and `{REAL}` types, and keeps `{POSTGRES: …}` (SQL only PostgreSQL runs) for PostgreSQL only.
     func render(_ sql: String) -> String {
         let (id, key, blob, real) =
             self == .sqlite
@@ -14,6 +14,8 @@ enum SQLDialect: Sendable {
             : ("BIGSERIAL PRIMARY KEY", "BIGINT PRIMARY KEY", "BYTEA", "DOUBLE PRECISION")
         return sql.replacingOccurrences(of: "{ID}", with: id).replacingOccurrences(of: "{KEY}", with: key)
             .replacingOccurrences(of: "{BLOB}", with: blob).replacingOccurrences(of: "{REAL}", with: real)
+            .replacingOccurrences(
+                of: #"\{POSTGRES: ([^}]*)\}"#, with: self == .postgres ? "$1" : "", options: .regularExpression)
     }
 
     /// Appended to a `SELECT` of one row that a transaction then changes things under: PostgreSQL locks the
@@ -37,14 +39,20 @@ enum SQLDialect: Sendable {
     }
 
     /// PostgreSQL: one statement that skips rows another transaction has locked, so several processes lease
-    /// at once without waiting or sharing a row; the rows' earlier state comes from the CTE's snapshot.
+    /// at once without waiting or sharing a row; the rows' earlier state comes from the CTEs' snapshot.
+    /// Expired leases first, then queued rows, each read in its partial index's order so the scan stops at the
+    /// limit: one condition with OR made a bitmap of every queued row on each lease (pg_stat_statements: half
+    /// of PostgreSQL's time in a 200,000-recipient campaign). Numbered here, as each value is used twice.
     /// Values: now, now, limit, lease token, lease end.
     static let postgresLease = """
-        WITH due AS (
-            SELECT id, state FROM deliveries
-            WHERE (state = 'queued' AND due_at <= ?) OR (state = 'leased' AND lease_until <= ?)
-            LIMIT ? FOR UPDATE SKIP LOCKED)
-        UPDATE deliveries SET state = 'leased', lease_token = ?, lease_until = ?, leases = deliveries.leases + 1
+        WITH expired AS (
+            SELECT id, state FROM deliveries WHERE state = 'leased' AND lease_until <= $2
+            ORDER BY lease_until LIMIT $3 FOR UPDATE SKIP LOCKED),
+        queued AS (
+            SELECT id, state FROM deliveries WHERE state = 'queued' AND due_at <= $1
+            ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED),
+        due AS (SELECT id, state FROM expired UNION ALL SELECT id, state FROM queued LIMIT $3)
+        UPDATE deliveries SET state = 'leased', lease_token = $4, lease_until = $5, leases = deliveries.leases + 1
         FROM due WHERE deliveries.id = due.id
         RETURNING deliveries.id, deliveries.notification_id, deliveries.token, deliveries.apns_id,
             deliveries.leases, due.state

@@ -200,41 +200,64 @@ public final class SQLGatewayStore: GatewayStore {
         return stored
     }
 
-    /// Inserts recipients with multi-row INSERTs; returns the smallest new row id. A recipient whose payload
-    /// is `shared` (set from the first recipient when nil) gets no row in `payloads`.
+    /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
+    /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
+    /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
+    /// gets no row in `payloads`.
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
         tallies: inout CampaignTallies, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
-        var first: Int64?
+        guard !deliveries.isEmpty else { return nil }
         if shared == nil, let candidate = deliveries.first?.payload {
             shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
         }
+        if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
+            return try copy(deliveries, of: spec, shared: shared, now: now, tallies: &tallies, into: postgres)
+        }
+        // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
+        // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
+        // (a few recipients, a single notification's, come back by RETURNING: one statement fewer).
+        var first: Int64?
+        let bounded = dialect == .sqlite && deliveries.count >= Self.rowsToCopy
+        if bounded {
+            first = (try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer ?? 0) + 1
+        }
+        let notification = SQLValue.text(spec.id)
+        let app = SQLValue.text(spec.app)
+        let time = Self.time(now)
+        var skipped = 0
         for chunk in StatementShapes.chunks(deliveries.count) {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
-            let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
             var values: [SQLValue] = []
             values.reserveCapacity((end - start) * 8)
             for delivery in deliveries[start..<end] {
-                let state: DeliveryState = delivery.skippedBecause == nil ? .queued : .skipped
-                if spec.kind == .campaign { tallies.add(spec.id, state) }
-                values += [
-                    .text(spec.id), .text(spec.app), .text(delivery.token), .text(delivery.apnsID),
-                    .text(state.rawValue), Self.time(now), delivery.skippedBecause.sql,
-                    delivery.skippedBecause == nil ? .null : Self.time(now),
-                ]
+                values.append(notification)
+                values.append(app)
+                values.append(.text(delivery.token))
+                values.append(.text(delivery.apnsID))
+                if let reason = delivery.skippedBecause {
+                    skipped += 1
+                    values.append(Self.skippedState)
+                    values.append(time)
+                    values.append(.text(reason))
+                    values.append(time)
+                } else {
+                    values.append(Self.queuedState)
+                    values.append(time)
+                    values.append(.null)
+                    values.append(.null)
+                }
             }
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
-            // promised, so by apns-id); the rest only tell the smallest id.
+            // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
-            let rows = try connection.query(
-                """
-                INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at)
-                VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
-                RETURNING id\(ownPayloads ? ", apns_id" : "")
-                """, values)
-            if let lowest = rows.compactMap({ $0[0].integer }).min() { first = min(first ?? lowest, lowest) }
+            let returning = ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
+            let rows = try connection.query(Self.insertDeliveries(end - start) + returning, values)
+            if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
+                first = min(first ?? lowest, lowest)
+            }
             guard ownPayloads else { continue }
             var ids: [String: Int64] = [:]
             for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
@@ -252,7 +275,28 @@ public final class SQLGatewayStore: GatewayStore {
                     Array(payloads[2 * rows.lowerBound..<2 * rows.upperBound]))
             }
         }
+        if spec.kind == .campaign {
+            tallies.add(spec.id, .queued, deliveries.count - skipped)
+            tallies.add(spec.id, .skipped, skipped)
+        }
         return first
+    }
+
+    private static let queuedState = SQLValue.text(DeliveryState.queued.rawValue)
+    private static let skippedState = SQLValue.text(DeliveryState.skipped.rawValue)
+
+    /// `INSERT INTO deliveries … VALUES` with `count` rows, written once per row count (a few: see
+    /// ``StatementShapes``).
+    private static func insertDeliveries(_ count: Int) -> String {
+        insertStatements[count] ?? insertText(count)
+    }
+
+    private static let insertStatements = Dictionary(
+        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0)) })
+
+    private static func insertText(_ count: Int) -> String {
+        "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
     public func enqueue(
@@ -338,7 +382,9 @@ public final class SQLGatewayStore: GatewayStore {
                 var count = 0
                 var first: Int64?
                 var buffer: [NewDelivery] = []
-                buffer.reserveCapacity(Self.rowsPerStatement)
+                // PostgreSQL copies a page at once; SQLite inserts in multi-row statements.
+                let rowsPerFlush = dialect == .postgres ? Self.rowsPerCopy : Self.rowsPerStatement
+                buffer.reserveCapacity(rowsPerFlush)
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
                 func flush() throws(StoreError) {
@@ -352,7 +398,7 @@ public final class SQLGatewayStore: GatewayStore {
                 try produce { (delivery: NewDelivery) throws(StoreError) in
                     buffer.append(delivery)
                     count += 1
-                    if buffer.count == Self.rowsPerStatement { try flush() }
+                    if buffer.count == rowsPerFlush { try flush() }
                 }
                 try flush()
                 if let first {
