@@ -147,7 +147,7 @@ public struct JSONWriter: Sendable {
 
     /// Whether one of the word's bytes may be below 0x20, `"` or `\\` (bit tricks: a byte below n borrows
     /// when n is subtracted from it; equality is a zero byte after XOR).
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word & high

@@ -4,7 +4,8 @@ extension APS {
     /// Kept among the extra keys (APNs' value is the JSON `true`, where other flags are the number 1), so a
     /// payload that has it writes and reads back exactly.
     public var contentChanged: Bool {
-        get { extra["content-changed"] == .bool(true) }
+        // An empty dictionary would still hash the key: the usual payload has no extra keys.
+        get { !extra.isEmpty && extra["content-changed"] == .bool(true) }
         set { extra["content-changed"] = newValue ? .bool(true) : nil }
     }
 

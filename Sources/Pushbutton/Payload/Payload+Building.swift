@@ -1,20 +1,27 @@
 extension Payload {
     /// Adds an action to run when `button` is tapped (after any already added for it).
     public mutating func addAction(_ action: ActionSpec, forButton button: String) {
-        if actions == nil { actions = PayloadActions() }
-        actions!.buttons[button, default: []].append(action)  // in place: no copy of the dictionary
+        // In place through the storage, and without testing `actions == nil`, which copies the actions.
+        let members = uniqueMembers()
+        if members.pointee.actions?.buttons[button, default: []].append(action) == nil {
+            members.pointee.actions = PayloadActions(buttons: [button: [action]])
+        }
     }
 
     /// Adds an action to run when the notification's body is tapped.
     public mutating func addBodyAction(_ action: ActionSpec) {
-        if actions == nil { actions = PayloadActions() }
-        actions!.body.append(action)
+        let members = uniqueMembers()
+        if members.pointee.actions?.body.append(action) == nil {
+            members.pointee.actions = PayloadActions(body: [action])
+        }
     }
 
     /// Adds an action to run when the notification is dismissed (needs a `customDismissAction` category).
     public mutating func addDismissAction(_ action: ActionSpec) {
-        if actions == nil { actions = PayloadActions() }
-        actions!.dismiss.append(action)
+        let members = uniqueMembers()
+        if members.pointee.actions?.dismiss.append(action) == nil {
+            members.pointee.actions = PayloadActions(dismiss: [action])
+        }
     }
 
     /// Gives the payload its own buttons, names their derived category in `aps.category` and sets

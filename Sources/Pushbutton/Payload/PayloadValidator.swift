@@ -305,10 +305,11 @@ private struct PayloadCheck {
     }
 
     private mutating func checkActions(_ payload: Payload, in category: CategoryIndex?) {
-        guard let actions = payload.actions else { return checkActionArguments(payload, in: category) }
+        // `payload.actions!.…` each time: binding `let actions` would copy every member of the actions.
+        guard payload.hasActions else { return checkActionArguments(payload, in: category) }
         if category == nil && !knowsCategories {
             // Without a manifest the buttons' traits are unknown: check what the specs say by themselves.
-            for (button, specs) in actions.buttons {
+            for (button, specs) in payload.actions!.buttons {
                 for (index, spec) in specs.enumerated() {
                     check(
                         spec, at: Self.actionsPath.appending("buttons").appending(button).appending(index),
@@ -318,7 +319,7 @@ private struct PayloadCheck {
         }
         if let category {
             // Dictionary order: the diagnostics are sorted once at the end, so nothing is sorted per payload.
-            for (button, specs) in actions.buttons {
+            for (button, specs) in payload.actions!.buttons {
                 guard let traits = category.buttons[button] else {
                     report(
                         .error, .unknownButton, Self.actionsPath.appending("buttons").appending(button),
@@ -334,17 +335,17 @@ private struct PayloadCheck {
                 }
             }
         }
-        for (index, spec) in actions.body.enumerated() {
+        for (index, spec) in payload.actions!.body.enumerated() {
             check(spec, at: Self.actionsPath.appending("body").appending(index), button: nil, background: false)
         }
-        if !actions.dismiss.isEmpty, let category, !category.reportsDismissal {
+        if !payload.actions!.dismiss.isEmpty, let category, !category.reportsDismissal {
             report(
                 .error, .dismissNotReported, Self.actionsPath.appending("dismiss"),
                 "category '\(category.identifier)' lacks customDismissAction, so dismissals are never reported and "
                     + "these actions never run",
                 hint: "add \"customDismissAction\" to the category's options in the manifest")
         }
-        for (index, spec) in actions.dismiss.enumerated() {
+        for (index, spec) in payload.actions!.dismiss.enumerated() {
             check(spec, at: Self.actionsPath.appending("dismiss").appending(index), button: nil, background: true)
         }
         checkActionArguments(payload, in: category)
@@ -761,25 +762,6 @@ private struct PayloadCheck {
                         + (button.map { "button '\($0.name)' has no text field" } ?? "only a button can carry a reply"),
                     hint: "make the button a text-input action in the manifest, or drop include_reply")
             }
-        }
-    }
-}
-
-extension APS {
-    /// Whether there is an alert, told from the enum's case: `alert != nil` copies the alert (a retain of each
-    /// of its strings) to compare it.
-    fileprivate var hasAlert: Bool {
-        switch alert {
-        case .none: false
-        case .some: true
-        }
-    }
-
-    /// Whether there is a sound, without copying it.
-    fileprivate var hasSound: Bool {
-        switch sound {
-        case .none: false
-        case .some: true
         }
     }
 }

@@ -4,15 +4,23 @@
 /// ``Payload/jsonValue``, but without building the intermediate value: known keys are written
 /// straight from the typed fields. A writer keeps its buffer between payloads; reuse one per thread.
 public struct PayloadWriter: Sendable {
-    private var writer = JSONWriter(reservingCapacity: 4096)
+    /// Written through a pointer (see `JSONByteBuffer`): the same bytes as ``JSONWriter``, at less cost.
+    private var writer: JSONByteBuffer
 
-    public init() {}
+    public init() { writer = JSONByteBuffer(capacity: 4096) }
 
-    /// The bytes of the last payload written.
+    private init(capacity: Int) { writer = JSONByteBuffer(capacity: capacity) }
+
+    /// The bytes of the last payload written, in an array of their own (the writer reuses its buffer).
     public var bytes: [UInt8] { writer.bytes }
+
+    /// How many bytes the last payload written has.
+    public var count: Int { writer.count }
 
     /// Writes one payload; read it from ``bytes``.
     public mutating func write(_ payload: Payload) {
+        // The members are read in place: through the accessors, the aps and the actions would be copied.
+        let members = payload.members
         writer.reset()
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
@@ -26,7 +34,7 @@ public struct PayloadWriter: Sendable {
             }.sorted()
         var nextCustom = 0
         // Custom keys that sort before `key` are written first, so the whole object stays sorted.
-        func flushCustom(before key: String?, _ writer: inout JSONWriter, _ first: inout Bool) {
+        func flushCustom(before key: String?, _ writer: inout JSONByteBuffer, _ first: inout Bool) {
             while nextCustom < customKeys.count, key.map({ customKeys[nextCustom] < $0 }) ?? true {
                 let name = customKeys[nextCustom]
                 Self.writeKey(name, &writer, &first)
@@ -41,11 +49,11 @@ public struct PayloadWriter: Sendable {
         }
         flushCustom(before: "aps", &writer, &first)
         Self.writeRawKey(#""aps":"#, &writer, &first)
-        writeAPS(payload.aps)
-        if let actions = payload.actions {
+        writeAPS(members)
+        if payload.hasActions {
             flushCustom(before: Payload.actionsKey, &writer, &first)
             Self.writeRawKey(#""pushbutton":"#, &writer, &first)
-            writeActions(actions)
+            writeActions(members)
         }
         flushCustom(before: nil, &writer, &first)
         customKeys = []
@@ -54,68 +62,81 @@ public struct PayloadWriter: Sendable {
 
     /// Writes one payload into a new array.
     public static func encode(_ payload: Payload) -> [UInt8] {
-        var writer = PayloadWriter()
+        // Most payloads are far below APNs' 4 KiB; the buffer grows for the others.
+        var writer = PayloadWriter(capacity: 1024)
         writer.write(payload)
         return writer.bytes
     }
 
-    private static func writeRawKey(_ key: StaticString, _ writer: inout JSONWriter, _ first: inout Bool) {
+    private static func writeRawKey(_ key: StaticString, _ writer: inout JSONByteBuffer, _ first: inout Bool) {
         if !first { writer.writeRaw(UInt8(ascii: ",")) }
         first = false
         writer.writeRaw(key)
     }
 
-    private static func writeKey(_ key: String, _ writer: inout JSONWriter, _ first: inout Bool) {
+    private static func writeKey(_ key: String, _ writer: inout JSONByteBuffer, _ first: inout Bool) {
         if !first { writer.writeRaw(UInt8(ascii: ",")) }
         first = false
         writer.write(key)
         writer.writeRaw(UInt8(ascii: ":"))
     }
 
-    private mutating func writeAPS(_ aps: APS) {
-        guard aps.extra.isEmpty else {
-            writer.write(aps.jsonValue)
+    /// The `aps` dictionary, read field by field in place: a copy of the whole `APS` retains each member.
+    private mutating func writeAPS(_ members: UnsafePointer<PayloadStorage.Members>) {
+        guard members.pointee.aps.extra.isEmpty else {
+            writer.write(members.pointee.aps.jsonValue)
             return
         }
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
-        let live = aps.liveActivity
-        if let alert = aps.alert {
+        if let alert = members.pointee.aps.alert {
             Self.writeRawKey(#""alert":"#, &writer, &first)
             writeAlert(alert)
         }
-        if let attributes = live.attributes {
+        if let attributes = members.pointee.aps.liveActivity.attributes {
             Self.writeRawKey(#""attributes":"#, &writer, &first)
             writer.write(attributes)
         }
-        if let attributesType = live.attributesType { writeString(#""attributes-type":"#, attributesType, &first) }
-        if let badge = aps.badge {
+        if let attributesType = members.pointee.aps.liveActivity.attributesType {
+            writeString(#""attributes-type":"#, attributesType, &first)
+        }
+        if let badge = members.pointee.aps.badge {
             Self.writeRawKey(#""badge":"#, &writer, &first)
             writer.write(Int64(badge))
         }
-        if let category = aps.category { writeString(#""category":"#, category, &first) }
-        if aps.contentAvailable { Self.writeRawKey(#""content-available":1"#, &writer, &first) }
-        if let contentState = live.contentState {
+        if let category = members.pointee.aps.category { writeString(#""category":"#, category, &first) }
+        if members.pointee.aps.contentAvailable { Self.writeRawKey(#""content-available":1"#, &writer, &first) }
+        if let contentState = members.pointee.aps.liveActivity.contentState {
             Self.writeRawKey(#""content-state":"#, &writer, &first)
             writer.write(contentState)
         }
-        if let dismissalDate = live.dismissalDate { writeInteger(#""dismissal-date":"#, dismissalDate, &first) }
-        if let event = live.event { writeString(#""event":"#, event, &first) }
-        if let filterCriteria = aps.filterCriteria { writeString(#""filter-criteria":"#, filterCriteria, &first) }
-        if let level = aps.interruptionLevel { writeString(#""interruption-level":"#, level.rawValue, &first) }
-        if aps.mutableContent { Self.writeRawKey(#""mutable-content":1"#, &writer, &first) }
-        if let score = aps.relevanceScore {
+        if let dismissalDate = members.pointee.aps.liveActivity.dismissalDate {
+            writeInteger(#""dismissal-date":"#, dismissalDate, &first)
+        }
+        if let event = members.pointee.aps.liveActivity.event { writeString(#""event":"#, event, &first) }
+        if let filterCriteria = members.pointee.aps.filterCriteria {
+            writeString(#""filter-criteria":"#, filterCriteria, &first)
+        }
+        if let level = members.pointee.aps.interruptionLevel {
+            writeString(#""interruption-level":"#, level.rawValue, &first)
+        }
+        if members.pointee.aps.mutableContent { Self.writeRawKey(#""mutable-content":1"#, &writer, &first) }
+        if let score = members.pointee.aps.relevanceScore {
             Self.writeRawKey(#""relevance-score":"#, &writer, &first)
             writer.write(score)
         }
-        if let sound = aps.sound {
+        if let sound = members.pointee.aps.sound {
             Self.writeRawKey(#""sound":"#, &writer, &first)
             if case .named(let name) = sound { writer.write(name) } else { writer.write(sound.jsonValue) }
         }
-        if let staleDate = live.staleDate { writeInteger(#""stale-date":"#, staleDate, &first) }
-        if let target = aps.targetContentID { writeString(#""target-content-id":"#, target, &first) }
-        if let threadID = aps.threadID { writeString(#""thread-id":"#, threadID, &first) }
-        if let timestamp = live.timestamp { writeInteger(#""timestamp":"#, timestamp, &first) }
+        if let staleDate = members.pointee.aps.liveActivity.staleDate {
+            writeInteger(#""stale-date":"#, staleDate, &first)
+        }
+        if let target = members.pointee.aps.targetContentID { writeString(#""target-content-id":"#, target, &first) }
+        if let threadID = members.pointee.aps.threadID { writeString(#""thread-id":"#, threadID, &first) }
+        if let timestamp = members.pointee.aps.liveActivity.timestamp {
+            writeInteger(#""timestamp":"#, timestamp, &first)
+        }
         writer.writeRaw(UInt8(ascii: "}"))
     }
 
@@ -142,23 +163,25 @@ public struct PayloadWriter: Sendable {
         }
     }
 
-    private mutating func writeActions(_ actions: PayloadActions) {
-        guard actions.extra.isEmpty else {
-            writer.write(actions.jsonValue)
+    /// The `pushbutton` actions (the payload has some), read field by field in place, not copied whole.
+    private mutating func writeActions(_ members: UnsafePointer<PayloadStorage.Members>) {
+        guard members.pointee.actions!.extra.isEmpty else {
+            writer.write(members.pointee.actions!.jsonValue)
             return
         }
         writer.writeRaw(UInt8(ascii: "{"))
         var first = true
-        if !actions.body.isEmpty { writeSpecs(#""body":"#, actions.body, &first) }
-        if !actions.buttons.isEmpty {
+        if !members.pointee.actions!.body.isEmpty { writeSpecs(#""body":"#, members.pointee.actions!.body, &first) }
+        if !members.pointee.actions!.buttons.isEmpty {
             Self.writeRawKey(#""buttons":"#, &writer, &first)
             writer.writeRaw(UInt8(ascii: "{"))
-            if actions.buttons.count == 1, let (button, specs) = actions.buttons.first {
+            if members.pointee.actions!.buttons.count == 1, let (button, specs) = members.pointee.actions!.buttons.first
+            {
                 writer.write(button)
                 writer.writeRaw(UInt8(ascii: ":"))
                 writeSpecList(specs)
             } else {
-                for (index, entry) in actions.buttons.sorted(by: { $0.key < $1.key }).enumerated() {
+                for (index, entry) in members.pointee.actions!.buttons.sorted(by: { $0.key < $1.key }).enumerated() {
                     if index > 0 { writer.writeRaw(UInt8(ascii: ",")) }
                     writer.write(entry.key)
                     writer.writeRaw(UInt8(ascii: ":"))
@@ -167,15 +190,17 @@ public struct PayloadWriter: Sendable {
             }
             writer.writeRaw(UInt8(ascii: "}"))
         }
-        if let campaign = actions.campaignID { writeString(#""campaign":"#, campaign, &first) }
-        if !actions.dynamicButtons.isEmpty {
+        if let campaign = members.pointee.actions!.campaignID { writeString(#""campaign":"#, campaign, &first) }
+        if !members.pointee.actions!.dynamicButtons.isEmpty {
             Self.writeRawKey(#""define":"#, &writer, &first)
-            writer.write(.array(actions.dynamicButtons.map(\.jsonValue)))
+            writer.write(.array(members.pointee.actions!.dynamicButtons.map(\.jsonValue)))
         }
-        if !actions.dismiss.isEmpty { writeSpecs(#""dismiss":"#, actions.dismiss, &first) }
-        if let id = actions.notificationID { writeString(#""id":"#, id, &first) }
+        if !members.pointee.actions!.dismiss.isEmpty {
+            writeSpecs(#""dismiss":"#, members.pointee.actions!.dismiss, &first)
+        }
+        if let id = members.pointee.actions!.notificationID { writeString(#""id":"#, id, &first) }
         Self.writeRawKey(#""v":"#, &writer, &first)
-        writer.write(Int64(actions.version))
+        writer.write(Int64(members.pointee.actions!.version))
         writer.writeRaw(UInt8(ascii: "}"))
     }
 

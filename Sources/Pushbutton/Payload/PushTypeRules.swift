@@ -34,14 +34,16 @@ struct PushTypeRules {
     private mutating func checkPriority(_ payload: Payload) {
         guard let priority = context.priority else { return }
         let type = context.pushType
-        guard [10, 5, 1].contains(priority) else {
+        // Compared one by one: an array literal here is allocated on every payload.
+        guard priority == 10 || priority == 5 || priority == 1 else {
             report(
                 .error, .priorityNotAllowed, .root,
                 "apns-priority \(priority) is not a priority APNs knows; it answers 400 BadPriority",
                 hint: "use 10 (deliver now), 5 (when the device's power allows) or 1 (never wake the device)")
             return
         }
-        guard type.isKnown, !type.allowedPriorities.contains(priority) else {
+        // Only background pushes narrow 10, 5, 1 (see `allowedPriorities`), checked without building the array.
+        guard type.isKnown, type == .background && priority != 5 else {
             if priority == 1 && (type == .liveactivity || type == .location) {
                 report(
                     .note, .priorityNotAllowed, .root,
@@ -51,7 +53,7 @@ struct PushTypeRules {
             return
         }
         // A wake-only payload at priority 10 is the validator's own background-priority error already.
-        let visible = payload.aps.alert != nil || payload.aps.sound != nil || payload.aps.badge != nil
+        let visible = payload.aps.hasAlert || payload.aps.hasSound || payload.aps.badge != nil
         if priority == 10 && payload.aps.contentAvailable && !visible { return }
         report(
             .error, .priorityNotAllowed, .root,
@@ -94,11 +96,11 @@ struct PushTypeRules {
 
     private mutating func checkContent(_ payload: Payload) {
         let type = context.pushType
-        let aps = payload.aps
-        let visible = aps.alert != nil || aps.sound != nil || aps.badge != nil
+        // Read in place: `let aps = payload.aps` would copy every member of the aps dictionary.
+        let visible = payload.aps.hasAlert || payload.aps.hasSound || payload.aps.badge != nil
         switch type {
         case .widgets, .controls:
-            if !aps.contentChanged {
+            if !payload.aps.contentChanged {
                 report(
                     .error, .missingField, Self.aps, "\(type.withArticle) push needs \"content-changed\": true",
                     hint: "write {\"aps\": {\"content-changed\": true}}: WidgetKit then reloads the app's \(type)")
@@ -112,21 +114,21 @@ struct PushTypeRules {
         case .mdm:
             checkMDM(payload, visible: visible)
         default:
-            if aps.contentChanged {
+            if payload.aps.contentChanged {
                 report(
                     .warning, .pushTypeMismatch, Self.aps.appending("content-changed"),
                     "'content-changed' only reloads widgets and controls; \(type.withArticle) push ignores it",
                     hint: "send it with push type widgets or controls, to '<bundle id>.push-type.widgets'")
             }
         }
-        if type != .liveactivity && !Self.liveActivityKeys(aps).isEmpty {
+        if type != .liveactivity && !Self.liveActivityKeys(payload).isEmpty {
             report(
                 .warning, .pushTypeMismatch, Self.aps,
-                "the payload has Live Activity keys (\(Self.liveActivityKeys(aps).joined(separator: ", "))), "
+                "the payload has Live Activity keys (\(Self.liveActivityKeys(payload).joined(separator: ", "))), "
                     + "which only a liveactivity push delivers to the activity",
                 hint: "send it with push type liveactivity, to '<bundle id>.push-type.liveactivity'")
         }
-        if type.isKnown && type != .alert && type != .background && aps.category != nil {
+        if type.isKnown && type != .alert && type != .background && payload.aps.category != nil {
             report(
                 .warning, .pushTypeMismatch, Self.aps.appending("category"),
                 "buttons show only on alert pushes: \(type.withArticle) push ignores 'category'",
@@ -156,18 +158,20 @@ struct PushTypeRules {
         }
     }
 
-    /// The Live Activity keys `aps` holds, by name.
-    private static func liveActivityKeys(_ aps: APS) -> [String] {
-        let live = aps.liveActivity
+    /// The Live Activity keys the payload's `aps` holds, by name.
+    private static func liveActivityKeys(_ payload: Payload) -> [String] {
+        // Read in place (passing `payload.aps` would copy it, retaining each member); the two extra keys are looked up (hashed)
+        // only when there are extra keys.
         var keys: [String] = []
-        if live.event != nil { keys.append("event") }
-        if live.contentState != nil { keys.append("content-state") }
-        if live.attributesType != nil { keys.append("attributes-type") }
-        if live.attributes != nil { keys.append("attributes") }
-        if live.dismissalDate != nil { keys.append("dismissal-date") }
-        if live.staleDate != nil { keys.append("stale-date") }
-        if aps.inputPushToken { keys.append("input-push-token") }
-        if aps.inputPushChannel != nil { keys.append("input-push-channel") }
+        if payload.aps.liveActivity.event != nil { keys.append("event") }
+        if payload.aps.liveActivity.contentState != nil { keys.append("content-state") }
+        if payload.aps.liveActivity.attributesType != nil { keys.append("attributes-type") }
+        if payload.aps.liveActivity.attributes != nil { keys.append("attributes") }
+        if payload.aps.liveActivity.dismissalDate != nil { keys.append("dismissal-date") }
+        if payload.aps.liveActivity.staleDate != nil { keys.append("stale-date") }
+        guard !payload.aps.extra.isEmpty else { return keys }
+        if payload.aps.inputPushToken { keys.append("input-push-token") }
+        if payload.aps.inputPushChannel != nil { keys.append("input-push-channel") }
         return keys
     }
 }

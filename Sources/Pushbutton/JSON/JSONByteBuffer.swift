@@ -1,0 +1,261 @@
+/// The growable byte buffer ``PayloadWriter`` writes into: bytes are stored through a pointer, each write
+/// checks the room left once, not per byte, and a run of bytes is one `memcpy`.
+///
+/// It writes what ``JSONWriter`` writes in compact form, byte for byte (the same escaping, numbers and sorted
+/// keys): `PayloadWriterJSONEncoderTests` and the payload tests compare the two. An `Array` would check its
+/// uniqueness and capacity on every append, which cost about a fifth of writing a payload.
+///
+/// `@unchecked Sendable`: the memory belongs to `storage`, and it is written only after ``reset()`` has made
+/// `storage` this buffer's own (a copy of the buffer then gets fresh memory at its next reset), so no memory
+/// two buffers share is ever written.
+struct JSONByteBuffer: @unchecked Sendable {
+    /// Owns the memory; its fields never change, so reading them needs no exclusivity check.
+    private final class Storage {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    private var storage: Storage
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        storage = Storage(capacity: Swift.max(capacity, 16))
+        base = storage.base
+        self.capacity = storage.capacity
+    }
+
+    /// The bytes written, in an array of their own.
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Empties the buffer, keeping its memory when no copy of the buffer shares it.
+    mutating func reset() {
+        count = 0
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(capacity: capacity)
+            base = storage.base
+        }
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(count + extra) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let larger = Storage(capacity: newCapacity)
+        larger.base.update(from: base, count: count)
+        storage = larger
+        base = larger.base
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    mutating func writeRaw(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    /// Appends raw, already valid JSON text.
+    @inline(__always)
+    mutating func writeRaw(_ text: StaticString) {
+        append(UnsafeRawPointer(text.utf8Start), text.utf8CodeUnitCount)
+    }
+
+    @inline(__always)
+    private mutating func append(_ source: UnsafeRawPointer, _ length: Int) {
+        reserve(length)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: length)
+        count += length
+    }
+
+    /// Writes any JSON value, compact.
+    mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: writeRaw("null")
+        case .bool(let bool): bool ? writeRaw("true") : writeRaw("false")
+        case .integer(let integer): write(integer)
+        case .double(let double): write(double)
+        case .string(let string): write(string)
+        case .array(let elements):
+            writeRaw(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { writeRaw(UInt8(ascii: ",")) }
+                write(element)
+            }
+            writeRaw(UInt8(ascii: "]"))
+        case .object(let members): writeObject(members)
+        }
+    }
+
+    /// Writes an integer in decimal.
+    mutating func write(_ integer: Int64) {
+        if integer >= 0 && integer < 10 {
+            writeRaw(UInt8(ascii: "0") + UInt8(integer))
+            return
+        }
+        reserve(20)  // "-9223372036854775808" is the longest
+        var magnitude = integer.magnitude
+        var digits = 0
+        var rest = magnitude
+        repeat {
+            digits += 1
+            rest /= 10
+        } while rest > 0
+        if integer < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        var index = count + digits
+        count = index
+        repeat {
+            index -= 1
+            base[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+    }
+
+    /// Writes a double in its shortest round-trip form, or `null` when it is not finite (as ``JSONWriter``).
+    mutating func write(_ double: Double) {
+        guard double.isFinite else {
+            writeRaw("null")
+            return
+        }
+        var text = double.description
+        text.withUTF8 { append(UnsafeRawPointer($0.baseAddress!), $0.count) }
+    }
+
+    /// Writes a string with exact JSON escaping, in quotes.
+    mutating func write(_ string: String) {
+        writeRaw(UInt8(ascii: "\""))
+        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) {
+            writeRaw(UInt8(ascii: "\""))
+            return done
+        }
+        var string = string
+        string.withUTF8 { writeEscaped($0) }
+        writeRaw(UInt8(ascii: "\""))
+    }
+
+    /// Copies UTF-8 text, escaping what JSON requires; eight bytes are tested at a time for one to escape
+    /// (``JSONWriter``'s test), and each run of bytes that need none is one copy.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard let source = utf8.baseAddress else { return }
+        let length = utf8.count
+        var runStart = 0
+        var index = 0
+        while index < length {
+            if index + 8 <= length {
+                let word = UInt64(littleEndian: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self))
+                if !JSONWriter.mayNeedEscape(word) {
+                    index += 8
+                    continue
+                }
+            }
+            if index + 8 > length {
+                // The last bytes: copied into a word padded with 'A' (which needs no escape), tested at once.
+                var tail: UInt64 = 0x4141_4141_4141_4141
+                withUnsafeMutableBytes(of: &tail) {
+                    $0.baseAddress!.copyMemory(from: source + index, byteCount: length - index)
+                }
+                if !JSONWriter.mayNeedEscape(UInt64(littleEndian: tail)) { break }
+            }
+            let end = Swift.min(index + 8, length)
+            while index < end {
+                let byte = source[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    if runStart < index { append(source + runStart, index - runStart) }
+                    writeEscape(for: byte)
+                    runStart = index + 1
+                }
+                index += 1
+            }
+        }
+        if runStart < length { append(source + runStart, length - runStart) }
+    }
+
+    private mutating func writeEscape(for byte: UInt8) {
+        reserve(6)
+        base[count] = UInt8(ascii: "\\")
+        switch byte {
+        case 0x22: base[count + 1] = UInt8(ascii: "\"")
+        case 0x5C: base[count + 1] = UInt8(ascii: "\\")
+        case 0x08: base[count + 1] = UInt8(ascii: "b")
+        case 0x0C: base[count + 1] = UInt8(ascii: "f")
+        case 0x0A: base[count + 1] = UInt8(ascii: "n")
+        case 0x0D: base[count + 1] = UInt8(ascii: "r")
+        case 0x09: base[count + 1] = UInt8(ascii: "t")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            base[count + 1] = UInt8(ascii: "u")
+            base[count + 2] = UInt8(ascii: "0")
+            base[count + 3] = UInt8(ascii: "0")
+            base[count + 4] = hex.utf8Start[Int(byte >> 4)]
+            base[count + 5] = hex.utf8Start[Int(byte & 0x0F)]
+            count += 6
+            return
+        }
+        count += 2
+    }
+
+    /// An object, keys in sorted order: one member as it is, up to eight sorted on the stack (as ``JSONWriter``).
+    private mutating func writeObject(_ members: [String: JSONValue]) {
+        writeRaw(UInt8(ascii: "{"))
+        if members.count == 1, let (key, value) = members.first {
+            writeMember(key, value)
+        } else if members.count == 2 {
+            // The next most common case (`action_args` of an id and a user): one comparison, nothing copied aside.
+            var iterator = members.makeIterator()
+            let first = iterator.next()!
+            let second = iterator.next()!
+            let inOrder = first.key < second.key
+            writeMember(inOrder ? first.key : second.key, inOrder ? first.value : second.value)
+            writeRaw(UInt8(ascii: ","))
+            writeMember(inOrder ? second.key : first.key, inOrder ? second.value : first.value)
+        } else if members.count <= 8 {
+            withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: members.count) { buffer in
+                var count = 0
+                for member in members {
+                    buffer.initializeElement(at: count, to: member)
+                    var index = count
+                    while index > 0, buffer[index].key < buffer[index - 1].key {
+                        buffer.swapAt(index, index - 1)
+                        index -= 1
+                    }
+                    count += 1
+                }
+                for index in 0..<count {
+                    if index > 0 { writeRaw(UInt8(ascii: ",")) }
+                    writeMember(buffer[index].key, buffer[index].value)
+                }
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize()
+            }
+        } else {
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { writeRaw(UInt8(ascii: ",")) }
+                writeMember(member.key, member.value)
+            }
+        }
+        writeRaw(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeMember(_ key: String, _ value: JSONValue) {
+        write(key)
+        writeRaw(UInt8(ascii: ":"))
+        write(value)
+    }
+}
