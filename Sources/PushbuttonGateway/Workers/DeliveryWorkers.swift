@@ -100,7 +100,7 @@ final class DeliveryWorkers: Sendable {
             notifications.reserveCapacity(deliveries.count)
             for delivery in deliveries {
                 // The intake validated the token; the stored hex is taken as it was kept.
-                guard let apnsID = StoredUUID.parse(delivery.apnsID), let token = DeviceToken(storedHex: delivery.token)
+                guard let apnsID = UUIDText.parse(delivery.apnsID), let token = DeviceToken(storedHex: delivery.token)
                 else {
                     completed.append(
                         CompletedDelivery(

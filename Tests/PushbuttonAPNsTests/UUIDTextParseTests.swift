@@ -1,21 +1,21 @@
 import Foundation
+import PushbuttonAPNs
 import Testing
 
-@testable import PushbuttonGateway
-
-/// The workers read each stored apns-id byte by byte instead of through `UUID(uuidString:)`.
-struct StoredUUIDTests {
+/// apns-ids read byte by byte (the answers' headers, the gateway's stored ids) instead of through
+/// `UUID(uuidString:)`.
+struct UUIDTextParseTests {
     @Test func readsWhatUUIDWritesInEitherCase() {
         for _ in 0..<200 {
             let id = UUID()
-            #expect(StoredUUID.parse(id.uuidString) == id)
-            #expect(StoredUUID.parse(id.uuidString.lowercased()) == id)
+            #expect(UUIDText.parse(id.uuidString) == id)
+            #expect(UUIDText.parse(id.uuidString.lowercased()) == id)
         }
         #expect(
-            StoredUUID.parse("00000000-0000-0000-0000-000000000000")
+            UUIDText.parse("00000000-0000-0000-0000-000000000000")
                 == UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         #expect(
-            StoredUUID.parse("FFFFFFFF-ffff-FFFF-ffff-FFFFFFFFFFFF")
+            UUIDText.parse("FFFFFFFF-ffff-FFFF-ffff-FFFFFFFFFFFF")
                 == UUID(uuidString: "ffffffff-ffff-ffff-ffff-ffffffffffff"))
     }
 
@@ -27,6 +27,6 @@ struct StoredUUIDTests {
         "E621E1F8-C36C-495A-93FC-0C247A3E6É5",
     ])
     func refusesAnythingButTheCanonicalText(_ text: String) {
-        #expect(StoredUUID.parse(text) == nil)
+        #expect(UUIDText.parse(text) == nil)
     }
 }
