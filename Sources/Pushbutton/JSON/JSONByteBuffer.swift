@@ -212,7 +212,7 @@ struct JSONByteBuffer: @unchecked Sendable {
         count += 2
     }
 
-    /// An object, keys in sorted order: one member as it is, up to eight sorted on the stack (as ``JSONWriter``).
+    /// An object, keys in sorted order: one member as it is, two by one comparison, more by ``JSONMemberOrder``.
     private mutating func writeObject(_ members: [String: JSONValue]) {
         writeRaw(UInt8(ascii: "{"))
         if members.count == 1, let (key, value) = members.first {
@@ -226,28 +226,10 @@ struct JSONByteBuffer: @unchecked Sendable {
             writeMember(inOrder ? first.key : second.key, inOrder ? first.value : second.value)
             writeRaw(UInt8(ascii: ","))
             writeMember(inOrder ? second.key : first.key, inOrder ? second.value : first.value)
-        } else if members.count <= 8 {
-            withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: members.count) { buffer in
-                var count = 0
-                for member in members {
-                    buffer.initializeElement(at: count, to: member)
-                    var index = count
-                    while index > 0, buffer[index].key < buffer[index - 1].key {
-                        buffer.swapAt(index, index - 1)
-                        index -= 1
-                    }
-                    count += 1
-                }
-                for index in 0..<count {
-                    if index > 0 { writeRaw(UInt8(ascii: ",")) }
-                    writeMember(buffer[index].key, buffer[index].value)
-                }
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize()
-            }
         } else {
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            JSONMemberOrder.forEach(members) { index, key, value in
                 if index > 0 { writeRaw(UInt8(ascii: ",")) }
-                writeMember(member.key, member.value)
+                writeMember(key, value)
             }
         }
         writeRaw(UInt8(ascii: "}"))

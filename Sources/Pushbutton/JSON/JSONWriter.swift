@@ -199,41 +199,14 @@ public struct JSONWriter: Sendable {
         if members.count == 1, let (key, value) = members.first {
             // The common case (one argument, one button) needs no sorting.
             writeMember(key, value, level: level)
-        } else if members.count <= Self.selectionLimit {
-            writeMembersInOrder(members, level: level)
         } else {
-            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            JSONMemberOrder.forEach(members) { index, key, value in
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeMember(member.key, member.value, level: level)
+                writeMember(key, value, level: level)
             }
         }
         if !members.isEmpty { writeNewline(level: level) }
         bytes.append(UInt8(ascii: "}"))
-    }
-
-    /// Objects up to this size are sorted on the stack instead of into a new array.
-    private static let selectionLimit = 8
-
-    /// Writes a small object's members in sorted key order: one pass over the dictionary copies them into stack
-    /// memory, an insertion sort orders them (a comparison or two for the usual two or three keys).
-    private mutating func writeMembersInOrder(_ members: [String: JSONValue], level: Int) {
-        withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: members.count) { buffer in
-            var count = 0
-            for member in members {
-                buffer.initializeElement(at: count, to: member)
-                var index = count
-                while index > 0, buffer[index].key < buffer[index - 1].key {
-                    buffer.swapAt(index, index - 1)
-                    index -= 1
-                }
-                count += 1
-            }
-            for index in 0..<count {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                writeMember(buffer[index].key, buffer[index].value, level: level)
-            }
-            _ = UnsafeMutableBufferPointer(rebasing: buffer[0..<count]).deinitialize()
-        }
     }
 
     private mutating func writeMember(_ key: String, _ value: JSONValue, level: Int) {
