@@ -17,6 +17,8 @@ struct JSONByteBuffer: @unchecked Sendable {
         init(capacity: Int) {
             self.capacity = capacity
             base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            // Initialized once: a string's escape test reads the whole word at its end, past what was written.
+            base.initialize(repeating: 0, count: capacity)
         }
 
         deinit { base.deallocate() }
@@ -141,13 +143,82 @@ struct JSONByteBuffer: @unchecked Sendable {
 
     /// Writes a string with exact JSON escaping, in quotes.
     mutating func write(_ string: String) {
-        writeRaw(UInt8(ascii: "\""))
-        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) {
-            writeRaw(UInt8(ascii: "\""))
-            return done
-        }
+        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ writeQuoted($0) }) { return done }
         var string = string
-        string.withUTF8 { writeEscaped($0) }
+        string.withUTF8 { writeQuoted($0) }
+    }
+
+    /// `"text"`. Most text needs no escape: it is copied at once and tested as whole words; only text with a
+    /// byte that may need one is written again, by ``writeEscaped(_:)``. Text of up to 16 bytes (keys, names,
+    /// short values: most of a payload's strings) is moved in one or two overlapping words, tested in registers,
+    /// without a call to `memcpy`.
+    @inline(__always)
+    private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let length = utf8.count
+        // Room for the quotes, and for reading a whole word at the text's last byte.
+        reserve(length + 10)
+        let start = base + count
+        start.pointee = UInt8(ascii: "\"")
+        let target = UnsafeMutableRawPointer(start + 1)
+        var clean: Bool
+        if length <= 16, let source = utf8.baseAddress.map(UnsafeRawPointer.init) {
+            // Two words that together cover every byte (they overlap when the text is shorter than 16 bytes).
+            let first: UInt64
+            let last: UInt64
+            if length >= 8 {
+                first = source.loadUnaligned(as: UInt64.self)
+                last = source.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+                target.storeBytes(of: first, as: UInt64.self)
+                target.storeBytes(of: last, toByteOffset: length - 8, as: UInt64.self)
+            } else if length >= 4 {
+                let low = source.loadUnaligned(as: UInt32.self)
+                let high = source.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+                target.storeBytes(of: low, as: UInt32.self)
+                target.storeBytes(of: high, toByteOffset: length - 4, as: UInt32.self)
+                first = UInt64(low) | UInt64(high) << 32
+                last = first
+            } else {
+                // One to three bytes, in a word padded with 'A' (which needs no escape).
+                var word: UInt64 = 0x4141_4141_4141_4141
+                for index in 0..<length {
+                    let byte = source.load(fromByteOffset: index, as: UInt8.self)
+                    target.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+                    word = (word & ~(0xFF << (8 * UInt64(index)))) | UInt64(byte) << (8 * UInt64(index))
+                }
+                first = word
+                last = word
+            }
+            clean =
+                !JSONWriter.mayNeedEscape(UInt64(littleEndian: first))
+                && !JSONWriter.mayNeedEscape(UInt64(littleEndian: last))
+        } else {
+            if let source = utf8.baseAddress { target.copyMemory(from: source, byteCount: length) }
+            let text = UnsafeRawPointer(target)
+            var index = 0
+            clean = true
+            while index + 8 <= length {
+                if JSONWriter.mayNeedEscape(
+                    UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self)))
+                {
+                    clean = false
+                    break
+                }
+                index += 8
+            }
+            if clean && index < length {
+                // The word's bytes past the text are not its own: they count as 'A', which needs no escape.
+                let word = UInt64(littleEndian: text.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let own = UInt64.max >> (64 - 8 * UInt64(length - index))
+                clean = !JSONWriter.mayNeedEscape((word & own) | (0x4141_4141_4141_4141 & ~own))
+            }
+        }
+        if clean {
+            start[length + 1] = UInt8(ascii: "\"")
+            count += length + 2
+            return
+        }
+        count += 1
+        writeEscaped(utf8)
         writeRaw(UInt8(ascii: "\""))
     }
 
@@ -212,8 +283,9 @@ struct JSONByteBuffer: @unchecked Sendable {
         count += 2
     }
 
-    /// An object, keys in sorted order: one member as it is, two by one comparison, more by ``JSONMemberOrder``.
-    private mutating func writeObject(_ members: [String: JSONValue]) {
+    /// An object (written directly, not wrapped in a ``JSONValue``), keys in sorted order: one member as it is,
+    /// two by one comparison, more by ``JSONMemberOrder``.
+    mutating func writeObject(_ members: [String: JSONValue]) {
         writeRaw(UInt8(ascii: "{"))
         if members.count == 1, let (key, value) = members.first {
             writeMember(key, value)

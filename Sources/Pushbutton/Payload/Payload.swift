@@ -69,7 +69,9 @@ public struct Payload: @unchecked Sendable, Hashable {
     public static func interactive(category: String, title: String? = nil, body: String) -> Payload {
         var payload = Payload()
         let members = payload.uniqueMembers()
-        members.pointee.aps.alert = .content(AlertContent(title: title, body: body))
+        // Moved in (`consume`): built inside the assignment, the alert was copied in and the original dropped.
+        let content = AlertContent(title: title, body: body)
+        members.pointee.aps.alert = .content(consume content)
         members.pointee.aps.category = category
         return payload
     }

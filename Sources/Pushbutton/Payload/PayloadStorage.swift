@@ -22,12 +22,13 @@ final class PayloadStorage: ManagedBuffer<PayloadStorage.Members, Void> {
         unsafeDowncast(create(minimumCapacity: 0) { _ in members }, to: PayloadStorage.self)
     }
 
-    /// A new storage holding an empty payload's members, made in place (not built, then copied in).
+    /// An empty payload's members, built once: copying them is cheaper than building them (which builds the
+    /// `aps` aside and copies it in).
+    private static let emptyMembers = Members(aps: APS(), actions: nil, actionArguments: nil, custom: [:])
+
+    /// A new storage holding an empty payload's members.
     static func makeEmpty() -> PayloadStorage {
-        let storage = create(minimumCapacity: 0) { _ in
-            Members(aps: APS(), actions: nil, actionArguments: nil, custom: [:])
-        }
-        return unsafeDowncast(storage, to: PayloadStorage.self)
+        unsafeDowncast(create(minimumCapacity: 0) { _ in emptyMembers }, to: PayloadStorage.self)
     }
 
     /// The members, in place. Reached through the pointer, not `header`: the header is a stored property of the

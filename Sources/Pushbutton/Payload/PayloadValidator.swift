@@ -244,7 +244,7 @@ private struct PayloadCheck {
             }
             return nil
         }
-        if let category = index[identifier] { return category }
+        if let category = index.scannedValue(forKey: identifier, scanningUpTo: 8) { return category }
         guard knowsCategories else { return nil }
         let suggestion = Suggestion.didYouMean(identifier, among: categories.identifiers)
         report(
@@ -320,7 +320,7 @@ private struct PayloadCheck {
         if let category {
             // Dictionary order: the diagnostics are sorted once at the end, so nothing is sorted per payload.
             for (button, specs) in payload.actions!.buttons {
-                guard let traits = category.buttons[button] else {
+                guard let traits = category.buttons.scannedValue(forKey: button, scanningUpTo: 8) else {
                     report(
                         .error, .unknownButton, Self.actionsPath.appending("buttons").appending(button),
                         "category '\(category.identifier)' has no button '\(button)', so these actions never run",
@@ -382,10 +382,14 @@ private struct PayloadCheck {
         switch builtin {
         case .deepLink:
             checkKnownArguments(spec, builtin, at: path().appending("args"))
-            checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: false)
+            checkURL(
+                spec.arguments.scannedValue(forKey: "url"), at: path().appending("args").appending("url"),
+                webOnly: false)
         case .openURL:
             checkKnownArguments(spec, builtin, at: path().appending("args"))
-            checkURL(spec.arguments["url"], at: path().appending("args").appending("url"), webOnly: true)
+            checkURL(
+                spec.arguments.scannedValue(forKey: "url"), at: path().appending("args").appending("url"), webOnly: true
+            )
         case .callback:
             checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkCallback(spec, at: path().appending("args"), button: button)
@@ -469,7 +473,7 @@ private struct PayloadCheck {
     private mutating func requiredString(_ key: String, of spec: ActionSpec, at path: @autoclosure () -> JSONPath)
         -> String?
     {
-        guard let value = spec.arguments[key] else {
+        guard let value = spec.arguments.scannedValue(forKey: key) else {
             report(
                 .error, .actionArguments, path().appending(key), "\(spec.name) needs a '\(key)' string argument",
                 hint: "add \"\(key)\": \"…\"")
@@ -496,7 +500,7 @@ private struct PayloadCheck {
     }
 
     private mutating func checkSettingsPage(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        guard let value = spec.arguments["page"] else { return }
+        guard let value = spec.arguments.scannedValue(forKey: "page") else { return }
         let pages = BuiltinAction.settingsPages
         guard let page = value.stringValue else {
             report(
@@ -512,7 +516,7 @@ private struct PayloadCheck {
     }
 
     private mutating func checkPermissionOptions(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        guard let value = spec.arguments["options"] else { return }
+        guard let value = spec.arguments.scannedValue(forKey: "options") else { return }
         let known = BuiltinAction.permissionOptions
         guard let elements = value.arrayValue else {
             report(
@@ -555,8 +559,8 @@ private struct PayloadCheck {
     }
 
     private mutating func checkShare(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        let text = spec.arguments["text"]
-        let url = spec.arguments["url"]
+        let text = spec.arguments.scannedValue(forKey: "text")
+        let url = spec.arguments.scannedValue(forKey: "url")
         guard text != nil || url != nil else {
             report(
                 .error, .actionArguments, path(), "pushbutton.share needs something to share: 'text', 'url' or both",
@@ -580,8 +584,8 @@ private struct PayloadCheck {
     }
 
     private mutating func checkTags(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        let single = spec.arguments["tag"]
-        let several = spec.arguments["tags"]
+        let single = spec.arguments.scannedValue(forKey: "tag")
+        let several = spec.arguments.scannedValue(forKey: "tags")
         switch (single, several) {
         case (nil, nil):
             report(
@@ -636,7 +640,7 @@ private struct PayloadCheck {
         background: Bool,
         depth: Int
     ) {
-        guard let value = spec.arguments["actions"] else {
+        guard let value = spec.arguments.scannedValue(forKey: "actions") else {
             report(
                 .error, .actionArguments, path(), "pushbutton.group needs an 'actions' argument: the actions it runs",
                 hint: "add \"actions\": [{\"action\": \"pushbutton.copy\", \"args\": {\"text\": \"…\"}}, …]")
@@ -723,7 +727,7 @@ private struct PayloadCheck {
     private mutating func checkCallback(
         _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, button: (name: String, traits: ButtonTraits)?
     ) {
-        let text = spec.arguments["url"]?.stringValue ?? ""
+        let text = spec.arguments.scannedValue(forKey: "url")?.stringValue ?? ""
         let url = URLText(text)
         if url.scheme == .https || url.scheme == .http, url.host != .none {
             if url.scheme == .http && url.host != .loopback {
@@ -740,7 +744,7 @@ private struct PayloadCheck {
         }
         // With only `url`, nothing else is looked up: each lookup hashes its key.
         guard spec.arguments.count > 1 else { return }
-        if let method = spec.arguments["method"] {
+        if let method = spec.arguments.scannedValue(forKey: "method") {
             let allowed = ["GET", "POST", "PUT", "PATCH", "DELETE"]
             if !(method.stringValue.map { allowed.contains($0) } ?? false) {
                 report(
@@ -748,7 +752,7 @@ private struct PayloadCheck {
                     "'method' must be one of \(allowed.joined(separator: ", "))")
             }
         }
-        if let includeReply = spec.arguments["include_reply"] {
+        if let includeReply = spec.arguments.scannedValue(forKey: "include_reply") {
             guard let flag = includeReply.boolValue else {
                 report(
                     .error, .actionArguments, path().appending("include_reply"), "'include_reply' must be true or false"

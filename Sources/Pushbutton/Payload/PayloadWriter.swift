@@ -45,7 +45,7 @@ public struct PayloadWriter: Sendable {
         if let arguments = payload.actionArguments {
             flushCustom(before: Payload.actionArgumentsKey, &writer, &first)
             Self.writeRawKey(#""action_args":"#, &writer, &first)
-            writer.write(.object(arguments))
+            writer.writeObject(arguments)
         }
         flushCustom(before: "aps", &writer, &first)
         Self.writeRawKey(#""aps":"#, &writer, &first)
@@ -68,6 +68,7 @@ public struct PayloadWriter: Sendable {
         return writer.bytes
     }
 
+    @inline(__always)  // the key is a constant where it is written: copied by moves, not `memcpy`
     private static func writeRawKey(_ key: StaticString, _ writer: inout JSONByteBuffer, _ first: inout Bool) {
         if !first { writer.writeRaw(UInt8(ascii: ",")) }
         first = false
@@ -204,6 +205,7 @@ public struct PayloadWriter: Sendable {
         writer.writeRaw(UInt8(ascii: "}"))
     }
 
+    @inline(__always)
     private mutating func writeSpecs(_ key: StaticString, _ specs: [ActionSpec], _ first: inout Bool) {
         Self.writeRawKey(key, &writer, &first)
         writeSpecList(specs)
@@ -218,18 +220,20 @@ public struct PayloadWriter: Sendable {
             writer.write(spec.name)
             if !spec.arguments.isEmpty {
                 writer.writeRaw(#","args":"#)
-                writer.write(.object(spec.arguments))
+                writer.writeObject(spec.arguments)
             }
             writer.writeRaw(UInt8(ascii: "}"))
         }
         writer.writeRaw(UInt8(ascii: "]"))
     }
 
+    @inline(__always)
     private mutating func writeString(_ key: StaticString, _ value: String, _ first: inout Bool) {
         Self.writeRawKey(key, &writer, &first)
         writer.write(value)
     }
 
+    @inline(__always)
     private mutating func writeInteger(_ key: StaticString, _ value: Int64, _ first: inout Bool) {
         Self.writeRawKey(key, &writer, &first)
         writer.write(value)

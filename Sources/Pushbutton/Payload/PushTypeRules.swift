@@ -114,7 +114,8 @@ struct PushTypeRules {
         case .mdm:
             checkMDM(payload, visible: visible)
         default:
-            if payload.aps.contentChanged {
+            // Without extra keys there is no `content-changed` (and the getter would be called on a copy of the aps).
+            if !payload.aps.extra.isEmpty && payload.aps.contentChanged {
                 report(
                     .warning, .pushTypeMismatch, Self.aps.appending("content-changed"),
                     "'content-changed' only reloads widgets and controls; \(type.withArticle) push ignores it",

@@ -26,29 +26,36 @@ struct URLText {
     }
 
     private static func inspect(_ bytes: UnsafeBufferPointer<UInt8>) -> (Scheme?, Host) {
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, isLetter(bytes[0]) else {
-            return (nil, .none)
-        }
-        for index in 1..<colon {
-            let byte = bytes[index]
-            guard isLetter(byte) || (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46 else {
-                return (nil, .none)
-            }
-        }
+        guard !bytes.isEmpty, isLetter(bytes[0]) else { return (nil, .none) }
+        // The scheme's characters, up to the first other byte, which must be the colon.
+        var colon = 1
+        while colon < bytes.count, isSchemeCharacter(bytes[colon]) { colon += 1 }
+        guard colon < bytes.count, bytes[colon] == UInt8(ascii: ":") else { return (nil, .none) }
         let schemeBytes = UnsafeBufferPointer(rebasing: bytes[..<colon])
         let scheme: Scheme =
             equalsIgnoringCase(schemeBytes, "https") ? .https : equalsIgnoringCase(schemeBytes, "http") ? .http : .other
-        // The authority follows "//" and ends at the path, query or fragment.
+        // The authority follows "//" and ends at the path, query or fragment; one pass finds its end, the last
+        // `@` (the host follows the user information) and the first `:` after it (the port).
         var start = colon + 1
         guard start + 1 < bytes.count, bytes[start] == 0x2F, bytes[start + 1] == 0x2F else { return (scheme, .none) }
         start += 2
         var end = start
-        while end < bytes.count, bytes[end] != 0x2F, bytes[end] != 0x3F, bytes[end] != 0x23 { end += 1 }
-        if let at = (start..<end).last(where: { bytes[$0] == 0x40 }) { start = at + 1 }
+        var portColon: Int? = nil
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == 0x2F || byte == 0x3F || byte == 0x23 { break }
+            if byte == 0x40 {
+                start = end + 1
+                portColon = nil
+            } else if byte == 0x3A && portColon == nil {
+                portColon = end
+            }
+            end += 1
+        }
         if start < end, bytes[start] == 0x5B {  // [IPv6]
             start += 1
             end = (start..<end).first { bytes[$0] == 0x5D } ?? end
-        } else if let portColon = (start..<end).first(where: { bytes[$0] == 0x3A }) {
+        } else if let portColon {
             end = portColon
         }
         guard start < end else { return (scheme, .none) }
@@ -57,6 +64,11 @@ struct URLText {
             equalsIgnoringCase(host, "localhost") || equalsIgnoringCase(host, "127.0.0.1")
             || equalsIgnoringCase(host, "::1")
         return (scheme, loopback ? .loopback : .other)
+    }
+
+    /// A letter, digit, `+`, `-` or `.`: what follows a scheme's first letter.
+    private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+        isLetter(byte) || (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46
     }
 
     /// Whether `bytes` equal the lowercase ASCII `expected`, ignoring the case of letters.
