@@ -287,7 +287,10 @@ struct JSONByteBuffer: @unchecked Sendable {
     /// two by one comparison, more by ``JSONMemberOrder``.
     mutating func writeObject(_ members: [String: JSONValue]) {
         writeRaw(UInt8(ascii: "{"))
-        if members.count == 1, let (key, value) = members.first {
+        if members.count == 1 {
+            // Through the iterator, which reads the member where `first` validates an index first.
+            var iterator = members.makeIterator()
+            let (key, value) = iterator.next()!
             writeMember(key, value)
         } else if members.count == 2 {
             // The next most common case (`action_args` of an id and a user): one comparison, nothing copied aside.

@@ -176,8 +176,9 @@ public struct PayloadWriter: Sendable {
         if !members.pointee.actions!.buttons.isEmpty {
             Self.writeRawKey(#""buttons":"#, &writer, &first)
             writer.writeRaw(UInt8(ascii: "{"))
-            if members.pointee.actions!.buttons.count == 1, let (button, specs) = members.pointee.actions!.buttons.first
-            {
+            if members.pointee.actions!.buttons.count == 1 {
+                var iterator = members.pointee.actions!.buttons.makeIterator()
+                let (button, specs) = iterator.next()!
                 writer.write(button)
                 writer.writeRaw(UInt8(ascii: ":"))
                 writeSpecList(specs)
