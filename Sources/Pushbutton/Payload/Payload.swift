@@ -69,9 +69,7 @@ public struct Payload: @unchecked Sendable, Hashable {
     public static func interactive(category: String, title: String? = nil, body: String) -> Payload {
         var payload = Payload()
         let members = payload.uniqueMembers()
-        // Moved in (`consume`): built inside the assignment, the alert was copied in and the original dropped.
-        let content = AlertContent(title: title, body: body)
-        members.pointee.aps.alert = .content(consume content)
+        members.pointee.aps.alert = .content(AlertContent(title: title, body: body))
         members.pointee.aps.category = category
         return payload
     }
