@@ -344,6 +344,7 @@ public final class SQLGatewayStore: GatewayStore {
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
+                    try QueueBatches.create(notification: spec.id, from: first, due: now, connection)
                 }
                 try tallies.write(into: connection)
                 return .created(id: spec.id)
@@ -406,6 +407,7 @@ public final class SQLGatewayStore: GatewayStore {
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     tallies.move(spec.id, from: .queued, to: .skipped, skipped)
+                    try QueueBatches.create(notification: spec.id, from: first, due: now, connection)
                 }
                 try tallies.write(into: connection)
                 return count
@@ -425,23 +427,8 @@ public final class SQLGatewayStore: GatewayStore {
             return try connection.transaction {
                 () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
                 if dialect == .postgres { try connection.script("SET LOCAL synchronous_commit = off") }
-                let until = SQLValue.real(now.timeIntervalSince1970 + duration)
-                var rows: [[SQLValue]]
-                switch dialect {
-                case .sqlite:
-                    rows = try connection.query(
-                        SQLDialect.sqliteLease(from: .leased),
-                        [.text(token), until, Self.time(now), .integer(Int64(limit))])
-                    if rows.count < limit {
-                        rows += try connection.query(
-                            SQLDialect.sqliteLease(from: .queued),
-                            [.text(token), until, Self.time(now), .integer(Int64(limit - rows.count))])
-                    }
-                case .postgres:
-                    rows = try connection.query(
-                        SQLDialect.postgresLease,
-                        [Self.time(now), Self.time(now), .integer(Int64(limit)), .text(token), until])
-                }
+                let rows = try QueueBatches.lease(
+                    limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
                 var payloads: [Int64: [UInt8]] = [:]
                 payloads.reserveCapacity(rows.count)
                 let leasedIDs = Set(rows.compactMap { $0[0].integer })
@@ -553,6 +540,9 @@ public final class SQLGatewayStore: GatewayStore {
         guard !results.isEmpty else { return RecordedOutcomes(recorded: []) }
         return try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
+                // The leases' batches first: an outcome counts only while its lease still holds them.
+                let batches = try QueueBatches.lock(
+                    held: Set(results.map(\.delivery.leaseToken)), dialect: dialect, connection)
                 var recorded = Set<Int64>()
                 recorded.reserveCapacity(results.count)
                 // Delivered, the usual outcome, needs only its row id: one `UPDATE … WHERE id IN (…)` per
@@ -639,6 +629,7 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
                 try tallies.write(into: connection)
+                try QueueBatches.removeFinished(batches, connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
                 var deactivated: [String: Int] = [:]
@@ -722,6 +713,8 @@ public final class SQLGatewayStore: GatewayStore {
         guard !deliveries.isEmpty else { return }
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) in
+                let batches = try QueueBatches.lock(
+                    held: Set(deliveries.map(\.leaseToken)), dialect: dialect, connection)
                 let campaigns = try CampaignTallies.campaigns(among: Set(deliveries.map(\.notificationID)), connection)
                 var tallies = CampaignTallies()
                 for delivery in deliveries {
@@ -736,6 +729,7 @@ public final class SQLGatewayStore: GatewayStore {
                     }
                 }
                 try tallies.write(into: connection)
+                try QueueBatches.free(batches, connection)
             }
         }
     }
@@ -791,6 +785,7 @@ public final class SQLGatewayStore: GatewayStore {
                 let changed = try connection.run(
                     "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
                 guard changed.changes == 1 else { return nil }
+                try QueueBatches.dropUnheld(of: id, connection)
                 let cancelled = try connection.run(
                     """
                     UPDATE deliveries SET state = 'cancelled', finished_at = ?
@@ -808,8 +803,7 @@ public final class SQLGatewayStore: GatewayStore {
     public func queueDepth() throws(StoreError) -> Int {
         try read { connection throws(StoreError) in
             Int(
-                try connection.query("SELECT COUNT(*) FROM deliveries WHERE state IN ('queued', 'leased')").first?[0]
-                    .integer ?? 0)
+                try connection.query(QueueBatches.depth).first?[0].integer ?? 0)
         }
     }
 

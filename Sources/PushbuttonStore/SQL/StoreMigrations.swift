@@ -169,6 +169,38 @@ enum StoreMigrations {
             {POSTGRES: ALTER TABLE deliveries DROP CONSTRAINT IF EXISTS deliveries_notification_id_fkey;}
             """
         ),
+        (
+            "9q-queue-batches",
+            """
+            -- The queue's due work as ranges of recipients (see QueueBatches): a lease takes batches and reads
+            -- their recipients by range, so neither a lease nor an outcome changes an indexed column of a
+            -- recipient's row (PostgreSQL updates it in place, HOT, in the room the fillfactor leaves).
+            CREATE TABLE queue_batches (
+                id {ID},
+                notification_id TEXT NOT NULL,
+                first_id BIGINT NOT NULL,
+                last_id BIGINT NOT NULL,
+                size INTEGER NOT NULL,
+                due_at {REAL} NOT NULL,
+                lease_token TEXT,
+                lease_until {REAL}
+            );
+            CREATE INDEX queue_batches_due ON queue_batches (due_at);
+            CREATE INDEX queue_batches_lease ON queue_batches (lease_token);
+            CREATE INDEX queue_batches_notification ON queue_batches (notification_id);
+            -- What is queued or leased now, in batches of 500 by id per notification: free, so due at once;
+            -- a leased recipient is taken again when its own lease has expired (lease_until says it may).
+            INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at, lease_until)
+            SELECT notification_id, MIN(id), MAX(id), COUNT(*), MIN(due_at), MAX(lease_until) FROM (
+                SELECT notification_id, id, due_at, CASE WHEN state = 'leased' THEN lease_until END AS lease_until,
+                    (ROW_NUMBER() OVER (PARTITION BY notification_id ORDER BY id) - 1) / 500 AS chunk
+                FROM deliveries WHERE state IN ('queued', 'leased')) AS due
+            GROUP BY notification_id, chunk;
+            DROP INDEX deliveries_queued;
+            DROP INDEX deliveries_leased;
+            {POSTGRES: ALTER TABLE deliveries SET (fillfactor = 50);}
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
