@@ -550,11 +550,15 @@ public final class SQLGatewayStore: GatewayStore {
                 var delivered: [DeliveredGroup: [Int64]] = [:]
                 var others: [CompletedDelivery] = []
                 for result in results {
+                    let delivery = result.delivery
+                    // A recipient whose batch its lease no longer holds is another lease's now: refused.
+                    guard
+                        QueueBatches.holds(
+                            batches, token: delivery.leaseToken, notification: delivery.notificationID, id: delivery.id)
+                    else { continue }
                     if case .delivered = result.outcome {
-                        delivered[
-                            DeliveredGroup(leaseToken: result.delivery.leaseToken, attempts: result.attempts),
-                            default: []
-                        ].append(result.delivery.id)
+                        delivered[DeliveredGroup(leases: delivery.leases, attempts: result.attempts), default: []]
+                            .append(delivery.id)
                     } else {
                         others.append(result)
                     }
@@ -582,15 +586,14 @@ public final class SQLGatewayStore: GatewayStore {
                             reason = .text(cause)
                         }
                         values += [
-                            .integer(result.delivery.id), .text(result.delivery.leaseToken),
-                            .text(result.outcome.state.rawValue), status, reason, .integer(Int64(result.attempts)),
-                            unregistered,
+                            .integer(result.delivery.id), .text(result.outcome.state.rawValue), status, reason,
+                            .integer(Int64(result.attempts)), unregistered, .integer(Int64(result.delivery.leases)),
                         ]
                     }
                     // Padded with rows whose id (-1) no recipient has: a few statement shapes, not one per count.
                     let count = StatementShapes.padded(end - start)
                     for _ in (end - start)..<count {
-                        values += [.integer(-1), .text(""), .text("failed"), .null, .null, .integer(0), .null]
+                        values += [.integer(-1), .text("failed"), .null, .null, .integer(0), .null, .integer(0)]
                     }
                     let rows = try connection.query(OutcomeStatements.each(count: count), values)
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
@@ -670,9 +673,9 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
-    /// The delivered recipients of one lease with one attempt count.
+    /// Delivered recipients with one lease count and one attempt count (one statement sets both).
     struct DeliveredGroup: Hashable {
-        var leaseToken: String
+        var leases: Int
         var attempts: Int
     }
 
@@ -691,16 +694,15 @@ public final class SQLGatewayStore: GatewayStore {
             for id in ids[start..<end] { idValues.append(.integer(id)) }
             // Padded with an id no recipient has: a few statement shapes, not one per count.
             while idValues.count < count { idValues.append(.integer(-1)) }
-            let token = SQLValue.text(group.leaseToken)
+            let (attempts, leases) = (SQLValue.integer(Int64(group.attempts)), SQLValue.integer(Int64(group.leases)))
             let changed = try connection.run(
-                OutcomeStatements.delivered(count: count),
-                [.integer(Int64(group.attempts)), time(now)] + idValues + [token]
+                OutcomeStatements.delivered(count: count), [attempts, time(now), leases] + idValues
             ).changes
             if changed == end - start {
                 recorded.formUnion(ids[start..<end])
             } else if changed > 0 {
                 for row in try connection.query(
-                    OutcomeStatements.recordedDelivered(count: count), idValues + [token, time(now)])
+                    OutcomeStatements.recordedDelivered(count: count), idValues + [time(now), attempts, leases])
                 {
                     if let id = row[0].integer { recorded.insert(id) }
                 }
@@ -715,21 +717,13 @@ public final class SQLGatewayStore: GatewayStore {
             try connection.transaction { () throws(StoreError) in
                 let batches = try QueueBatches.lock(
                     held: Set(deliveries.map(\.leaseToken)), dialect: dialect, connection)
-                let campaigns = try CampaignTallies.campaigns(among: Set(deliveries.map(\.notificationID)), connection)
+                let freed = try QueueBatches.free(batches, releasing: deliveries, connection)
+                let campaigns = try CampaignTallies.campaigns(among: Set(freed.keys), connection)
                 var tallies = CampaignTallies()
-                for delivery in deliveries {
-                    let released = try connection.run(
-                        """
-                        UPDATE deliveries SET state = 'queued', lease_token = NULL, lease_until = NULL
-                        WHERE id = ? AND state = 'leased' AND lease_token = ?
-                        """, [.integer(delivery.id), .text(delivery.leaseToken)]
-                    ).changes
-                    if campaigns.contains(delivery.notificationID) {
-                        tallies.move(delivery.notificationID, from: .leased, to: .queued, released)
-                    }
+                for (notification, count) in freed where campaigns.contains(notification) {
+                    tallies.move(notification, from: .leased, to: .queued, count)
                 }
                 try tallies.write(into: connection)
-                try QueueBatches.free(batches, connection)
             }
         }
     }
@@ -760,8 +754,15 @@ public final class SQLGatewayStore: GatewayStore {
                     counts[state] = Int(count[1].integer ?? 0)
                 }
             }
+            // Queued in their rows, held by a lease in their batch.
+            let held = counts[.queued] == nil ? 0 : try QueueBatches.held(id, connection)
+            if held > 0 {
+                counts[.queued] = (counts[.queued] ?? 0) - held
+                counts[.leased, default: 0] += held
+                if counts[.queued] == 0 { counts[.queued] = nil }
+            }
         }
-        let deliveries =
+        var deliveries =
             limit <= 0
             ? []
             : try connection.query(
@@ -776,6 +777,22 @@ public final class SQLGatewayStore: GatewayStore {
                     reason: row[5].text, attempts: Int(row[6].integer ?? 0), leases: Int(row[7].integer ?? 0),
                     finishedAt: Self.date(row[8]), unregisteredAt: Self.date(row[9]))
             }
+        // Those without an outcome are leased while their batch is held, and leased as often as it was.
+        if let low = deliveries.first?.id, let high = deliveries.last?.id,
+            deliveries.contains(where: { !$0.state.isFinal })
+        {
+            let batches = try QueueBatches.overlapping(id, low: low, high: high, connection)
+            for index in deliveries.indices where !deliveries[index].state.isFinal {
+                let delivery = deliveries[index]
+                guard
+                    let batch = batches.first(where: {
+                        ($0[0].integer ?? .max) <= delivery.id && delivery.id <= ($0[1].integer ?? .min)
+                    })
+                else { continue }
+                if batch[2] != .null { deliveries[index].state = .leased }
+                deliveries[index].leases = max(delivery.leases, Int(batch[3].integer ?? 0))
+            }
+        }
         return NotificationRecord(spec: spec, state: state, counts: counts, deliveries: deliveries)
     }
 
@@ -785,13 +802,7 @@ public final class SQLGatewayStore: GatewayStore {
                 let changed = try connection.run(
                     "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
                 guard changed.changes == 1 else { return nil }
-                try QueueBatches.dropUnheld(of: id, connection)
-                let cancelled = try connection.run(
-                    """
-                    UPDATE deliveries SET state = 'cancelled', finished_at = ?
-                    WHERE notification_id = ? AND state = 'queued'
-                    """, [Self.time(now), .text(id)]
-                ).changes
+                let cancelled = try QueueBatches.cancel(id, now: now, connection)
                 var tallies = CampaignTallies()
                 tallies.move(id, from: .queued, to: .cancelled, cancelled)
                 try tallies.write(into: connection)
