@@ -26,10 +26,32 @@ enum QueueBatches {
     private static let columns = "id, notification_id, first_id, last_id, size, lease_token, leases"
 
     /// Makes batches of the queued recipients of `notification` with an id from `first` on (a page's or a
-    /// notification's, just inserted in this transaction: no other row of it is there), due at `due`.
-    static func create(notification: String, from first: Int64, due: Date, _ connection: any SQLConnection)
-        throws(StoreError)
-    {
+    /// notification's, just inserted in this transaction: no other row of it is there), due at `due`: from
+    /// their `ids` when known (PostgreSQL, with no read of the rows; a recipient skipped at intake in a
+    /// batch is passed over by the lease), else read back (an SQLite page, in process).
+    static func create(
+        notification: String, from first: Int64, ids: [Int64]?, due: Date, _ connection: any SQLConnection
+    ) throws(StoreError) {
+        if let ids {
+            let sorted = ids.sorted()
+            var values: [SQLValue] = []
+            var start = 0
+            while start < sorted.count {
+                let end = min(start + rows, sorted.count)
+                values += [
+                    .text(notification), .integer(sorted[start]), .integer(sorted[end - 1]),
+                    .integer(Int64(end - start)), SQLGatewayStore.time(due),
+                ]
+                start = end
+            }
+            for chunk in StatementShapes.chunks(values.count / 5) {
+                try connection.query(
+                    "INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at) VALUES "
+                        + Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "),
+                    Array(values[5 * chunk.lowerBound..<5 * chunk.upperBound]))
+            }
+            return
+        }
         try connection.query(
             """
             INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at)
@@ -89,11 +111,13 @@ enum QueueBatches {
         let wasFree = batch[5] == .null
         let leases = SQLValue.integer((batch[6].integer ?? 0) + 1)
         let counted = wasFree ? queuedState : leasedState
+        // The notification's id is the batch's: one string shared by its rows, not one read per row.
+        let shared = SQLValue.text(notification)
         var rows = try connection.query(
             """
-            SELECT id, notification_id, token, apns_id FROM deliveries
+            SELECT id, token, apns_id FROM deliveries
             WHERE notification_id = ? AND id BETWEEN ? AND ? AND state IN ('queued', 'leased') ORDER BY id LIMIT ?
-            """, [.text(notification), .integer(first), .integer(last), .integer(Int64(limit))])
+            """, [shared, .integer(first), .integer(last), .integer(Int64(limit))])
         guard !rows.isEmpty else {
             try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)])
             return
@@ -120,6 +144,7 @@ enum QueueBatches {
                 .integer(end == last ? size : Int64(rows.count)), .integer(id),
             ])
         for index in rows.indices {
+            rows[index].insert(shared, at: 1)
             rows[index].append(leases)
             rows[index].append(counted)
         }

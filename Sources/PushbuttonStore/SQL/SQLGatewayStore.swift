@@ -205,18 +205,20 @@ public final class SQLGatewayStore: GatewayStore {
     /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
     /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
     /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
-    /// gets no row in `payloads`.
+    /// gets no row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL
+    /// and a few rows; an SQLite page sets it to nil).
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
-        tallies: inout CampaignTallies, into connection: any SQLConnection
+        tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         if shared == nil, let candidate = deliveries.first?.payload {
             shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
         }
         if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
-            return try copy(deliveries, of: spec, shared: shared, now: now, tallies: &tallies, into: postgres)
+            return try copy(
+                deliveries, of: spec, shared: shared, now: now, tallies: &tallies, newIDs: &newIDs, into: postgres)
         }
         // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
         // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
@@ -225,6 +227,7 @@ public final class SQLGatewayStore: GatewayStore {
         let bounded = dialect == .sqlite && deliveries.count >= Self.rowsToCopy
         if bounded {
             first = (try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer ?? 0) + 1
+            newIDs = nil
         }
         let notification = SQLValue.text(spec.id)
         let app = SQLValue.text(spec.app)
@@ -259,6 +262,7 @@ public final class SQLGatewayStore: GatewayStore {
             let rows = try connection.query(Self.insertDeliveries(end - start) + returning, values)
             if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
                 first = min(first ?? lowest, lowest)
+                newIDs? += rows.compactMap { $0[0].integer }
             }
             guard ownPayloads else { continue }
             var ids: [String: Int64] = [:]
@@ -339,12 +343,14 @@ public final class SQLGatewayStore: GatewayStore {
                     ])
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
+                var newIDs: [Int64]? = []
                 let first = try insert(
-                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                    into: connection)
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
-                    try QueueBatches.create(notification: spec.id, from: first, due: now, connection)
+                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
                 }
                 try tallies.write(into: connection)
                 return .created(id: spec.id)
@@ -390,9 +396,11 @@ public final class SQLGatewayStore: GatewayStore {
                 buffer.reserveCapacity(rowsPerFlush)
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
+                var newIDs: [Int64]? = []
                 func flush() throws(StoreError) {
                     if let lowest = try insert(
-                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                        into: connection)
                     {
                         first = min(first ?? lowest, lowest)
                     }
@@ -407,7 +415,7 @@ public final class SQLGatewayStore: GatewayStore {
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     tallies.move(spec.id, from: .queued, to: .skipped, skipped)
-                    try QueueBatches.create(notification: spec.id, from: first, due: now, connection)
+                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
                 }
                 try tallies.write(into: connection)
                 return count
