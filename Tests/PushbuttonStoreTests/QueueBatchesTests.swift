@@ -34,7 +34,8 @@ struct QueueBatchesTests {
         let store = try await backend.makeStore()
         _ = try store.enqueue(Self.spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
         let count = QueueBatches.rows + 200
-        #expect(try store.append(campaign: "c1", deliveries: Self.deliveries(count, prefix: "c"), now: Self.t0) == count)
+        #expect(
+            try store.append(campaign: "c1", deliveries: Self.deliveries(count, prefix: "c"), now: Self.t0) == count)
         // One page: a full batch and the rest.
         #expect(try Self.batches(store).map { $0[1].integer } == [Int64(QueueBatches.rows), 200])
         #expect(try store.queueDepth() == count)
@@ -58,7 +59,10 @@ struct QueueBatchesTests {
         #expect(try Self.batches(store).count == 1)
         #expect(try store.queueDepth() == 1)
         _ = try store.record(
-            [CompletedDelivery(try #require(second.last), outcome: .failed(attempts: 1, cause: "timeout"), attempts: 1)],
+            [
+                CompletedDelivery(
+                    try #require(second.last), outcome: .failed(attempts: 1, cause: "timeout"), attempts: 1)
+            ],
             webhookEvents: false, now: Self.t0 + 3)
         #expect(try Self.batches(store).isEmpty)
         #expect(try store.queueDepth() == 0)
