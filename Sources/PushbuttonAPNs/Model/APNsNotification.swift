@@ -46,12 +46,14 @@ public struct APNsNotification: Sendable, Hashable {
         generator.withLock { $0.nextUUID() }
     }
 
+    /// Whether two notifications are the same: every field but ``inputLine``.
     public static func == (lhs: APNsNotification, rhs: APNsNotification) -> Bool {
         lhs.apnsID == rhs.apnsID && lhs.deviceToken == rhs.deviceToken && lhs.topic == rhs.topic
             && lhs.pushType == rhs.pushType && lhs.priority == rhs.priority && lhs.expiration == rhs.expiration
             && lhs.collapseID == rhs.collapseID && lhs.payload == rhs.payload
     }
 
+    /// Hashes the fields ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(deviceToken)
         hasher.combine(payload)
