@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNsMock
+import Synchronization
 import Testing
 
 @testable import PushbuttonAPNs
