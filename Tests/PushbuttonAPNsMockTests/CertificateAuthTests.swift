@@ -13,11 +13,12 @@ import Testing
         let certificates: TestCertificates
         let mock: MockAPNs
 
-        init() async throws {
+        init(environment: MockAPNsConfiguration.CertificateEnvironment? = nil) async throws {
             directory = try TemporaryDirectory(prefix: "pushbutton-certificates")
             certificates = try await TestCertificates(directory: directory.path + "/clients")
             var configuration = MockAPNsConfiguration(security: .selfSigned(directory: directory.path + "/server"))
             configuration.clientCertificateAuthority = certificates.caFile
+            configuration.certificateEnvironment = environment
             mock = try await MockAPNs.start(configuration)
         }
 
@@ -127,6 +128,60 @@ import Testing
         #expect {
             _ = try setup.client(.pem(certificate: app.certificate, key: other.key))
         } throws: { "\($0)".contains("the private key does not belong to the certificate") }
+        await setup.stop()
+    }
+
+    @Test func aCertificateForTheOtherEnvironmentIsAnsweredBadCertificateEnvironment() async throws {
+        let setup = try await Setup(environment: .production)
+        let made = [
+            ("development", ["sandbox"]), ("production", ["production"]), ("universal", ["sandbox", "production"]),
+            ("unmarked", []),
+        ]
+        var answers: [String: String] = [:]
+        for (name, environments) in made {
+            let certificate = try await setup.certificates.client(
+                name, bundleID: "com.example.app", environments: environments)
+            let client = try setup.client(.pem(certificate: certificate.certificate, key: certificate.key))
+            let result = await client.send(try MockFixture.notification())
+            answers[name] = result.isDelivered ? "delivered" : "\(result)"
+            await client.shutdown()
+        }
+        #expect(answers["development"]?.contains("403 BadCertificateEnvironment") == true, "\(answers)")
+        #expect(answers["production"] == "delivered" && answers["universal"] == "delivered", "\(answers)")
+        #expect(answers["unmarked"] == "delivered", "\(answers)")
+        #expect(setup.mock.notifications.count == 3)
+        await setup.stop()
+    }
+
+    @Test func theSenderRefusesACertificateForTheOtherOfApplesEnvironmentsAtStart() async throws {
+        let setup = try await Setup()
+        let development = try await setup.certificates.client(
+            "development", bundleID: "com.example.app", environments: ["sandbox"])
+        let production = try await setup.certificates.client(
+            "production", bundleID: "com.example.app", environments: ["production"])
+        let universal = try await setup.certificates.client(
+            "universal", bundleID: "com.example.app", environments: ["sandbox", "production"])
+        func transport(_ client: TestCertificates.Client, _ environment: APNsEnvironment) throws -> NGHTTP2Transport {
+            try NGHTTP2Transport(
+                .init(environment: environment, certificate: .pem(certificate: client.certificate, key: client.key)))
+        }
+        #expect {
+            _ = try transport(development, .production)
+        } throws: { error in
+            "\(error)".contains("(UID com.example.app) is for APNs' development environment, not production")
+        }
+        #expect {
+            _ = try transport(production, .sandbox)
+        } throws: { error in
+            "\(error)".contains("(UID com.example.app) is for APNs' production environment, not the sandbox")
+        }
+        // Opening the transport connects to nothing yet: these only load and check the certificate.
+        for (client, environment) in [
+            (development, APNsEnvironment.sandbox), (production, .production), (universal, .production),
+            (universal, .sandbox),
+        ] {
+            await (try transport(client, environment)).shutdown()
+        }
         await setup.stop()
     }
 }

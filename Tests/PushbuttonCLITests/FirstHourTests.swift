@@ -87,6 +87,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let key = directory.appendingPathComponent("AuthKey.p8").path
         try Data(try P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: key))
+        chmod(key, 0o600)
         let result = try await OffPool.cli(
             [
                 "send", "--key", key, "--key-id", "K", "--team-id", "T", "--topic", "com.example.chatter", "--token",

@@ -19,6 +19,7 @@ import Testing
         if !FileManager.default.fileExists(atPath: path) {
             try? Data((try? P256PrivateKey.generate().pemRepresentation)?.utf8 ?? "".utf8).write(
                 to: URL(fileURLWithPath: path))
+            chmod(path, 0o600)
         }
         return path
     }()

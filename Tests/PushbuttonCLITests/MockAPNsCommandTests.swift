@@ -55,6 +55,14 @@ import Testing
             ["--device", "1234:com.example"],
             "--device needs TOKEN:BUNDLE with a hexadecimal token, got '1234:com.example'"
         ),
+        (
+            ["--certificate-environment", "staging", "--client-ca", "ca.pem"],
+            "--certificate-environment takes sandbox or production, not 'staging'"
+        ),
+        (
+            ["--certificate-environment", "production"],
+            "--certificate-environment goes with --client-ca FILE (certificate-based senders)"
+        ),
     ])
     func wrongCommandLinesExitTwoWithOneLine(arguments: [String], message: String) async throws {
         let result = try await CLI.run(["mock-apns", "--port", "0", "--duration", "1"] + arguments)

@@ -17,6 +17,7 @@ import Testing
             directory = try CLI.temporaryDirectory()
             keyFile = directory.appendingPathComponent("AuthKey_TEST.p8").path
             try Data(try P256PrivateKey.generate().pemRepresentation.utf8).write(to: URL(fileURLWithPath: keyFile))
+            chmod(keyFile, 0o600)  // as a provider key should be (the umask decides otherwise)
             server = try LocalServer(
                 script: "apns-test-server.py",
                 arguments: [
@@ -128,6 +129,23 @@ import Testing
         #expect(
             try await CLI.run(setup.base + ["--cert", "c.pem", "--token", Self.token("0000"), "--body", "x"]).status
                 == 2)
+    }
+
+    @Test func aProviderKeyOthersCanReadIsWarnedAboutAndTheSendGoesOn() async throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        chmod(setup.keyFile, 0o644)
+        let result = try await CLI.run(setup.base + ["--token", Self.token("0000"), "--body", "Hi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "pushbutton: warning: the provider key (--key) '\(setup.keyFile)' is open to every user of this "
+                + "machine (mode 0644): make it private with chmod 600 '\(setup.keyFile)'")
+        #expect(lines.last?.hasPrefix("sent 1: delivered 1") == true)
+        chmod(setup.keyFile, 0o600)
+        let quiet = try await CLI.run(setup.base + ["--token", Self.token("0000"), "--body", "Hi"])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("warning"), "\(quiet.stderr)")
     }
 
     @Test func wrongCommandLinesAreUsageErrors() async throws {

@@ -20,6 +20,7 @@ import Testing
             let key = try P256PrivateKey.generate()
             keyFile = directory.path + "/AuthKey.p8"
             try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+            chmod(keyFile, 0o600)
             mock = try await MockAPNs.start(
                 MockAPNsConfiguration(
                     security: .selfSigned(directory: directory.path + "/mock"),
@@ -118,6 +119,7 @@ import Testing
 
         let wrong = directory.path + "/wrong.pass"
         try "guess\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+        chmod(wrong, 0o600)
         let refused = try await Self.run(base + ["--cert-passphrase-file", wrong])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("the pass phrase does not open"), "\(refused.stderr)")
@@ -160,6 +162,7 @@ import Testing
             ]),
         ])
         let appsFile = first.directory.path + "/apps.json"
+        chmod(second.keyFile, 0o644)  // the one key others can read
         try Data(JSONWriter.compact(apps)).write(to: URL(fileURLWithPath: appsFile))
         let token = Self.token
         let lines = [
@@ -174,6 +177,12 @@ import Testing
             ["send", "--apps", appsFile, "--topic", "com.example.maps", "--body", "Hi", "--timeout", "5"],
             stdin: lines)
         #expect(result.status == 1, "\(result.stderr)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.hasPrefix("pushbutton: warning: ") }
+        #expect(
+            warnings == [
+                "pushbutton: warning: \(appsFile): apps[2].key: the provider key '\(second.keyFile)' is open to every "
+                    + "user of this machine (mode 0644): make it private with chmod 600 '\(second.keyFile)'"
+            ], "\(result.stderr)")
         var statusByID: [String: String] = [:]
         var errorByID: [String: String] = [:]
         for line in result.stdout.split(separator: "\n") {

@@ -58,6 +58,8 @@ struct GatewayCrashTests {
             .replacingOccurrences(of: #""leaseSeconds": 30"#, with: #""leaseSeconds": 2"#)
             .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 100"#)
         try config.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
+        chmod(directory + "/AuthKey.p8", 0o600)
+        chmod(directory + "/gateway.json", 0o600)
         let store: any GatewayStore = try await Blocking.run {
             try url.map { try SQLGatewayStore.postgres(url: $0, connections: 2) }
                 ?? SQLGatewayStore.sqlite(path: "\(directory)/gateway.db")

@@ -69,4 +69,37 @@ struct ServeCommandTests {
         let mode = try FileManager.default.attributesOfItem(atPath: directory + "/gw.db")[.posixPermissions] as? Int
         #expect(mode == 0o600)
     }
+
+    @Test func secretFilesOthersCanReadAreWarnedAbout() async throws {
+        let directory = NSTemporaryDirectory() + "pushbutton-serve-secrets-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try GatewayFixture.manifest.write(toFile: directory + "/manifest.json", atomically: true, encoding: .utf8)
+        try P256PrivateKey.generate().pemRepresentation.write(
+            toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+        // With a webhook, the configuration holds its secret.
+        let text = GatewayFixture.configurationText(
+            mockPort: 2197, caFile: nil, webhookPort: 9, store: "sqlite:gw.db")
+        try text.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
+        chmod(directory + "/AuthKey.p8", 0o644)
+        chmod(directory + "/gateway.json", 0o640)
+        let open = try await run(["serve", "--config", directory + "/gateway.json", "--check"])
+        #expect(open.status == 0, "\(open.stderr)")
+        let warnings = open.stderr.split(separator: "\n").filter { $0.hasPrefix("pushbutton serve: warning: ") }
+        #expect(warnings.count == 2, "\(open.stderr)")
+        #expect(
+            warnings.contains {
+                $0.contains(
+                    "the provider key '\(directory)/AuthKey.p8' is open to every user of this machine (mode 0644)")
+            })
+        #expect(
+            warnings.contains {
+                $0.contains(
+                    "the configuration (it holds the webhook secret) '\(directory)/gateway.json' is open to its group")
+            })
+        chmod(directory + "/AuthKey.p8", 0o600)
+        chmod(directory + "/gateway.json", 0o600)
+        let closed = try await run(["serve", "--config", directory + "/gateway.json", "--check"])
+        #expect(closed.status == 0 && !closed.stderr.contains("warning"), "\(closed.stderr)")
+    }
 }

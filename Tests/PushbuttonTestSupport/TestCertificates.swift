@@ -33,9 +33,12 @@ package struct TestCertificates: Sendable {
     }
 
     /// A certificate for `bundleID` (its subject UID), valid for `days` (a negative number makes one that
-    /// expired), with `topics` in Apple's topic extension when given; `passphrase` protects its `.p12`.
+    /// expired), with `topics` in Apple's topic extension when given, and Apple's environment extensions
+    /// (`"sandbox"`: 1.2.840.113635.100.6.3.1, `"production"`: …6.3.2) for `environments`; `passphrase`
+    /// protects its `.p12`.
     package func client(
-        _ name: String, bundleID: String, topics: [String]? = nil, days: Int = 2, passphrase: String = "open sesame"
+        _ name: String, bundleID: String, topics: [String]? = nil, environments: [String] = [], days: Int = 2,
+        passphrase: String = "open sesame"
     ) async throws -> Client {
         let base = directory + "/" + name
         var config = """
@@ -45,6 +48,10 @@ package struct TestCertificates: Sendable {
             extendedKeyUsage = clientAuth
 
             """
+        for environment in environments {
+            let oid = environment == "sandbox" ? "1.2.840.113635.100.6.3.1" : "1.2.840.113635.100.6.3.2"
+            config = config.replacingOccurrences(of: "clientAuth\n", with: "clientAuth\n\(oid) = ASN1:NULL\n")
+        }
         if let topics {
             config += "1.2.840.113635.100.6.3.6 = ASN1:SEQUENCE:topics\n\n[topics]\n"
             for (index, topic) in topics.enumerated() {

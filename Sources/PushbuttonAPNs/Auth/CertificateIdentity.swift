@@ -24,8 +24,11 @@
             self.source = source
         }
 
-        /// Loads and checks `credential`; `now` decides expiry.
-        static func load(_ credential: ClientCertificate, now: Date = Date()) throws(APNsError) -> CertificateIdentity {
+        /// Loads and checks `credential`; `now` decides expiry; `host`, when it is one of Apple's, the
+        /// environment the certificate must be for.
+        static func load(_ credential: ClientCertificate, now: Date = Date(), host: String? = nil) throws(APNsError)
+            -> CertificateIdentity
+        {
             let identity: CertificateIdentity
             switch credential {
             case .pkcs12(let file, let passphraseFile):
@@ -34,6 +37,7 @@
                 identity = try loadPEM(certificateFile, keyFile)
             }
             try identity.checkValidity(now: now)
+            if let host { try identity.checkEnvironment(host: host) }
             guard X509_check_private_key(identity.certificate, identity.key) == 1 else {
                 ERR_clear_error()
                 throw APNsError(
@@ -68,6 +72,36 @@
                     "\(source): the certificate\(subjectText) is not valid before "
                         + "\(Self.text(X509_get0_notBefore(certificate))): check this machine's clock")
             }
+        }
+
+        /// A development certificate sent to production, or a production one to the sandbox, is refused by
+        /// APNs at every request (403 `BadCertificateEnvironment`): said at start instead. Apple's extensions
+        /// name the environments (1.2.840.113635.100.6.3.1 development, …6.3.2 production); a "Sandbox &
+        /// Production" certificate names both, and one that names neither is not judged.
+        private func checkEnvironment(host: String) throws(APNsError) {
+            let (development, production) = (
+                hasExtension("1.2.840.113635.100.6.3.1"), hasExtension("1.2.840.113635.100.6.3.2")
+            )
+            if host == APNsEnvironment.production.host, development, !production {
+                throw APNsError(
+                    .invalidKey,
+                    "\(source): the certificate\(subjectText) is for APNs' development environment, not production "
+                        + "(\(host)): send to the sandbox (--sandbox, APNsEnvironment.sandbox) or use a production or "
+                        + "\"Sandbox & Production\" certificate")
+            }
+            if host == APNsEnvironment.sandbox.host, production, !development {
+                throw APNsError(
+                    .invalidKey,
+                    "\(source): the certificate\(subjectText) is for APNs' production environment, not the sandbox "
+                        + "(\(host)): send to production (no --sandbox, APNsEnvironment.production) or use a "
+                        + "development or \"Sandbox & Production\" certificate")
+            }
+        }
+
+        private func hasExtension(_ oid: String) -> Bool {
+            guard let object = OBJ_txt2obj(oid, 1) else { return false }
+            defer { ASN1_OBJECT_free(object) }
+            return X509_get_ext_by_OBJ(certificate, object, -1) >= 0
         }
 
         /// ` (UID com.example.app)` or ` (CN …)`, for messages.

@@ -50,6 +50,11 @@ public struct MockAPNsConfiguration: Sendable {
     /// topic extension); a topic it does not cover is answered 400 `TopicDisallowed`. Requests on such a
     /// connection need no provider token. Only with TLS.
     public var clientCertificateAuthority: String?
+    /// The APNs environment the mock plays for client certificates: a certificate whose Apple extensions
+    /// name only the other one (a development certificate, OID 1.2.840.113635.100.6.3.1, against
+    /// production, …6.3.2) is answered 403 `BadCertificateEnvironment`, as APNs answers it. Nil (the
+    /// default) accepts either; certificates naming both ("Sandbox & Production") or neither always pass.
+    public var certificateEnvironment: CertificateEnvironment?
     /// The most broadcast channels one bundle id may have (APNs: 10,000 per environment); a create past it
     /// is answered 400 CannotCreateChannelConfig.
     public var channelsPerBundleID: Int = 10_000

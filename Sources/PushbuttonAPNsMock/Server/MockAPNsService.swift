@@ -22,7 +22,8 @@ final class MockAPNsService: @unchecked Sendable {
         self.configuration = configuration
         validator = RequestValidator(
             verifier: verifier, registry: registry, tokenUpdateInterval: configuration.tokenUpdateInterval,
-            requiresProviderToken: configuration.requiresProviderToken)
+            requiresProviderToken: configuration.requiresProviderToken,
+            certificateEnvironment: configuration.certificateEnvironment)
         recorder = NotificationRecorder(limit: configuration.recordingLimit, trackingLimit: configuration.trackingLimit)
         faults = FaultInjector(plan: configuration.faults)
         channels = MockChannelRegistry(

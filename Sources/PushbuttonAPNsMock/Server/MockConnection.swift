@@ -143,7 +143,9 @@ final class MockConnection: NGHTTP2SessionOwner {
             handshakeComplete = true
             if service.configuration.clientCertificateAuthority != nil {
                 // Verified by OpenSSL against the configured CA during the handshake; its topics decide.
-                auth.certificateTopics = channel.peerCertificateDER.flatMap(ClientCertificateTopics.init)?.topics ?? []
+                let certificate = channel.peerCertificateDER.flatMap(ClientCertificateTopics.init)
+                auth.certificateTopics = certificate?.topics ?? []
+                auth.certificateEnvironments = certificate?.environments ?? []
             }
             return true
         case .wantsRead, .wantsWrite:

@@ -4,12 +4,16 @@ import Foundation
 /// The topics an APNs provider certificate covers, as APNs reads them: the subject's UID (the bundle id the
 /// certificate was made for) and the strings of Apple's topic extension (OID 1.2.840.113635.100.6.3.6, a
 /// sequence of topics, each followed by the sequence of its push types: `app`, `voip`, `complication`…),
-/// which a "Sandbox & Production" certificate carries for the app, its VoIP and complication topics.
+/// which a "Sandbox & Production" certificate carries for the app, its VoIP and complication topics —
+/// and the environments it is for (``MockAPNsConfiguration/CertificateEnvironment``), empty when it names none.
 struct ClientCertificateTopics: Sendable, Hashable {
     /// The subject's UID, if any.
     var subjectUID: String?
     /// Every topic the certificate covers (the UID included).
     var topics: Set<String>
+    /// The environments Apple's extensions on it name: one for a development or production certificate,
+    /// both for "Sandbox & Production", none for a certificate made elsewhere.
+    var environments: Set<MockAPNsConfiguration.CertificateEnvironment> = []
 
     static let topicExtensionOID = "1.2.840.113635.100.6.3.6"
 
@@ -44,6 +48,11 @@ struct ClientCertificateTopics: Sendable, Hashable {
                     UnsafeBufferPointer(start: ASN1_STRING_get0_data(data), count: Int(ASN1_STRING_length(data))))
                 topics.formUnion(Self.topicStrings(bytes))
             }
+        }
+        for environment in MockAPNsConfiguration.CertificateEnvironment.allCases {
+            guard let object = OBJ_txt2obj(environment.extensionOID, 1) else { continue }
+            if X509_get_ext_by_OBJ(certificate, object, -1) >= 0 { environments.insert(environment) }
+            ASN1_OBJECT_free(object)
         }
         ERR_clear_error()
         self.topics = topics

@@ -17,4 +17,6 @@ struct ConnectionAuthState: Sendable {
     var hasValidToken = false
     /// The topics of the client certificate the connection presented (when the mock requires one).
     var certificateTopics: Set<String>?
+    /// The environments that certificate is for (empty: it names none).
+    var certificateEnvironments: Set<MockAPNsConfiguration.CertificateEnvironment> = []
 }

@@ -15,6 +15,8 @@ struct RequestValidator: Sendable {
     var allowedClockSkew: TimeInterval = 60
     /// False when clients authenticate with TLS certificates instead of tokens.
     var requiresProviderToken = true
+    /// The environment played for client certificates (nil: either).
+    var certificateEnvironment: MockAPNsConfiguration.CertificateEnvironment?
 
     private static let pathPrefix = "/3/device/"
     private static let checkedHeaders: Set<String> = [
@@ -29,6 +31,11 @@ struct RequestValidator: Sendable {
         var topics: Set<String>?
         // A connection that authenticated with a client certificate needs no token: its topics are the certificate's.
         let byCertificate = auth.certificateTopics != nil && request.header("authorization") == nil
+        if byCertificate, let environment = certificateEnvironment, !auth.certificateEnvironments.isEmpty,
+            !auth.certificateEnvironments.contains(environment)
+        {
+            return MockResponse(status: 403, reason: "BadCertificateEnvironment")
+        }
         if requiresProviderToken && !byCertificate {
             switch checkProviderToken(request, auth: &auth, now: now) {
             case .failure(let problem): return problem

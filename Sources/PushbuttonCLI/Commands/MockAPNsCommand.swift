@@ -18,6 +18,8 @@ struct MockAPNsCommand: Command {
         Without --self-signed DIR, the generated files live in a temporary directory removed at exit.
         --client-ca FILE requires a client certificate that CA signed, as APNs does for certificate-based
         senders; the certificate's topics (its UID and Apple's topic extension) are the only ones allowed.
+        --certificate-environment sandbox|production plays that APNs environment: a certificate made only
+        for the other one is answered 403 BadCertificateEnvironment, as APNs answers it.
         Faults (--faults): comma-separated name=rate pairs among 429, 500, 503, refuse, drop, delay,
         silence, goaway (rates 0-1), plus delay-ms=N, goaway-after=N and seed=N.
         """
@@ -57,11 +59,14 @@ struct MockAPNsCommand: Command {
     static let clientCA = Option<String>(
         "--client-ca", value: "FILE",
         help: "Require client certificates this CA signed; their topics (UID, topic extension) decide.")
+    static let certificateEnvironment = Option<String>(
+        "--certificate-environment", value: "ENV",
+        help: "sandbox or production: refuse client certificates made only for the other environment.")
     let arguments = ArgumentSpec(
         options: [
             Self.host, Self.port, Self.selfSigned, Self.cert, Self.key, Self.certKey, Self.authKey, Self.keyID,
             Self.teamID, Self.topic, Self.device, Self.unregistered, Self.faults, Self.maxStreams, Self.duration,
-            Self.clientCA,
+            Self.clientCA, Self.certificateEnvironment,
         ],
         flags: [Self.h2c, Self.noTokenCheck, Self.quiet])
 
@@ -70,6 +75,7 @@ struct MockAPNsCommand: Command {
 
     func run(_ arguments: ParsedArguments, console: Console) async throws -> Int32 {
         let security = try Self.security(arguments)
+        let certificateEnvironment = try Self.certificateEnvironment(arguments)
         let devices = try Self.devices(arguments)
         let directory = Self.directory(arguments, security: security)
         // A directory of our own (not --self-signed DIR) holds a throwaway CA key and provider key: it
@@ -88,6 +94,7 @@ struct MockAPNsCommand: Command {
         }
         configuration.recordingLimit = 0  // the command prints instead of keeping
         configuration.clientCertificateAuthority = try arguments[Self.clientCA]
+        configuration.certificateEnvironment = certificateEnvironment
         let mock: MockAPNs
         do { mock = try await MockAPNs.start(configuration) } catch { throw CommandFailure("mock-apns: \(error)") }
         for (token, topic) in devices.registered { mock.registry.register(token: token, topic: topic) }
@@ -108,6 +115,19 @@ struct MockAPNsCommand: Command {
         await mock.stop()
         console.printError(Self.summary(mock.counters))
         return ExitStatus.success
+    }
+
+    private static func certificateEnvironment(_ arguments: ParsedArguments) throws
+        -> MockAPNsConfiguration.CertificateEnvironment?
+    {
+        guard let name = try arguments[Self.certificateEnvironment] else { return nil }
+        guard let environment = MockAPNsConfiguration.CertificateEnvironment(rawValue: name) else {
+            throw UsageError("--certificate-environment takes sandbox or production, not '\(name)'")
+        }
+        guard arguments.isGiven(Self.clientCA) else {
+            throw UsageError("--certificate-environment goes with --client-ca FILE (certificate-based senders)")
+        }
+        return environment
     }
 
     private static func security(_ arguments: ParsedArguments) throws(UsageError) -> MockAPNsConfiguration.Security {

@@ -58,6 +58,9 @@ struct ServeCommand: Command {
             throw CommandFailure("\(path) has errors (see above); the gateway did not start")
         }
         if let port { configuration.listen.port = port }
+        for warning in configuration.openSecretWarnings(configurationFile: path) {
+            console.printError("pushbutton serve: warning: \(warning)")
+        }
         let gateway: Gateway
         do { gateway = try await Gateway.start(configuration) } catch { throw CommandFailure("serve: \(error)") }
         if arguments[Self.check] {

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonSupport
 
 /// `pushbutton send --apps FILE`: the apps one send may address, each with its environment and credentials,
 /// read from a JSON file (relative paths are taken from the file's directory):
@@ -52,6 +53,7 @@ struct SendApps: Sendable {
             throw CommandFailure("\(path): \"apps\" must be a non-empty array of apps")
         }
         var apps: [APNsApp] = []
+        var warned = Set<String>()  // a key several apps share: one warning
         for (index, value) in list.enumerated() {
             let where_ = "\(path): apps[\(index)]"
             guard let app = value.objectValue else { throw CommandFailure("\(where_): must be an object") }
@@ -74,6 +76,16 @@ struct SendApps: Sendable {
                         + "\"environments\"")
             }
             let credentials: APNsApp.Credentials
+            for (member, what) in [
+                ("key", "the provider key"), ("certificate-key", "the certificate key"),
+                ("passphrase-file", "the pass phrase file"),
+            ] + (app["certificate-key"] == nil ? [("certificate", "the PKCS#12 bundle")] : []) {
+                if let path = try string(member).map(file), warned.insert(path).inserted,
+                    let warning = SecretFile.exposureWarning(path, holding: "\(where_).\(member): \(what)")
+                {
+                    console.printError("pushbutton: warning: \(warning)")
+                }
+            }
             if let certificate = try string("certificate") {
                 guard app["key"] == nil else {
                     throw CommandFailure("\(where_): give \"key\" (token) or \"certificate\", not both")

@@ -50,6 +50,7 @@ struct SendSetup: Sendable {
             environment = .production  // unused: each app has its own
         } else {
             (token, certificate) = try Self.authentication(arguments)
+            try Self.warnAboutOpenSecrets(arguments, console: console)
             bundleID = try arguments.required(SendCommand.topic)
             environment = try Self.environment(arguments)
         }

@@ -43,7 +43,8 @@
                 environment.cleartext
                 ? nil
                 : try TLSClientContext(
-                    caFile: environment.caFile, clientCertificate: configuration.effectiveCertificate)
+                    caFile: environment.caFile, clientCertificate: configuration.effectiveCertificate,
+                    host: environment.host)
             do {
                 wakeUp = try LoopWakeUp()
             } catch {

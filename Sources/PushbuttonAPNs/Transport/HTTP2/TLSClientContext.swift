@@ -8,7 +8,8 @@
         // `@unchecked Sendable`: configured once in `init`, then only used to create sessions.
         private let context: OpaquePointer
 
-        init(caFile: String?, clientCertificate: ClientCertificate?) throws(APNsError) {
+        /// `host` is the server's, for the client certificate's environment check.
+        init(caFile: String?, clientCertificate: ClientCertificate?, host: String? = nil) throws(APNsError) {
             guard let context = SSL_CTX_new(TLS_client_method()) else {
                 throw APNsError(.transport, "OpenSSL could not create a TLS context: \(OpenSSLErrors.last())")
             }
@@ -26,9 +27,9 @@
             SSL_CTX_set_alpn_protos(context, alpn, UInt32(alpn.count))
             pushbutton_ssl_ctx_never_prompt(context)
             if let clientCertificate {
-                // Loaded and checked first (pass phrase, expiry, key present and matching), so a bad one is a
+                // Loaded and checked first (pass phrase, expiry, key present and matching, environment), so a bad one is a
                 // clear error at start, not a failed handshake later.
-                try CertificateIdentity.load(clientCertificate).install(in: context)
+                try CertificateIdentity.load(clientCertificate, host: host).install(in: context)
             }
         }
 
