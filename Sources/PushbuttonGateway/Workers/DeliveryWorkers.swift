@@ -22,7 +22,8 @@ final class DeliveryWorkers: Sendable {
     let metrics: GatewayMetrics
     let webhook: WebhookNotifier?
     let now: @Sendable () -> Date
-    /// One thread per worker, plus one for the webhook relay.
+    /// One thread per worker, plus one for the ``OutcomeRecorder`` (a worker may lease while its last batch
+    /// records) and one for the webhook relay.
     let threads: HandlerThreads
     let recorder: OutcomeRecorder
 
@@ -36,7 +37,7 @@ final class DeliveryWorkers: Sendable {
         self.metrics = metrics
         self.webhook = webhook
         self.now = now
-        threads = HandlerThreads(count: options.count + 1, name: "pb-store")
+        threads = HandlerThreads(count: options.count + 2, name: "pb-store")
         recorder = OutcomeRecorder(
             store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
     }
