@@ -245,5 +245,11 @@ if [ -n "${GATEWAY_PG_STATEMENTS:-}" ]; then
   psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -AtF ' | ' -c "
     SELECT round(total_exec_time + total_plan_time), calls, rows, regexp_replace(left(query, 110), '\\s+', ' ', 'g')
     FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15" | sed 's/^/   /'
+  # Row versions written: an update that changes no indexed column and finds room in its page is HOT (no
+  # new index entries).
+  printf '\n   PostgreSQL, deliveries (table | inserted | updated | of them HOT | dead now)\n'
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -AtF ' | ' -c "
+    SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables
+    WHERE relname IN ('deliveries', 'queue_batches') ORDER BY relname" | sed 's/^/   /'
 fi
 printf '\n   (the target: a campaign at 50%% or more of pushbutton send; the server flat and under 128 MiB)\n'

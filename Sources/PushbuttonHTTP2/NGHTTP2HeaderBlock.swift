@@ -20,6 +20,8 @@
         private var used = 0
         private var fields: [Field] = []
         private var nameValues: [nghttp2_nv] = []
+        /// Whether `nameValues` describes the fields as they are (a value rewritten in place keeps it so).
+        private var nameValuesCurrent = false
 
         package init(capacity: Int = 2048) {
             self.capacity = max(64, capacity)
@@ -35,6 +37,17 @@
         package func removeAll() {
             used = 0
             fields.removeAll(keepingCapacity: true)
+            nameValuesCurrent = false
+        }
+
+        /// Calls `body` with the storage of field `index`'s value, to rewrite it in place with as many bytes
+        /// (the next request's path of the same length, its apns-id): the fields stay as they are, and
+        /// nghttp2's name-value array needs no rebuilding.
+        package func rewriteValue<Result>(
+            ofField index: Int, _ body: (UnsafeMutableBufferPointer<UInt8>) -> Result
+        ) -> Result {
+            let field = fields[index]
+            return body(UnsafeMutableBufferPointer(start: storage + field.value, count: field.valueLength))
         }
 
         /// Adds a field; `indexed: false` keeps a value that differs on every request (a path, an id) out
@@ -82,12 +95,15 @@
 
         /// Calls `body` with nghttp2's name-value array for the fields added.
         package func withNameValues<Result>(_ body: (UnsafePointer<nghttp2_nv>, Int) -> Result) -> Result {
-            nameValues.removeAll(keepingCapacity: true)
-            for field in fields {
-                nameValues.append(
-                    nghttp2_nv(
-                        name: storage + field.name, value: storage + field.value, namelen: field.nameLength,
-                        valuelen: field.valueLength, flags: field.flags))
+            if !nameValuesCurrent {
+                nameValues.removeAll(keepingCapacity: true)
+                for field in fields {
+                    nameValues.append(
+                        nghttp2_nv(
+                            name: storage + field.name, value: storage + field.value, namelen: field.nameLength,
+                            valuelen: field.valueLength, flags: field.flags))
+                }
+                nameValuesCurrent = true
             }
             return nameValues.withUnsafeBufferPointer { body($0.baseAddress!, $0.count) }
         }
@@ -103,6 +119,7 @@
             let flags = indexed ? NGHTTP2_NV_FLAG_NONE.rawValue : NGHTTP2_NV_FLAG_NO_INDEX.rawValue
             fields.append(
                 Field(name: name, nameLength: nameLength, value: value, valueLength: valueLength, flags: UInt8(flags)))
+            nameValuesCurrent = false
         }
 
         private func append(_ text: StaticString) -> Int {

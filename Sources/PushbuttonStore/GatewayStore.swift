@@ -66,6 +66,8 @@ public protocol GatewayStore: Sendable {
     func finishWebhookEvents(_ ids: [Int64]) throws(StoreError)
 
     /// Gives leased recipients back (a worker shutting down): queued and due again, with the same `apns-id`.
+    /// A lease holds recipients in batches: those of a batch only partly given back come again when the
+    /// lease runs out (the rest may still be sending).
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError)
 
     /// A notification or campaign, its counts by state and up to `limit` recipients after id `after`.

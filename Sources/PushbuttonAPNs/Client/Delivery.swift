@@ -35,7 +35,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
         sink: any DeliverySink
     ) {
         if let spare {
-            spare.restart(with: notification)
+            spare.restart(with: consume notification)
             spare.start()
         } else {
             Delivery(notification, client: client, sink: sink).start()
@@ -46,7 +46,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
     /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
     func restart(with notification: consuming APNsNotification) {
         let apnsID = notification.apnsID
-        self.notification = notification  // moved in: no copy of its strings and bytes
+        self.notification = consume notification  // moved in: no copy of its strings and bytes
         started = client.observer == nil ? nil : .now
         let fresh = DeliveryState(apnsID: apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
         state.withLock { $0 = fresh }

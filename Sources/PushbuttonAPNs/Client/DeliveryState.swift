@@ -44,9 +44,15 @@ struct DeliveryState: Sendable {
     private(set) var token: ProviderToken?
     /// Set by a cancellation during an attempt: its answer still counts, but no retry follows it.
     private(set) var cancelRequested = false
-    /// The last answer and its cause, for the outcome when retries end.
+    /// The last answer, or the last failure in transit, for the outcome when retries end.
     private var lastResponse: APNsResponse?
-    private var lastCause = APNsError(.transport, "no attempt was made")
+    private var lastFailure = APNsError(.transport, "no attempt was made")
+    /// Why the last attempt did not deliver: its answer's status and reason, described only when an outcome
+    /// needs it (not for every answer of a bulk send, nearly all 200s).
+    private var lastCause: APNsError {
+        guard let response = lastResponse else { return lastFailure }
+        return APNsError(.serverAnswer, "\(response.status) \(response.reason?.rawValue ?? "")")
+    }
 
     init(apnsID: UUID, policy: RetryPolicy, usesTokens: Bool) {
         self.apnsID = apnsID
@@ -85,13 +91,12 @@ struct DeliveryState: Sendable {
         switch outcome {
         case .success(let answer):
             response = answer
-            lastCause = APNsError(.serverAnswer, "\(answer.status) \(answer.reason?.rawValue ?? "")")
         case .failure(let error):
             if error.kind == .shutDown || error.kind == .invalidRequest {
                 return finish(.failed(apnsID: apnsID, attempts: attempt, lastCause: error))
             }
             response = nil
-            lastCause = error
+            lastFailure = error
         }
         lastResponse = response
         let decision = policy.decide(

@@ -18,6 +18,10 @@ public struct APNsNotification: Sendable, Hashable {
     public var collapseID: String?
     /// `apns-id`: kept across retries, so APNs and the device can tell a retry from a new notification.
     public var apnsID: UUID
+    /// Where the sender's input had it (its line number), or 0: carried to the result with the notification,
+    /// so a bulk send needs no table from apns-id to line shared by its reading and its answering threads.
+    /// Not part of the notification's identity (``==`` and hashing leave it out).
+    package var inputLine = 0
 
     public init(
         deviceToken: DeviceToken, payload: [UInt8], topic: String, pushType: PushType = .alert, priority: Int? = nil,
@@ -40,6 +44,25 @@ public struct APNsNotification: Sendable, Hashable {
     /// costs nanoseconds.
     public static func newID() -> UUID {
         generator.withLock { $0.nextUUID() }
+    }
+
+    /// Whether two notifications are the same: every field but ``inputLine``.
+    public static func == (lhs: APNsNotification, rhs: APNsNotification) -> Bool {
+        lhs.apnsID == rhs.apnsID && lhs.deviceToken == rhs.deviceToken && lhs.topic == rhs.topic
+            && lhs.pushType == rhs.pushType && lhs.priority == rhs.priority && lhs.expiration == rhs.expiration
+            && lhs.collapseID == rhs.collapseID && lhs.payload == rhs.payload
+    }
+
+    /// Hashes the fields ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(deviceToken)
+        hasher.combine(payload)
+        hasher.combine(topic)
+        hasher.combine(pushType)
+        hasher.combine(priority)
+        hasher.combine(expiration)
+        hasher.combine(collapseID)
+        hasher.combine(apnsID)
     }
 
     /// `/3/device/<token>`.

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonAPNs
 import Synchronization
 
 /// What `send` knows of its input while it reads it: where each notification came from (so its result
@@ -61,10 +62,12 @@ final class SendInput: Sendable {
         origins.withLock { $0[Key(id)] = origin }
     }
 
-    /// The origin of a finished notification, forgotten as it is returned (memory stays bounded by what is
-    /// under way).
-    func take(_ id: UUID) -> Origin? {
-        origins.withLock { $0.removeValue(forKey: Key(id)) }
+    /// The origin of a finished notification: its ``PushbuttonAPNs/APNsNotification/inputLine`` when it
+    /// carries one (a line with neither `id` nor `environment`), else the one remembered, forgotten as it is
+    /// returned (memory stays bounded by what is under way).
+    func take(_ notification: APNsNotification) -> Origin? {
+        if notification.inputLine > 0 { return Origin(line: notification.inputLine) }
+        return origins.withLock { $0.removeValue(forKey: Key(notification.apnsID)) }
     }
 
     /// The number of notifications the input holds: exact once it was read to the end, else estimated from

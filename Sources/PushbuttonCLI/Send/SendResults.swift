@@ -29,7 +29,7 @@ final class SendResults: @unchecked Sendable {
     }
 
     func record(_ notification: APNsNotification, _ result: APNsResult) {
-        let origin = input.take(notification.apnsID)
+        let origin = input.take(notification)
         lock.lock()
         defer { lock.unlock() }
         summary.add(result)

@@ -173,8 +173,7 @@ struct SendSetup: Sendable {
                             guard case .text(let bytes) = line else {
                                 return invalid(line: number, token: nil, Self.describe(line))
                             }
-                            let token = Self.trimmed(String(decoding: bytes, as: UTF8.self))
-                            if !token.isEmpty && !token.hasPrefix("#") {
+                            if let token = Self.token(onLine: bytes) {
                                 emitToken(token, line: number, payload: payload, channel)
                             }
                         }
@@ -198,14 +197,18 @@ struct SendSetup: Sendable {
         return channel
     }
 
-    /// The line without surrounding spaces and tabs; byte by byte, as a bulk send reads millions of lines.
-    static func trimmed(_ line: String) -> String {
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
-        let bytes = line.utf8
-        guard let first = bytes.first, let last = bytes.last, isBlank(first) || isBlank(last) else { return line }
-        guard let start = bytes.firstIndex(where: { !isBlank($0) }), let end = bytes.lastIndex(where: { !isBlank($0) })
-        else { return "" }
-        return String(line[start...end])
+    /// A token file's line without surrounding spaces and tabs, or nil when that leaves nothing or a
+    /// comment (`#…`); over the line's bytes, as a bulk send reads millions of lines.
+    static func token(onLine line: [UInt8]) -> String? {
+        line.withUnsafeBufferPointer { bytes -> String? in
+            let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D }
+            var start = 0
+            var end = bytes.count
+            while start < end && isBlank(bytes[start]) { start += 1 }
+            while end > start && isBlank(bytes[end - 1]) { end -= 1 }
+            guard start < end, bytes[start] != UInt8(ascii: "#") else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
     }
 
     private func emitToken(
@@ -262,9 +265,13 @@ struct SendSetup: Sendable {
             }
         }
         do {
-            let notification = try notification(token: token, payload: payload, topic: lineTopic)
+            var notification = try notification(token: token, payload: payload, topic: lineTopic)
             input.read.add(1, ordering: .relaxed)
-            input.remember(notification.apnsID, SendInput.Origin(line: line, id: id, environment: environment))
+            if id == nil && environment == nil {
+                notification.inputLine = line  // the whole origin: it travels with the notification
+            } else {
+                input.remember(notification.apnsID, SendInput.Origin(line: line, id: id, environment: environment))
+            }
             channel.send(notification)
         } catch {
             invalid(line: line, token: token, id: id, error.message)

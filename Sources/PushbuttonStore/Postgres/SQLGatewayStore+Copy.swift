@@ -10,14 +10,15 @@ extension SQLGatewayStore {
     static let rowsPerCopy = 2_000
 
     /// Inserts recipients with `COPY … FROM STDIN (FORMAT binary)` (and their own payloads with a second one),
-    /// their ids taken from the table's sequence first, in the caller's transaction; returns the smallest id.
-    /// All of them or none commit with the transaction, as a multi-row INSERT's would.
+    /// their ids taken from the table's sequence first (added to `newIDs`), in the caller's transaction;
+    /// returns the smallest id. All of them or none commit with the transaction, as a multi-row INSERT's would.
     func copy(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: [UInt8]?, now: Date,
-        tallies: inout CampaignTallies, into connection: PostgresConnection
+        tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: PostgresConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         let ids = try Self.newIDs(deliveries.count, connection)
+        newIDs? += ids
         var rows = PostgresCopyRows(fields: 9, reservingRows: deliveries.count, bytesPerRow: 192)
         var payloads = PostgresCopyRows(fields: 2)
         let time = now.timeIntervalSince1970

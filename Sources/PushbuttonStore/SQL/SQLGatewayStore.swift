@@ -205,18 +205,20 @@ public final class SQLGatewayStore: GatewayStore {
     /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
     /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
     /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
-    /// gets no row in `payloads`.
+    /// gets no row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL
+    /// and a few rows; an SQLite page sets it to nil).
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
-        tallies: inout CampaignTallies, into connection: any SQLConnection
+        tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         if shared == nil, let candidate = deliveries.first?.payload {
             shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
         }
         if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
-            return try copy(deliveries, of: spec, shared: shared, now: now, tallies: &tallies, into: postgres)
+            return try copy(
+                deliveries, of: spec, shared: shared, now: now, tallies: &tallies, newIDs: &newIDs, into: postgres)
         }
         // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
         // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
@@ -225,6 +227,7 @@ public final class SQLGatewayStore: GatewayStore {
         let bounded = dialect == .sqlite && deliveries.count >= Self.rowsToCopy
         if bounded {
             first = (try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer ?? 0) + 1
+            newIDs = nil
         }
         let notification = SQLValue.text(spec.id)
         let app = SQLValue.text(spec.app)
@@ -259,6 +262,7 @@ public final class SQLGatewayStore: GatewayStore {
             let rows = try connection.query(Self.insertDeliveries(end - start) + returning, values)
             if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
                 first = min(first ?? lowest, lowest)
+                newIDs? += rows.compactMap { $0[0].integer }
             }
             guard ownPayloads else { continue }
             var ids: [String: Int64] = [:]
@@ -339,11 +343,14 @@ public final class SQLGatewayStore: GatewayStore {
                     ])
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
+                var newIDs: [Int64]? = []
                 let first = try insert(
-                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                    into: connection)
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
+                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
                 }
                 try tallies.write(into: connection)
                 return .created(id: spec.id)
@@ -389,9 +396,11 @@ public final class SQLGatewayStore: GatewayStore {
                 buffer.reserveCapacity(rowsPerFlush)
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
+                var newIDs: [Int64]? = []
                 func flush() throws(StoreError) {
                     if let lowest = try insert(
-                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, into: connection)
+                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                        into: connection)
                     {
                         first = min(first ?? lowest, lowest)
                     }
@@ -406,6 +415,7 @@ public final class SQLGatewayStore: GatewayStore {
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     tallies.move(spec.id, from: .queued, to: .skipped, skipped)
+                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
                 }
                 try tallies.write(into: connection)
                 return count
@@ -425,23 +435,8 @@ public final class SQLGatewayStore: GatewayStore {
             return try connection.transaction {
                 () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
                 if dialect == .postgres { try connection.script("SET LOCAL synchronous_commit = off") }
-                let until = SQLValue.real(now.timeIntervalSince1970 + duration)
-                var rows: [[SQLValue]]
-                switch dialect {
-                case .sqlite:
-                    rows = try connection.query(
-                        SQLDialect.sqliteLease(from: .leased),
-                        [.text(token), until, Self.time(now), .integer(Int64(limit))])
-                    if rows.count < limit {
-                        rows += try connection.query(
-                            SQLDialect.sqliteLease(from: .queued),
-                            [.text(token), until, Self.time(now), .integer(Int64(limit - rows.count))])
-                    }
-                case .postgres:
-                    rows = try connection.query(
-                        SQLDialect.postgresLease,
-                        [Self.time(now), Self.time(now), .integer(Int64(limit)), .text(token), until])
-                }
+                let rows = try QueueBatches.lease(
+                    limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
                 var payloads: [Int64: [UInt8]] = [:]
                 payloads.reserveCapacity(rows.count)
                 let leasedIDs = Set(rows.compactMap { $0[0].integer })
@@ -553,6 +548,9 @@ public final class SQLGatewayStore: GatewayStore {
         guard !results.isEmpty else { return RecordedOutcomes(recorded: []) }
         return try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
+                // The leases' batches first: an outcome counts only while its lease still holds them.
+                let batches = try QueueBatches.lock(
+                    held: Set(results.map(\.delivery.leaseToken)), dialect: dialect, connection)
                 var recorded = Set<Int64>()
                 recorded.reserveCapacity(results.count)
                 // Delivered, the usual outcome, needs only its row id: one `UPDATE … WHERE id IN (…)` per
@@ -560,11 +558,15 @@ public final class SQLGatewayStore: GatewayStore {
                 var delivered: [DeliveredGroup: [Int64]] = [:]
                 var others: [CompletedDelivery] = []
                 for result in results {
+                    let delivery = result.delivery
+                    // A recipient whose batch its lease no longer holds is another lease's now: refused.
+                    guard
+                        QueueBatches.holds(
+                            batches, token: delivery.leaseToken, notification: delivery.notificationID, id: delivery.id)
+                    else { continue }
                     if case .delivered = result.outcome {
-                        delivered[
-                            DeliveredGroup(leaseToken: result.delivery.leaseToken, attempts: result.attempts),
-                            default: []
-                        ].append(result.delivery.id)
+                        delivered[DeliveredGroup(leases: delivery.leases, attempts: result.attempts), default: []]
+                            .append(delivery.id)
                     } else {
                         others.append(result)
                     }
@@ -592,15 +594,14 @@ public final class SQLGatewayStore: GatewayStore {
                             reason = .text(cause)
                         }
                         values += [
-                            .integer(result.delivery.id), .text(result.delivery.leaseToken),
-                            .text(result.outcome.state.rawValue), status, reason, .integer(Int64(result.attempts)),
-                            unregistered,
+                            .integer(result.delivery.id), .text(result.outcome.state.rawValue), status, reason,
+                            .integer(Int64(result.attempts)), unregistered, .integer(Int64(result.delivery.leases)),
                         ]
                     }
                     // Padded with rows whose id (-1) no recipient has: a few statement shapes, not one per count.
                     let count = StatementShapes.padded(end - start)
                     for _ in (end - start)..<count {
-                        values += [.integer(-1), .text(""), .text("failed"), .null, .null, .integer(0), .null]
+                        values += [.integer(-1), .text("failed"), .null, .null, .integer(0), .null, .integer(0)]
                     }
                     let rows = try connection.query(OutcomeStatements.each(count: count), values)
                     for row in rows { if let id = row[0].integer { recorded.insert(id) } }
@@ -639,6 +640,7 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
                 try tallies.write(into: connection)
+                try QueueBatches.removeFinished(batches, connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
                 var deactivated: [String: Int] = [:]
@@ -679,9 +681,9 @@ public final class SQLGatewayStore: GatewayStore {
         }
     }
 
-    /// The delivered recipients of one lease with one attempt count.
+    /// Delivered recipients with one lease count and one attempt count (one statement sets both).
     struct DeliveredGroup: Hashable {
-        var leaseToken: String
+        var leases: Int
         var attempts: Int
     }
 
@@ -700,16 +702,15 @@ public final class SQLGatewayStore: GatewayStore {
             for id in ids[start..<end] { idValues.append(.integer(id)) }
             // Padded with an id no recipient has: a few statement shapes, not one per count.
             while idValues.count < count { idValues.append(.integer(-1)) }
-            let token = SQLValue.text(group.leaseToken)
+            let (attempts, leases) = (SQLValue.integer(Int64(group.attempts)), SQLValue.integer(Int64(group.leases)))
             let changed = try connection.run(
-                OutcomeStatements.delivered(count: count),
-                [.integer(Int64(group.attempts)), time(now)] + idValues + [token]
+                OutcomeStatements.delivered(count: count), [attempts, time(now), leases] + idValues
             ).changes
             if changed == end - start {
                 recorded.formUnion(ids[start..<end])
             } else if changed > 0 {
                 for row in try connection.query(
-                    OutcomeStatements.recordedDelivered(count: count), idValues + [token, time(now)])
+                    OutcomeStatements.recordedDelivered(count: count), idValues + [time(now), attempts, leases])
                 {
                     if let id = row[0].integer { recorded.insert(id) }
                 }
@@ -722,18 +723,13 @@ public final class SQLGatewayStore: GatewayStore {
         guard !deliveries.isEmpty else { return }
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) in
-                let campaigns = try CampaignTallies.campaigns(among: Set(deliveries.map(\.notificationID)), connection)
+                let batches = try QueueBatches.lock(
+                    held: Set(deliveries.map(\.leaseToken)), dialect: dialect, connection)
+                let freed = try QueueBatches.free(batches, releasing: deliveries, connection)
+                let campaigns = try CampaignTallies.campaigns(among: Set(freed.keys), connection)
                 var tallies = CampaignTallies()
-                for delivery in deliveries {
-                    let released = try connection.run(
-                        """
-                        UPDATE deliveries SET state = 'queued', lease_token = NULL, lease_until = NULL
-                        WHERE id = ? AND state = 'leased' AND lease_token = ?
-                        """, [.integer(delivery.id), .text(delivery.leaseToken)]
-                    ).changes
-                    if campaigns.contains(delivery.notificationID) {
-                        tallies.move(delivery.notificationID, from: .leased, to: .queued, released)
-                    }
+                for (notification, count) in freed where campaigns.contains(notification) {
+                    tallies.move(notification, from: .leased, to: .queued, count)
                 }
                 try tallies.write(into: connection)
             }
@@ -766,8 +762,15 @@ public final class SQLGatewayStore: GatewayStore {
                     counts[state] = Int(count[1].integer ?? 0)
                 }
             }
+            // Queued in their rows, held by a lease in their batch.
+            let held = counts[.queued] == nil ? 0 : try QueueBatches.held(id, connection)
+            if held > 0 {
+                counts[.queued] = (counts[.queued] ?? 0) - held
+                counts[.leased, default: 0] += held
+                if counts[.queued] == 0 { counts[.queued] = nil }
+            }
         }
-        let deliveries =
+        var deliveries =
             limit <= 0
             ? []
             : try connection.query(
@@ -782,6 +785,22 @@ public final class SQLGatewayStore: GatewayStore {
                     reason: row[5].text, attempts: Int(row[6].integer ?? 0), leases: Int(row[7].integer ?? 0),
                     finishedAt: Self.date(row[8]), unregisteredAt: Self.date(row[9]))
             }
+        // Those without an outcome are leased while their batch is held, and leased as often as it was.
+        if let low = deliveries.first?.id, let high = deliveries.last?.id,
+            deliveries.contains(where: { !$0.state.isFinal })
+        {
+            let batches = try QueueBatches.overlapping(id, low: low, high: high, connection)
+            for index in deliveries.indices where !deliveries[index].state.isFinal {
+                let delivery = deliveries[index]
+                guard
+                    let batch = batches.first(where: {
+                        ($0[0].integer ?? .max) <= delivery.id && delivery.id <= ($0[1].integer ?? .min)
+                    })
+                else { continue }
+                if batch[2] != .null { deliveries[index].state = .leased }
+                deliveries[index].leases = max(delivery.leases, Int(batch[3].integer ?? 0))
+            }
+        }
         return NotificationRecord(spec: spec, state: state, counts: counts, deliveries: deliveries)
     }
 
@@ -791,12 +810,7 @@ public final class SQLGatewayStore: GatewayStore {
                 let changed = try connection.run(
                     "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
                 guard changed.changes == 1 else { return nil }
-                let cancelled = try connection.run(
-                    """
-                    UPDATE deliveries SET state = 'cancelled', finished_at = ?
-                    WHERE notification_id = ? AND state = 'queued'
-                    """, [Self.time(now), .text(id)]
-                ).changes
+                let cancelled = try QueueBatches.cancel(id, now: now, connection)
                 var tallies = CampaignTallies()
                 tallies.move(id, from: .queued, to: .cancelled, cancelled)
                 try tallies.write(into: connection)
@@ -808,8 +822,7 @@ public final class SQLGatewayStore: GatewayStore {
     public func queueDepth() throws(StoreError) -> Int {
         try read { connection throws(StoreError) in
             Int(
-                try connection.query("SELECT COUNT(*) FROM deliveries WHERE state IN ('queued', 'leased')").first?[0]
-                    .integer ?? 0)
+                try connection.query(QueueBatches.depth).first?[0].integer ?? 0)
         }
     }
 

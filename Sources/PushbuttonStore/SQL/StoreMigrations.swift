@@ -169,6 +169,50 @@ enum StoreMigrations {
             {POSTGRES: ALTER TABLE deliveries DROP CONSTRAINT IF EXISTS deliveries_notification_id_fkey;}
             """
         ),
+        (
+            "9q-queue-batches",
+            """
+            -- The queue's due work as ranges of recipients (see QueueBatches): a lease takes batches and reads
+            -- their recipients by range, writing none of their rows; the outcome writes a row once, changing no
+            -- indexed column (PostgreSQL updates it in place, HOT, in the room the fillfactor leaves: a page
+            -- keeps room for a second, slightly longer version of each row, the outcome's).
+            CREATE TABLE queue_batches (
+                id {ID},
+                notification_id TEXT NOT NULL,
+                first_id BIGINT NOT NULL,
+                last_id BIGINT NOT NULL,
+                size INTEGER NOT NULL,
+                due_at {REAL} NOT NULL,
+                lease_token TEXT,
+                lease_until {REAL},
+                leases INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE INDEX queue_batches_due ON queue_batches (due_at);
+            CREATE INDEX queue_batches_lease ON queue_batches (lease_token);
+            CREATE INDEX queue_batches_notification ON queue_batches (notification_id, first_id);
+            -- What is queued or leased now, in batches of up to 500 of one notification, state and lease end
+            -- in a run of ids: the queued ones free and due; the leased ones held ('migrated') until their
+            -- lease ends, then due again with the same apns-ids.
+            INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at, lease_token, lease_until, leases)
+            SELECT notification_id, MIN(id), MAX(id), COUNT(*), MIN(due_at),
+                CASE WHEN MIN(state) = 'leased' THEN 'migrated' END,
+                CASE WHEN MIN(state) = 'leased' THEN MAX(lease_until) END,
+                CASE WHEN MIN(state) = 'leased' THEN MAX(leases) ELSE 0 END
+            FROM (
+                SELECT notification_id, id, state, due_at, lease_until, leases, island,
+                    (ROW_NUMBER() OVER (PARTITION BY notification_id, state, lease_until, island ORDER BY id) - 1)
+                        / 500 AS chunk
+                FROM (
+                    SELECT notification_id, id, state, due_at, lease_until, leases,
+                        ROW_NUMBER() OVER (PARTITION BY notification_id ORDER BY id)
+                            - ROW_NUMBER() OVER (PARTITION BY notification_id, state, lease_until ORDER BY id) AS island
+                    FROM deliveries WHERE state IN ('queued', 'leased')) AS runs) AS due
+            GROUP BY notification_id, state, lease_until, island, chunk;
+            DROP INDEX deliveries_queued;
+            DROP INDEX deliveries_leased;
+            {POSTGRES: ALTER TABLE deliveries SET (fillfactor = 45);}
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).

@@ -27,6 +27,8 @@
         private var outbound = OutboundBuffer()
         /// Every request's header list is written here, storage reused.
         private let headerBlock = NGHTTP2HeaderBlock()
+        /// What `headerBlock` holds, when a notification filled it.
+        private var headerShape: NotificationHeaderShape?
         private var scheme: StaticString { loop.configuration.environment.cleartext ? "http" : "https" }
         private var streams: [Int32: ClientStream] = [:]
         private var settingsReceived = false
@@ -281,6 +283,19 @@
         /// and the apns-id differ on every request, so they stay out of the HPACK table.
         private func writeHeaders(of stream: ClientStream) {
             let block = headerBlock
+            if case .notification(let notification, let authorization) = stream.request, let shape = headerShape,
+                shape.fits(notification, authorization: authorization, bodyLength: stream.requestBody.count)
+            {
+                var hex = notification.deviceToken.hex
+                hex.withUTF8 { token in
+                    block.rewriteValue(ofField: shape.pathField) { path in
+                        (path.baseAddress! + 10).update(from: token.baseAddress!, count: token.count)
+                    }
+                }
+                block.rewriteValue(ofField: shape.apnsIDField) { _ = UUIDText.write(notification.apnsID, to: $0) }
+                return
+            }
+            headerShape = nil
             block.removeAll()
             if case .http(let request) = stream.request {
                 block.add(":method", request.method)
@@ -289,11 +304,13 @@
             }
             block.add(":scheme", scheme)
             block.add(":authority", loop.authority)
+            var variableFields: (path: Int, apnsID: Int)?
             switch stream.request {
             case .http(let request):
                 block.add(":path", request.path, indexed: false)
                 for header in request.headers { block.add(header.name, header.value) }
             case .notification(let notification, let authorization):
+                variableFields = (block.count, 0)
                 var hex = notification.deviceToken.hex
                 hex.withUTF8 { token in
                     block.add(":path", maximumLength: 10 + token.count, indexed: false) { output in
@@ -306,6 +323,7 @@
                 if let authorization { block.add("authorization", authorization) }
                 block.add("apns-topic", notification.topic)
                 block.add("apns-push-type", notification.pushType.rawValue)
+                variableFields?.apnsID = block.count
                 block.add("apns-id", maximumLength: 36, indexed: false) { UUIDText.write(notification.apnsID, to: $0) }
                 if let priority = notification.priority {
                     block.add("apns-priority", maximumLength: 20) { Self.writeDecimal(Int64(priority), to: $0) }
@@ -317,6 +335,13 @@
             }
             let length = Int64(stream.requestBody.count)
             block.add("content-length", maximumLength: 20) { Self.writeDecimal(length, to: $0) }
+            if case .notification(let notification, let authorization) = stream.request, let variableFields {
+                headerShape = NotificationHeaderShape(
+                    authorization: authorization, topic: notification.topic, pushType: notification.pushType,
+                    priority: notification.priority, expiration: notification.expiration,
+                    collapseID: notification.collapseID, tokenLength: notification.deviceToken.hex.utf8.count,
+                    bodyLength: Int(length), pathField: variableFields.path, apnsIDField: variableFields.apnsID)
+            }
         }
 
         /// Writes `value` in decimal (a minus sign first when negative); returns the length.
@@ -340,8 +365,20 @@
             }
         }
 
+        /// The stream the last header or data callback named: an answer's headers come one callback each, all
+        /// for the same stream, so most of them need no table lookup.
+        private var recentStreamID: Int32 = 0
+        private var recentStream: ClientStream?
+
+        private func openStream(_ streamID: Int32) -> ClientStream? {
+            if streamID == recentStreamID, let recentStream { return recentStream }
+            recentStreamID = streamID
+            recentStream = streams[streamID]
+            return recentStream
+        }
+
         func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-            guard let stream = streams[streamID] else { return }
+            guard let stream = openStream(streamID) else { return }
             if NGHTTP2HeaderBlock.equals(name, ":status") {
                 var status = 0
                 for byte in value {
@@ -357,14 +394,18 @@
         }
 
         func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let stream = streams[streamID], stream.body.count < 65_536 else { return }
+            guard let stream = openStream(streamID), stream.body.count < 65_536 else { return }
             stream.body.append(contentsOf: bytes)
         }
 
         func streamClosed(_ streamID: Int32, errorCode: UInt32) {
+            if streamID == recentStreamID { recentStream = nil }
             guard let stream = streams.removeValue(forKey: streamID) else { return }
             closedSinceSubmit += 1
-            defer { if goingAway && streams.isEmpty { needsFlush = true } }
+            defer {
+                if goingAway && streams.isEmpty { needsFlush = true }
+                loop.recycle(stream)  // nghttp2 and this connection are done with it
+            }
             guard !stream.isFinished else { return }  // it timed out earlier
             if stream.status > 0 {
                 stream.succeed()
@@ -445,6 +486,7 @@
             channel.close()
             let lost = streams.values.filter { !$0.isFinished }
             streams.removeAll()
+            recentStream = nil
             for stream in lost { stream.fail("stream lost: \(reason ?? "the connection closed")") }
             loop.connectionClosed(self, wasReady: wasReady, reason: reason)
         }

@@ -32,6 +32,11 @@
         let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64 * 1024)
         /// How often a read paused to submit the requests its answers refilled (for tests and profiles).
         let readPauses = Atomic<Int>(0)
+        /// How many requests went out on a reused stream (for tests and profiles).
+        let streamsReused = Atomic<Int>(0)
+        /// Finished notification streams, reused by requests submitted on the loop's thread (a bulk send
+        /// refilling from an answer): loop-only, so taking one needs no lock.
+        private var spareStreams: [ClientStream] = []
         /// Who hears of connections opening, closing and going away (``APNsObserver``s).
         let observers = ObserverSlot()
 
@@ -75,6 +80,28 @@
             // before it polls again: no wake-up needed.
             if wake && !isLoopThread { wakeUp.signal() }
             return true
+        }
+
+        /// A finished stream for `notification` from the pool, when called on the loop's thread and the pool
+        /// has one; nil otherwise (the caller allocates one).
+        func reusableStream(
+            for notification: APNsNotification, authorization: String?, timeout: Duration,
+            handler: any NotificationResponseHandler
+        ) -> ClientStream? {
+            guard isLoopThread, !spareStreams.isEmpty else { return nil }
+            let stream = spareStreams.removeLast()
+            streamsReused.add(1, ordering: .relaxed)
+            stream.reuse(notification: notification, authorization: authorization, timeout: timeout, handler: handler)
+            return stream
+        }
+
+        /// Keeps a finished notification stream that its connection has let go of (closed on the server's
+        /// side, no longer in any stream table) for ``reusableStream(for:authorization:timeout:handler:)``.
+        /// The loop's `waiting` list may still refer to it before its head, where it is never read again.
+        func recycle(_ stream: ClientStream) {
+            ownership.check("ClientLoop")
+            guard stream.isFinished, spareStreams.count < 4096, case .notification = stream.request else { return }
+            spareStreams.append(stream)
         }
 
         /// Stops taking requests, finishes those under way, closes the connections.

@@ -16,10 +16,10 @@
             case notification(any NotificationResponseHandler)
         }
 
-        let request: Request
+        private(set) var request: Request
         private var completion: Completion?
-        let timeout: Duration
-        let deadline: ContinuousClock.Instant
+        private(set) var timeout: Duration
+        private(set) var deadline: ContinuousClock.Instant
         var status = 0
         /// Every response header, kept only for generic requests.
         var headers: [String: String] = [:]
@@ -48,6 +48,25 @@
             deadline = .now + timeout
         }
 
+        /// Makes a finished stream of the loop's pool (see ``ClientLoop/recycle(_:)``) a new one for
+        /// `notification`, as ``init(notification:authorization:timeout:handler:)`` would: a notification
+        /// costs no stream allocation once the pool holds as many streams as are under way.
+        func reuse(
+            notification: APNsNotification, authorization: String?, timeout: Duration,
+            handler: any NotificationResponseHandler
+        ) {
+            request = .notification(notification, authorization: authorization)
+            completion = .notification(handler)
+            self.timeout = timeout
+            deadline = .now + timeout
+            status = 0
+            if !headers.isEmpty { headers = [:] }
+            uniqueID = nil
+            body.removeAll(keepingCapacity: true)
+            bodyOffset = 0
+            moves = 0
+        }
+
         var isFinished: Bool { completion == nil }
 
         /// Whether every response header is kept (generic requests), or only `apns-unique-id`.
@@ -64,6 +83,7 @@
         }
 
         func succeed() {
+            let completion = self.completion.take()  // before the handler runs: it may start the next request at once
             switch completion {
             case .http(let done): done(.success(HTTPResponse(status: status, headers: headers, body: body)))
             case .notification(let handler):
@@ -77,17 +97,16 @@
                 handler.received(.success(response))
             case nil: break
             }
-            completion = nil
         }
 
         func fail(_ message: String, kind: APNsError.Kind = .transport) {
             let error = APNsError(kind, message)
+            let completion = self.completion.take()
             switch completion {
             case .http(let done): done(.failure(error))
             case .notification(let handler): handler.received(.failure(error))
             case nil: break
             }
-            completion = nil
         }
 
         /// Forgets a partial response before the request is sent again on another connection.

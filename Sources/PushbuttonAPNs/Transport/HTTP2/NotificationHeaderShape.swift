@@ -1,0 +1,32 @@
+#if canImport(CNGHTTP2) && canImport(COpenSSL)
+    import Foundation
+    import Pushbutton
+
+    /// What a connection's header block holds when it was last filled from a notification: everything but
+    /// the device token and the apns-id, and where those two are. A bulk send's next notification nearly
+    /// always has the same shape (same token length, topic, push type, priority, provider token and payload
+    /// size), so its headers are those two values rewritten in place, not a header list built again.
+    struct NotificationHeaderShape {
+        let authorization: String?
+        let topic: String
+        let pushType: PushType
+        let priority: Int?
+        let expiration: Int64?
+        let collapseID: String?
+        let tokenLength: Int
+        let bodyLength: Int
+        /// The fields holding the `:path` and the `apns-id`.
+        let pathField: Int
+        let apnsIDField: Int
+
+        /// Whether `notification`'s headers differ from this shape's only in the token and the apns-id.
+        /// The strings are nearly always the very same ones (one topic, one provider token for minutes), which
+        /// String's equality sees without reading them.
+        func fits(_ notification: APNsNotification, authorization: String?, bodyLength: Int) -> Bool {
+            tokenLength == notification.deviceToken.hex.utf8.count && bodyLength == self.bodyLength
+                && priority == notification.priority && expiration == notification.expiration
+                && pushType == notification.pushType && topic == notification.topic
+                && self.authorization == authorization && collapseID == notification.collapseID
+        }
+    }
+#endif
