@@ -169,6 +169,13 @@ campaign() { # label store
     perf record -F 499 -g -p "$serve_pid" -o "$GATEWAY_PERF" >/dev/null 2>&1 &
     perf_pid=$!
   fi
+  # GATEWAY_PERF_STAT=1: the server's context switches per recipient (perf stat), a figure that holds while
+  # other work shares the cores (a virtual machine may count no instructions).
+  local stat_pid=
+  if [ -n "${GATEWAY_PERF_STAT:-}" ]; then
+    perf stat -x, -e context-switches,cpu-migrations -p "$serve_pid" -o "$work/stat.txt" &
+    stat_pid=$!
+  fi
   started=$(date +%s.%N)
   id=$(curl -s --max-time 600 -H "Authorization: Bearer $secret" --data-binary @"$work/page-00000.ndjson" \
     "$serve_url/v1/apps/chat/campaigns" | python3 -c "import json,sys; print(json.load(sys.stdin)['id'])")
@@ -188,6 +195,7 @@ campaign() { # label store
   local elapsed rate peak
   elapsed=$(echo "$(date +%s.%N) - $started" | bc -l)
   if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
+  if [ -n "$stat_pid" ]; then kill -INT "$stat_pid"; wait "$stat_pid" 2>/dev/null || true; fi
   rate=$(echo "$count / $elapsed" | bc -l)
   peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status")
   local ticks cpu
@@ -203,6 +211,10 @@ campaign() { # label store
   printf '   %-58s %12s   gateway %.1f + PostgreSQL %.1f + mock %.1f = %.1f µs (send: %.1f + mock %.1f = %.1f)\n' \
     "  CPU per recipient, every process" "" "$cpu" "$pg_cpu" "$mock_cpu" "$(echo "$cpu + $pg_cpu + $mock_cpu" | bc -l)" \
     "$direct_cpu" "$direct_mock" "$(echo "$direct_cpu + $direct_mock" | bc -l)"
+  if [ -n "$stat_pid" ]; then
+    awk -F, -v n="$count" '$3 ~ /context-switches/ { c = $1 } $3 ~ /cpu-migrations/ { m = $1 }
+      END { printf "   %-58s %12s   %.3f context switches, %.3f migrations\n", "  the gateway per recipient (perf stat)", "", c / n, m / n }' "$work/stat.txt"
+  fi
 }
 
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \

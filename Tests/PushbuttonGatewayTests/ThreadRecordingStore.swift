@@ -9,8 +9,17 @@ import Synchronization
 final class ThreadRecordingStore: GatewayStore {
     let inner: any GatewayStore
     private let names = Mutex<[String]>([])
+    private let recordSizes = Mutex<[Int]>([])
+    /// Called on the store thread before each `record` is passed on, with how many outcomes it has.
+    let beforeRecord: (@Sendable (Int) -> Void)?
 
-    init(_ inner: any GatewayStore) { self.inner = inner }
+    init(_ inner: any GatewayStore, beforeRecord: (@Sendable (Int) -> Void)? = nil) {
+        self.inner = inner
+        self.beforeRecord = beforeRecord
+    }
+
+    /// How many outcomes each `record` call had, in call order.
+    var recordCalls: [Int] { recordSizes.withLock { $0 } }
 
     /// The threads the workers' calls (lease, record, the webhook events) ran on, in call order.
     var workerThreads: [String] { names.withLock { $0 } }
@@ -55,6 +64,8 @@ final class ThreadRecordingStore: GatewayStore {
         -> RecordedOutcomes
     {
         note()
+        recordSizes.withLock { $0.append(results.count) }
+        beforeRecord?(results.count)
         return try inner.record(results, webhookEvents: webhookEvents, now: now)
     }
     func claimWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [WebhookEvent] {

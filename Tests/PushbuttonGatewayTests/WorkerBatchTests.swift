@@ -8,7 +8,8 @@ import Testing
 /// A leased batch as the sender's direct path reads it: handed out in lease order, each outcome kept by
 /// apns-id wherever it arrives, the recorded batch back in lease order.
 struct WorkerBatchTests {
-    static func batch(_ count: Int) throws -> WorkerBatch {
+    /// A batch of `count` rows, and the notifications it was given.
+    static func batch(_ count: Int) throws -> (WorkerBatch, [APNsNotification]) {
         var deliveries: [LeasedDelivery] = []
         var notifications: [APNsNotification] = []
         for index in 0..<count {
@@ -24,14 +25,14 @@ struct WorkerBatchTests {
                     deviceToken: try #require(DeviceToken(storedHex: token)), payload: Array("{}".utf8),
                     topic: "com.example.chat", apnsID: id))
         }
-        return WorkerBatch(deliveries: deliveries, notifications: notifications)
+        return (WorkerBatch(deliveries: deliveries, notifications: notifications), notifications)
     }
 
     @Test func handsOutEveryNotificationOnceInOrderThenFinishes() throws {
-        let batch = try Self.batch(3)
+        let (batch, notifications) = try Self.batch(3)
         var polled: [UUID] = []
         while case .notification(let notification) = batch.poll() { polled.append(notification.apnsID) }
-        #expect(polled == batch.notifications.map(\.apnsID))
+        #expect(polled == notifications.map(\.apnsID))
         guard case .finished = batch.poll() else {
             Issue.record("a drained batch must say it is finished")
             return
@@ -39,8 +40,7 @@ struct WorkerBatchTests {
     }
 
     @Test func outcomesComeBackInLeaseOrderWhateverOrderTheyArrivedIn() throws {
-        let batch = try Self.batch(4)
-        let notifications = batch.notifications
+        let (batch, notifications) = try Self.batch(4)
         #expect(batch.finish(notifications[2], outcome: .delivered, attempts: 1))
         #expect(
             batch.finish(
@@ -55,6 +55,52 @@ struct WorkerBatchTests {
         #expect(completed.map(\.delivery.id) == [1, 3, 4])
         #expect(completed.map(\.outcome.state) == [.rejected, .delivered, .failed])
         #expect(completed.map(\.attempts) == [1, 1, 3])
+    }
+
+    @Test func aRowWithoutANotificationIsNeitherHandedOutNorRecorded() throws {
+        let (full, notifications) = try Self.batch(3)
+        let batch = WorkerBatch(
+            deliveries: full.deliveries, notifications: [notifications[0], nil, notifications[2]])
+        var polled: [UUID] = []
+        while case .notification(let notification) = batch.poll() { polled.append(notification.apnsID) }
+        #expect(polled == [notifications[0].apnsID, notifications[2].apnsID])
+        #expect(!batch.finish(notifications[1], outcome: .delivered, attempts: 1), "not handed out")
+        #expect(batch.finish(notifications[2], outcome: .delivered, attempts: 1))
+        #expect(batch.completed().map(\.delivery.id) == [3])
+    }
+
+    @Test func outcomesAreCountedOnceAndAddedToTheMetricsPerBatch() throws {
+        let (batch, notifications) = try Self.batch(4)
+        #expect(batch.finish(notifications[0], outcome: .delivered, attempts: 1, latency: 0.002))
+        #expect(batch.finish(notifications[1], outcome: .delivered, attempts: 2, latency: 0.02))
+        #expect(!batch.finish(notifications[1], outcome: .delivered, attempts: 2, latency: 0.02), "counted once")
+        #expect(
+            batch.finish(
+                notifications[2], outcome: .rejected(status: 400, reason: "BadDeviceToken", unregisteredAt: nil),
+                attempts: 1, latency: 0.2))
+        #expect(batch.finish(notifications[3], outcome: .failed(attempts: 3, cause: "reset"), attempts: 3, latency: 20))
+        let tally = batch.tally
+        #expect(tally.count == 4)
+        #expect(tally.delivered == 2 && tally.failed == 1 && tally.rejected == ["BadDeviceToken": 1])
+        let metrics = GatewayMetrics()
+        metrics.sent("chat", tally)
+        metrics.sent("chat", SentTally())
+        let text = metrics.render(queueDepth: nil)
+        for line in [
+            #"pushbutton_notifications_sent_total{app="chat"} 4"#,
+            #"pushbutton_notifications_delivered_total{app="chat"} 2"#,
+            #"pushbutton_notifications_rejected_total{app="chat",reason="BadDeviceToken"} 1"#,
+            #"pushbutton_notifications_failed_total{app="chat"} 1"#,
+            #"pushbutton_apns_latency_seconds_bucket{le="0.0025"} 1"#,
+            #"pushbutton_apns_latency_seconds_bucket{le="0.025"} 2"#,
+            #"pushbutton_apns_latency_seconds_bucket{le="0.25"} 3"#,
+            #"pushbutton_apns_latency_seconds_bucket{le="10.0"} 3"#,
+            #"pushbutton_apns_latency_seconds_bucket{le="+Inf"} 4"#,
+            "pushbutton_apns_latency_seconds_count 4",
+        ] {
+            #expect(text.contains(line + "\n"), "\(line)")
+        }
+        #expect(metrics.deliveredTotal == 2)
     }
 
     @Test func aStoredTokenOfTheWrongLengthIsNoToken() {

@@ -31,17 +31,20 @@ public final class GatewayMetrics: Sendable {
         counters.withLock { $0.requests["\(route)\u{0}\(status)", default: 0] += 1 }
     }
 
-    func sent(_ app: String, latency: Double, outcome: String, reason: String?) {
+    /// Adds one batch's final outcomes of `app`.
+    func sent(_ app: String, _ tally: SentTally) {
+        let count = tally.count
+        guard count > 0 else { return }
         counters.withLock { counters in
-            counters.sent[app, default: 0] += 1
-            switch outcome {
-            case "delivered": counters.delivered[app, default: 0] += 1
-            case "rejected": counters.rejected["\(app)\u{0}\(reason ?? "unknown")", default: 0] += 1
-            default: counters.failed[app, default: 0] += 1
+            counters.sent[app, default: 0] += count
+            if tally.delivered > 0 { counters.delivered[app, default: 0] += tally.delivered }
+            for (reason, rejected) in tally.rejected {
+                counters.rejected["\(app)\u{0}\(reason)", default: 0] += rejected
             }
-            counters.latencyCount += 1
-            counters.latencySum += latency
-            if let index = Self.bounds.firstIndex(where: { latency <= $0 }) { counters.latencyBuckets[index] += 1 }
+            if tally.failed > 0 { counters.failed[app, default: 0] += tally.failed }
+            counters.latencyCount += count
+            counters.latencySum += tally.latencySum
+            for (index, bucket) in tally.latencyBuckets.enumerated() { counters.latencyBuckets[index] += bucket }
         }
     }
 

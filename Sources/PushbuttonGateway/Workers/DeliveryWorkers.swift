@@ -10,6 +10,9 @@ import PushbuttonSupport
 /// any process, with the same `apns-id`. A 410 marks the device inactive with APNs' timestamp and, like
 /// every final failure, queues a webhook event — both in the outcome's own transaction.
 ///
+/// A worker leases and sends its next batch while its last one's outcomes are recorded (at most one batch
+/// waits per worker), and the ``OutcomeRecorder`` records the batches of several workers in one transaction.
+///
 /// The store's calls block (SQLite's fsync, PostgreSQL's round trips): they run on threads of their own
 /// (``threads``), never on Swift's cooperative pool, whose few threads the APNs client's work needs.
 final class DeliveryWorkers: Sendable {
@@ -19,8 +22,10 @@ final class DeliveryWorkers: Sendable {
     let metrics: GatewayMetrics
     let webhook: WebhookNotifier?
     let now: @Sendable () -> Date
-    /// One thread per worker, plus one for the webhook relay.
+    /// One thread per worker, plus one for the ``OutcomeRecorder`` (a worker may lease while its last batch
+    /// records) and one for the webhook relay.
     let threads: HandlerThreads
+    let recorder: OutcomeRecorder
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
@@ -32,7 +37,9 @@ final class DeliveryWorkers: Sendable {
         self.metrics = metrics
         self.webhook = webhook
         self.now = now
-        threads = HandlerThreads(count: options.count + 1, name: "pb-store")
+        threads = HandlerThreads(count: options.count + 2, name: "pb-store")
+        recorder = OutcomeRecorder(
+            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
     }
 
     /// Runs `options.count` workers (and the webhook relay) until the task is cancelled; each finishes its
@@ -51,6 +58,9 @@ final class DeliveryWorkers: Sendable {
     private func work() async {
         var storeFailures = 0
         let store = self.store
+        // The last batch's outcomes on their way into the store; awaited before the next batch's are handed
+        // in, and before the worker ends.
+        var recording: Task<Void, Never>?
         while !Task.isCancelled {
             let leased: [LeasedDelivery]
             do {
@@ -68,15 +78,21 @@ final class DeliveryWorkers: Sendable {
                 continue
             }
             if leased.isEmpty {
+                await recording?.value
+                recording = nil
                 try? await Task.sleep(for: options.pollInterval)
                 continue
             }
-            await send(leased)
+            let completed = await send(leased)
+            await recording?.value
+            let recorder = self.recorder
+            recording = Task { await recorder.record(completed) }
         }
+        await recording?.value
     }
 
-    /// Sends one leased batch and records every outcome.
-    func send(_ leased: [LeasedDelivery]) async {
+    /// Sends one leased batch; its outcomes, for ``OutcomeRecorder/record(_:)``.
+    func send(_ leased: [LeasedDelivery]) async -> [CompletedDelivery] {
         var completed: [CompletedDelivery] = []
         completed.reserveCapacity(leased.count)
         var byApp: [String: [LeasedDelivery]] = [:]
@@ -95,66 +111,51 @@ final class DeliveryWorkers: Sendable {
                 }
                 continue
             }
-            var malformed = Set<Int64>()
-            var notifications: [APNsNotification] = []
+            // A slot per row (nil for a malformed one): the rows are not copied into a batch of their own.
+            var notifications: [APNsNotification?] = []
             notifications.reserveCapacity(deliveries.count)
-            for delivery in deliveries {
+            for index in deliveries.indices {
+                // Field by field: a copy of the whole row would retain (and release) each of its strings.
                 // The intake validated the token; the stored hex is taken as it was kept.
-                guard let apnsID = UUIDText.parse(delivery.apnsID), let token = DeviceToken(storedHex: delivery.token)
+                guard let apnsID = UUIDText.parse(deliveries[index].apnsID),
+                    let token = DeviceToken(storedHex: deliveries[index].token)
                 else {
                     completed.append(
                         CompletedDelivery(
-                            delivery, outcome: .failed(attempts: 0, cause: "the stored token or apns-id is malformed"),
+                            deliveries[index],
+                            outcome: .failed(attempts: 0, cause: "the stored token or apns-id is malformed"),
                             attempts: 0))
-                    malformed.insert(delivery.id)
+                    notifications.append(nil)
                     continue
                 }
                 notifications.append(
                     APNsNotification(
-                        deviceToken: token, payload: delivery.payload, topic: delivery.topic,
-                        pushType: PushType(rawValue: delivery.pushType), priority: delivery.priority,
-                        expiration: delivery.expiration, collapseID: delivery.collapseID, apnsID: apnsID))
+                        deviceToken: token, payload: deliveries[index].payload, topic: deliveries[index].topic,
+                        pushType: PushType(rawValue: deliveries[index].pushType), priority: deliveries[index].priority,
+                        expiration: deliveries[index].expiration, collapseID: deliveries[index].collapseID,
+                        apnsID: apnsID))
             }
-            let sendable = malformed.isEmpty ? deliveries : deliveries.filter { !malformed.contains($0.id) }
-            let batch = WorkerBatch(deliveries: sendable, notifications: notifications)
-            let (metrics, started) = (self.metrics, ContinuousClock.now)
+            let batch = WorkerBatch(deliveries: deliveries, notifications: notifications)
+            let started = ContinuousClock.now
             // The sender's direct path: each answer's outcome is kept on the connection's thread.
             await client.send(polling: batch, maximumInFlight: 1000) { notification, result, attempts in
                 let latency = (ContinuousClock.now - started).seconds
                 switch result {
                 case .delivered:
-                    guard batch.finish(notification, outcome: .delivered, attempts: attempts) else { return }
-                    metrics.sent(appID, latency: latency, outcome: "delivered", reason: nil)
+                    batch.finish(notification, outcome: .delivered, attempts: attempts, latency: latency)
                 case .rejected(_, let status, let reason, let unregisteredAt):
                     let outcome = DeliveryOutcome.rejected(
                         status: status, reason: reason.rawValue, unregisteredAt: unregisteredAt)
-                    guard batch.finish(notification, outcome: outcome, attempts: attempts) else { return }
-                    metrics.sent(appID, latency: latency, outcome: "rejected", reason: reason.rawValue)
+                    batch.finish(notification, outcome: outcome, attempts: attempts, latency: latency)
                 case .failed(_, let attempts, let cause):
                     let outcome = DeliveryOutcome.failed(attempts: attempts, cause: cause.message)
-                    guard batch.finish(notification, outcome: outcome, attempts: attempts) else { return }
-                    metrics.sent(appID, latency: latency, outcome: "failed", reason: nil)
+                    batch.finish(notification, outcome: outcome, attempts: attempts, latency: latency)
                 }
             }
-            completed += batch.completed()
+            metrics.sent(appID, batch.tally)
+            let finished = batch.completed()
+            if completed.isEmpty { completed = finished } else { completed += finished }  // no copy of each row
         }
-        await record(completed)
-    }
-
-    /// Records the batch's outcomes, the 410s' deactivations and the webhook events in one transaction.
-    private func record(_ completed: [CompletedDelivery]) async {
-        let (store, events, at) = (self.store, webhook != nil, now())
-        let recorded: RecordedOutcomes
-        do {
-            recorded = try await threads.perform { () throws(StoreError) in
-                try store.record(completed, webhookEvents: events, now: at)
-            }
-        } catch {
-            // The leases run out and the recipients are sent again, with the same apns-id.
-            FileHandle.standardError.write(Data("pushbutton serve: recording outcomes failed: \(error)\n".utf8))
-            return
-        }
-        metrics.refusedLateOutcomes(recorded.recorded.filter { !$0 }.count)
-        for (app, count) in recorded.deactivated { metrics.deactivated(app, count) }
+        return completed
     }
 }

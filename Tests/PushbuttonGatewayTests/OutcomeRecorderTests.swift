@@ -1,0 +1,119 @@
+import Foundation
+import PushbuttonStore
+import Synchronization
+import Testing
+
+@testable import PushbuttonGateway
+
+/// The workers' group commit: batches handed in while a transaction runs share the next one, every outcome
+/// is recorded once, and a batch holding a recipient another batch of the call holds (a lease that ran out and
+/// was taken again) waits for a call of its own.
+@Suite(.timeLimit(.minutes(2)))
+struct OutcomeRecorderTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A SQLite store with one notification of `count` recipients, and a wrapper whose first `record` waits
+    /// until `gate` is opened.
+    static func store(_ count: Int, directory: String, gate: DispatchSemaphore) throws -> ThreadRecordingStore {
+        let inner = try SQLGatewayStore.sqlite(path: directory + "/gateway.db", now: t0)
+        let deliveries = (0..<count).map { index in
+            NewDelivery(
+                token: String(format: "%064x", index + 1), apnsID: UUID().uuidString.lowercased(),
+                payload: Array("{}".utf8))
+        }
+        _ = try inner.enqueue(
+            NotificationSpec(id: "n1", app: "chat", kind: .notification, topic: "com.example.chat", createdAt: t0),
+            deliveries: deliveries, idempotency: nil, now: t0)
+        let first = Atomic(true)
+        return ThreadRecordingStore(inner) { _ in
+            if first.exchange(false, ordering: .relaxed) { gate.wait() }
+        }
+    }
+
+    static func delivered(_ leased: [LeasedDelivery]) -> [CompletedDelivery] {
+        leased.map { CompletedDelivery($0, outcome: .delivered, attempts: 1) }
+    }
+
+    /// Waits (a bounded while) until `condition` holds.
+    static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
+    }
+
+    static func directory() throws -> String {
+        let directory = NSTemporaryDirectory() + "pushbutton-recorder-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    @Test func batchesHandedInDuringATransactionShareTheNextOne() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gate = DispatchSemaphore(value: 0)
+        let store = try Self.store(40, directory: directory, gate: gate)
+        let leases = try (0..<4).map { _ in try store.lease(limit: 10, duration: 60, now: Self.t0) }
+        #expect(leases.map(\.count) == [10, 10, 10, 10])
+        let threads = HandlerThreads(count: 2, name: "pb-test")
+        let recorder = OutcomeRecorder(
+            store: store, threads: threads, metrics: GatewayMetrics(), webhookEvents: false, now: { Self.t0 })
+        let first = Task { await recorder.record(Self.delivered(leases[0])) }
+        try await Self.until { store.recordCalls.count == 1 }
+        let others = leases[1...].map { lease in Task { await recorder.record(Self.delivered(lease)) } }
+        try await Self.until { recorder.waiting == 3 }
+        gate.signal()
+        await first.value
+        for other in others { await other.value }
+        #expect(store.recordCalls == [10, 30], "the three that waited, in one transaction")
+        let record = try #require(try store.notification(id: "n1", limit: 100, after: 0))
+        #expect(record.counts == [.delivered: 40])
+        #expect(record.deliveries.allSatisfy { $0.attempts == 1 })
+        await threads.stop()
+    }
+
+    @Test func aBatchSharingARecipientWithAnotherOfTheCallWaitsForTheNext() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gate = DispatchSemaphore(value: 0)
+        let store = try Self.store(20, directory: directory, gate: gate)
+        let held = try store.lease(limit: 10, duration: 60, now: Self.t0)
+        let current = try store.lease(limit: 10, duration: 60, now: Self.t0)
+        // The same recipients under a lease that has passed on: its outcomes must be refused, not counted.
+        let stale = current.map { delivery in
+            var delivery = delivery
+            delivery.leaseToken = "a lease that ran out"
+            return delivery
+        }
+        let threads = HandlerThreads(count: 2, name: "pb-test")
+        let metrics = GatewayMetrics()
+        let recorder = OutcomeRecorder(
+            store: store, threads: threads, metrics: metrics, webhookEvents: false, now: { Self.t0 })
+        let first = Task { await recorder.record(Self.delivered(held)) }
+        try await Self.until { store.recordCalls.count == 1 }
+        let late = Task { await recorder.record(Self.delivered(stale)) }
+        try await Self.until { recorder.waiting == 1 }
+        let fresh = Task { await recorder.record(Self.delivered(current)) }
+        try await Self.until { recorder.waiting == 2 }
+        gate.signal()
+        await first.value
+        await late.value
+        await fresh.value
+        #expect(store.recordCalls == [10, 10, 10], "the stale batch and the current one in calls of their own")
+        let record = try #require(try store.notification(id: "n1", limit: 100, after: 0))
+        #expect(record.counts == [.delivered: 20])
+        #expect(metrics.render(queueDepth: nil).contains("pushbutton_late_outcomes_refused_total 10\n"))
+        await threads.stop()
+    }
+
+    @Test func nothingToRecordMakesNoCall() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let gate = DispatchSemaphore(value: 1)
+        let store = try Self.store(1, directory: directory, gate: gate)
+        let threads = HandlerThreads(count: 1, name: "pb-test")
+        let recorder = OutcomeRecorder(
+            store: store, threads: threads, metrics: GatewayMetrics(), webhookEvents: false, now: { Self.t0 })
+        await recorder.record([])
+        #expect(store.recordCalls.isEmpty)
+        await threads.stop()
+    }
+}
