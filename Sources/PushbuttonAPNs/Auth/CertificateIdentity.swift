@@ -79,23 +79,28 @@
         /// name the environments (1.2.840.113635.100.6.3.1 development, …6.3.2 production); a "Sandbox &
         /// Production" certificate names both, and one that names neither is not judged.
         private func checkEnvironment(host: String) throws(APNsError) {
-            let (development, production) = (
-                hasExtension("1.2.840.113635.100.6.3.1"), hasExtension("1.2.840.113635.100.6.3.2")
-            )
-            if host == APNsEnvironment.production.host, development, !production {
-                throw APNsError(
-                    .invalidKey,
-                    "\(source): the certificate\(subjectText) is for APNs' development environment, not production "
-                        + "(\(host)): send to the sandbox (--sandbox, APNsEnvironment.sandbox) or use a production or "
-                        + "\"Sandbox & Production\" certificate")
+            let development = hasExtension("1.2.840.113635.100.6.3.1")
+            let production = hasExtension("1.2.840.113635.100.6.3.2")
+            // What the certificate is for, where it goes, how to fix it, and the kind of certificate that would do.
+            let mismatch: (made: String, target: String, fix: String, needed: String)
+            switch host {
+            case APNsEnvironment.production.host where development && !production:
+                mismatch = (
+                    "development", "production", "send to the sandbox (--sandbox, APNsEnvironment.sandbox)",
+                    "production"
+                )
+            case APNsEnvironment.sandbox.host where production && !development:
+                mismatch = (
+                    "production", "the sandbox", "send to production (no --sandbox, APNsEnvironment.production)",
+                    "development"
+                )
+            default: return
             }
-            if host == APNsEnvironment.sandbox.host, production, !development {
-                throw APNsError(
-                    .invalidKey,
-                    "\(source): the certificate\(subjectText) is for APNs' production environment, not the sandbox "
-                        + "(\(host)): send to production (no --sandbox, APNsEnvironment.production) or use a "
-                        + "development or \"Sandbox & Production\" certificate")
-            }
+            throw APNsError(
+                .invalidKey,
+                "\(source): the certificate\(subjectText) is for APNs' \(mismatch.made) environment, not "
+                    + "\(mismatch.target) (\(host)): \(mismatch.fix) or use a \(mismatch.needed) or "
+                    + "\"Sandbox & Production\" certificate")
         }
 
         private func hasExtension(_ oid: String) -> Bool {
