@@ -1,6 +1,6 @@
 import Foundation
 import PushbuttonStore
-import Synchronization
+import PushbuttonSupport
 
 /// Records the workers' outcomes, the batches of several workers in one `GatewayStore.record` call (group
 /// commit): while one transaction runs, the batches handed in meanwhile wait, and the next call takes them all —
@@ -30,7 +30,9 @@ final class OutcomeRecorder: Sendable {
     let now: @Sendable () -> Date
     /// At most this many outcomes in one call (a call of one batch may have more).
     let maximumRows: Int
-    private let state = Mutex(State())
+    /// A pthread mutex (`Locked`): the thread sanitizer cannot see `Synchronization.Mutex`'s futex and
+    /// reported races here (CI's tsan step).
+    private let state = Locked(State())
 
     init(
         store: any GatewayStore, threads: HandlerThreads, metrics: GatewayMetrics, webhookEvents: Bool,
