@@ -2,25 +2,8 @@ import Foundation
 
 #if canImport(SQLite3)
     internal import SQLite3
-    private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-    private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
-        sqlite3_bind_text(statement, index, text, -1, transient)
-    }
-    private func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawPointer?, _ count: Int32)
-        -> Int32
-    {
-        sqlite3_bind_blob(statement, index, bytes, count, transient)
-    }
 #else
     internal import CSQLite
-    private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) -> Int32 {
-        pushbutton_sqlite3_bind_text_transient(statement, index, text, -1)
-    }
-    private func bindBlob(_ statement: OpaquePointer, _ index: Int32, _ bytes: UnsafeRawPointer?, _ count: Int32)
-        -> Int32
-    {
-        pushbutton_sqlite3_bind_blob_transient(statement, index, bytes, count)
-    }
 #endif
 
 /// A value bound to, or read from, an SQL statement.
@@ -114,31 +97,26 @@ package final class SQLiteDatabase {
     /// Runs one statement with bound values; returns its rows.
     @discardableResult
     package func query(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        try withStatement(sql) { statement throws(SQLiteError) in
+            for (offset, value) in values.enumerated() { try statement.bind(Int32(offset + 1), value) }
+            var rows: [[SQLiteValue]] = []
+            let columns = statement.columnCount
+            while try statement.step() { rows.append((0..<columns).map { statement.value($0) }) }
+            return rows
+        }
+    }
+
+    /// Lends `sql`'s prepared statement (prepared once per connection) to `body`, which binds its values and
+    /// steps its rows in place; the statement is reset and its bindings cleared afterwards.
+    package func withStatement<Result>(_ sql: String, _ body: (SQLiteStatement) throws(SQLiteError) -> Result)
+        throws(SQLiteError) -> Result
+    {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            let bound: Int32
-            switch value {
-            case .null: bound = sqlite3_bind_null(statement, index)
-            case .integer(let integer): bound = sqlite3_bind_int64(statement, index, integer)
-            case .real(let real): bound = sqlite3_bind_double(statement, index, real)
-            case .text(let text): bound = bindText(statement, index, text)
-            case .blob(let bytes):
-                bound = bytes.withUnsafeBytes { bindBlob(statement, index, $0.baseAddress, Int32($0.count)) }
-            }
-            guard bound == SQLITE_OK else { throw failure(bound, sql) }
-        }
-        var rows: [[SQLiteValue]] = []
-        while true {
-            let step = sqlite3_step(statement)
-            if step == SQLITE_DONE { return rows }
-            guard step == SQLITE_ROW else { throw failure(step, sql) }
-            rows.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
-        }
+        return try body(SQLiteStatement(handle: statement, database: handle, sql: sql))
     }
 
     /// Runs one statement with bound values; returns its rows, to be read by column name.
@@ -225,19 +203,6 @@ package final class SQLiteDatabase {
 
     /// The row id of the last insert.
     package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
-    private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, index)))
-        case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(statement, index))
-            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
-            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
-        default: return .null
-        }
-    }
 
     private func failure(_ code: Int32, _ sql: String) -> SQLiteError {
         SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)), context: sql)

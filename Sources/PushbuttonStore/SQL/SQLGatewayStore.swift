@@ -13,6 +13,9 @@ public final class SQLGatewayStore: GatewayStore {
     public let location: String
     /// The headers and shared payloads of notifications leased lately (they never change once stored).
     let headers = NotificationHeaders()
+    /// SQLite's campaign pages, committed in groups (at most about three pages of 10,000 a group, so a lease
+    /// waits behind no more than that).
+    let intake = GroupCommit<AppendedPage, Int?>(maximumWeight: 30_000)
 
     init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
         self.pool = pool
@@ -375,52 +378,107 @@ public final class SQLGatewayStore: GatewayStore {
         campaign id: String, now: Date,
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> Int? {
-        try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> Int? in
-                // PostgreSQL: the campaign's row stays locked until the page is in, so a cancel waits for the
-                // page and then cancels it too, or (when first) makes this append see the campaign closed.
-                guard
-                    let row = try connection.query(
-                        "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'"
-                            + dialect.lockRow,
-                        [.text(id)]
-                    ).first
-                else { return nil }
-                let (spec, state) = Self.spec(row)
-                guard state == "open" else { return nil }
-                var count = 0
-                var first: Int64?
-                var buffer: [NewDelivery] = []
-                // PostgreSQL copies a page at once; SQLite inserts in multi-row statements.
-                let rowsPerFlush = dialect == .postgres ? Self.rowsPerCopy : Self.rowsPerStatement
-                buffer.reserveCapacity(rowsPerFlush)
-                var shared: [UInt8]?
-                var tallies = CampaignTallies()
-                var newIDs: [Int64]? = []
-                func flush() throws(StoreError) {
-                    if let lowest = try insert(
-                        buffer[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
-                        into: connection)
-                    {
-                        first = min(first ?? lowest, lowest)
+        guard dialect == .sqlite else {
+            return try with { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) -> Int? in
+                    // PostgreSQL copies a page at once, streamed from `produce` a copy at a time.
+                    try append(campaign: id, now: now, connection) { flush throws(StoreError) in
+                        var buffer: [NewDelivery] = []
+                        buffer.reserveCapacity(Self.rowsPerCopy)
+                        // `produce` calls back into `flush` only from this thread, within this call.
+                        try withoutActuallyEscaping(flush) { flush throws(StoreError) in
+                            try produce { (delivery: NewDelivery) throws(StoreError) in
+                                buffer.append(delivery)
+                                if buffer.count == Self.rowsPerCopy {
+                                    try flush(buffer[...])
+                                    buffer.removeAll(keepingCapacity: true)
+                                }
+                            }
+                        }
+                        try flush(buffer[...])
                     }
-                    buffer.removeAll(keepingCapacity: true)
                 }
-                try produce { (delivery: NewDelivery) throws(StoreError) in
-                    buffer.append(delivery)
-                    count += 1
-                    if buffer.count == rowsPerFlush { try flush() }
-                }
-                try flush()
-                if let first {
-                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
-                    tallies.move(spec.id, from: .queued, to: .skipped, skipped)
-                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
-                }
-                try tallies.write(into: connection)
-                return count
             }
         }
+        // SQLite: the page is read on the caller's thread, then committed with the pages that arrive while the
+        // one writer commits others (one transaction and one fsync for the group); answered once it is durable.
+        var deliveries: [NewDelivery] = []
+        try produce { (delivery: NewDelivery) throws(StoreError) in deliveries.append(delivery) }
+        return try intake.submit(
+            AppendedPage(campaign: id, now: now, deliveries: deliveries), weight: deliveries.count,
+            run: appendGroup)
+    }
+
+    /// Appends a group of pages in one transaction; if any fails, each again in its own (a failed page does
+    /// not fail the others).
+    private func appendGroup(_ pages: [AppendedPage]) -> [Result<Int?, StoreError>] {
+        func one(_ page: AppendedPage, _ connection: any SQLConnection) throws(StoreError) -> Int? {
+            // SQLite inserts in multi-row statements, straight from the page's array.
+            try append(campaign: page.campaign, now: page.now, connection) { flush throws(StoreError) in
+                for start in stride(from: 0, to: page.deliveries.count, by: Self.rowsPerStatement) {
+                    try flush(page.deliveries[start..<min(start + Self.rowsPerStatement, page.deliveries.count)])
+                }
+            }
+        }
+        if pages.count > 1 {
+            let together = Result { () throws(StoreError) -> [Int?] in
+                try with { connection throws(StoreError) in
+                    try connection.transaction { () throws(StoreError) -> [Int?] in
+                        var counts: [Int?] = []
+                        for page in pages { counts.append(try one(page, connection)) }
+                        return counts
+                    }
+                }
+            }
+            if case .success(let counts) = together { return counts.map { .success($0) } }
+        }
+        return pages.map { page in
+            Result { () throws(StoreError) -> Int? in
+                try with { connection throws(StoreError) in
+                    try connection.transaction { () throws(StoreError) -> Int? in try one(page, connection) }
+                }
+            }
+        }
+    }
+
+    /// One page of a campaign's recipients, inside the caller's transaction: `feed` hands its recipients to
+    /// `flush` a statement's or a COPY's worth at a time.
+    private func append(
+        campaign id: String, now: Date, _ connection: any SQLConnection,
+        feed: (_ flush: (ArraySlice<NewDelivery>) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int? {
+        // PostgreSQL: the campaign's row stays locked until the page is in, so a cancel waits for the
+        // page and then cancels it too, or (when first) makes this append see the campaign closed.
+        guard
+            let row = try connection.query(
+                "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'"
+                    + dialect.lockRow,
+                [.text(id)]
+            ).first
+        else { return nil }
+        let (spec, state) = Self.spec(row)
+        guard state == "open" else { return nil }
+        var count = 0
+        var first: Int64?
+        var shared: [UInt8]?
+        var tallies = CampaignTallies()
+        var newIDs: [Int64]? = []
+        try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
+            count += deliveries.count
+            if let lowest = try insert(
+                deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                into: connection)
+            {
+                first = min(first ?? lowest, lowest)
+            }
+        }
+        if let first {
+            let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+            tallies.move(spec.id, from: .queued, to: .skipped, skipped)
+            try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+        }
+        try tallies.write(into: connection)
+        return count
     }
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {

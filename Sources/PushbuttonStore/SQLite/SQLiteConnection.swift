@@ -26,8 +26,38 @@ final class SQLiteConnection: SQLConnection {
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> (rows: [[SQLValue]], changes: Int) {
         do {
-            let rows = try database.query(sql, values.map(\.sqlite))
-            return (rows.map { $0.map(SQLValue.init) }, database.changes)
+            // Bound from and stepped into `SQLValue`s in place: no `SQLiteValue` copy of the values or rows.
+            let rows = try database.withStatement(sql) { statement throws(SQLiteError) -> [[SQLValue]] in
+                var index: Int32 = 1
+                for value in values {
+                    switch value {
+                    case .null: try statement.bindNull(index)
+                    case .integer(let integer): try statement.bind(index, integer: integer)
+                    case .real(let real): try statement.bind(index, real: real)
+                    case .text(let text): try statement.bind(index, text: text)
+                    case .blob(let blob): try statement.bind(index, blob: blob)
+                    }
+                    index += 1
+                }
+                var rows: [[SQLValue]] = []
+                let columns = statement.columnCount
+                while try statement.step() {
+                    var row: [SQLValue] = []
+                    row.reserveCapacity(Int(columns))
+                    for column in 0..<columns {
+                        switch statement.kind(column) {
+                        case .null: row.append(.null)
+                        case .integer: row.append(.integer(statement.integer(column)))
+                        case .real: row.append(.real(statement.real(column)))
+                        case .text: row.append(.text(statement.text(column)))
+                        case .blob: row.append(.blob(statement.blob(column)))
+                        }
+                    }
+                    rows.append(row)
+                }
+                return rows
+            }
+            return (rows, database.changes)
         } catch {
             throw StoreError(error)
         }
@@ -36,26 +66,4 @@ final class SQLiteConnection: SQLConnection {
 
 extension StoreError {
     init(_ error: SQLiteError) { self.init("\(error.message) (SQLite code \(error.code))", context: error.context) }
-}
-
-extension SQLValue {
-    var sqlite: SQLiteValue {
-        switch self {
-        case .null: .null
-        case .integer(let value): .integer(value)
-        case .real(let value): .real(value)
-        case .text(let value): .text(value)
-        case .blob(let value): .blob(value)
-        }
-    }
-
-    init(_ value: SQLiteValue) {
-        switch value {
-        case .null: self = .null
-        case .integer(let value): self = .integer(value)
-        case .real(let value): self = .real(value)
-        case .text(let value): self = .text(value)
-        case .blob(let value): self = .blob(value)
-        }
-    }
 }
