@@ -526,17 +526,31 @@ public final class SQLGatewayStore: GatewayStore {
                 return (rows, payloads, specs)
             }
         }
+        // One set of shared fields per notification, referenced by its rows (made once; the rows of the
+        // last notification at hand without a lookup).
+        var sharedBy: [String: LeaseHeaders] = [:]
+        var last: LeaseHeaders?
         return rows.map { row in
             let id = row[0].integer ?? 0
             let notification = row[1].text ?? ""
-            let spec = specs[notification] ?? []
-            func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
+            let shared: LeaseHeaders
+            if let last, last.notificationID == notification {
+                shared = last
+            } else if let kept = sharedBy[notification] {
+                shared = kept
+            } else {
+                let spec = specs[notification] ?? []
+                func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
+                shared = LeaseHeaders(
+                    notificationID: notification, app: column(0).text ?? "", topic: column(1).text ?? "",
+                    pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
+                    expiration: column(4).integer, collapseID: column(5).text, leaseToken: token)
+                sharedBy[notification] = shared
+            }
+            last = shared
             return LeasedDelivery(
-                id: id, notificationID: notification, app: column(0).text ?? "", token: row[2].text ?? "",
-                apnsID: row[3].text ?? "", payload: payloads[id] ?? [], topic: column(1).text ?? "",
-                pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
-                expiration: column(4).integer, collapseID: column(5).text, leases: Int(row[4].integer ?? 1),
-                leaseToken: token)
+                id: id, token: row[2].text ?? "", apnsID: row[3].text ?? "", payload: payloads[id] ?? [],
+                leases: Int(row[4].integer ?? 1), shared: shared)
         }
     }
 
