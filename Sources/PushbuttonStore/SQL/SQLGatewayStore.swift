@@ -579,9 +579,10 @@ public final class SQLGatewayStore: GatewayStore {
                 // rows come together and share one token string: hashed once per run, not once per row.
                 var tokens = Set<String>()
                 var lastToken: String?
-                for result in results where result.delivery.leaseToken != lastToken {
-                    lastToken = result.delivery.leaseToken
-                    tokens.insert(result.delivery.leaseToken)
+                // (By index, here and below: a `for result in results` copies each outcome, retaining its strings.)
+                for index in results.indices where results[index].delivery.leaseToken != lastToken {
+                    lastToken = results[index].delivery.leaseToken
+                    tokens.insert(results[index].delivery.leaseToken)
                 }
                 let batches = try QueueBatches.lock(held: tokens, dialect: dialect, connection)
                 var recorded = Set<Int64>()
@@ -592,20 +593,24 @@ public final class SQLGatewayStore: GatewayStore {
                 var delivered: [(group: DeliveredGroup, ids: [Int64])] = []
                 var others: [CompletedDelivery] = []
                 var held = HeldBatches(batches)
-                for result in results {
-                    let delivery = result.delivery
+                for index in results.indices {
+                    let id = results[index].delivery.id
                     // A recipient whose batch its lease no longer holds is another lease's now: refused.
-                    guard held.holds(token: delivery.leaseToken, notification: delivery.notificationID, id: delivery.id)
+                    guard
+                        held.holds(
+                            token: results[index].delivery.leaseToken,
+                            notification: results[index].delivery.notificationID, id: id)
                     else { continue }
-                    if case .delivered = result.outcome {
-                        let group = DeliveredGroup(leases: delivery.leases, attempts: result.attempts)
-                        if let index = delivered.lastIndex(where: { $0.group == group }) {
-                            delivered[index].ids.append(delivery.id)
+                    if case .delivered = results[index].outcome {
+                        let group = DeliveredGroup(
+                            leases: results[index].delivery.leases, attempts: results[index].attempts)
+                        if let at = delivered.lastIndex(where: { $0.group == group }) {
+                            delivered[at].ids.append(id)
                         } else {
-                            delivered.append((group, [delivery.id]))
+                            delivered.append((group, [id]))
                         }
                     } else {
-                        others.append(result)
+                        others.append(results[index])
                     }
                 }
                 for (group, ids) in delivered {
@@ -649,8 +654,8 @@ public final class SQLGatewayStore: GatewayStore {
                 var kinds: [String: Bool] = [:]
                 var unknown = Set<String>()
                 var last: String?
-                for result in results where result.delivery.notificationID != last {
-                    let notification = result.delivery.notificationID
+                for index in results.indices where results[index].delivery.notificationID != last {
+                    let notification = results[index].delivery.notificationID
                     last = notification
                     guard kinds[notification] == nil, !unknown.contains(notification) else { continue }
                     if let kept = headers.isCampaign(notification) {
@@ -663,11 +668,23 @@ public final class SQLGatewayStore: GatewayStore {
                     let campaigns = try CampaignTallies.campaigns(among: unknown, connection)
                     for notification in unknown { kinds[notification] = campaigns.contains(notification) }
                 }
+                // Whether each was recorded, looked up once (three loops ask).
+                let wasRecorded = results.indices.map { recorded.contains(results[$0].delivery.id) }
                 var tallies = CampaignTallies()
                 var run: (notification: String, state: DeliveryState, count: Int)?
-                for result in results where recorded.contains(result.delivery.id) {
-                    let (notification, state) = (result.delivery.notificationID, result.outcome.state)
-                    guard kinds[notification] == true else { continue }
+                // The last notification's kind at hand: a string hash per notification, not per row.
+                var lastKind: (notification: String, isCampaign: Bool)?
+                for index in results.indices where wasRecorded[index] {
+                    let notification = results[index].delivery.notificationID
+                    let state = results[index].outcome.state
+                    let isCampaign: Bool
+                    if let lastKind, lastKind.notification == notification {
+                        isCampaign = lastKind.isCampaign
+                    } else {
+                        isCampaign = kinds[notification] == true
+                        lastKind = (notification, isCampaign)
+                    }
+                    guard isCampaign else { continue }
                     if let current = run, current.notification == notification, current.state == state {
                         run?.count += 1
                     } else {
@@ -682,7 +699,9 @@ public final class SQLGatewayStore: GatewayStore {
                 // lose the other.
                 var deactivated: [String: Int] = [:]
                 var events: [SQLValue] = []
-                for result in results where recorded.contains(result.delivery.id) {
+                for index in results.indices where wasRecorded[index] {
+                    if case .delivered = results[index].outcome { continue }
+                    let result = results[index]
                     let delivery = result.delivery
                     switch result.outcome {
                     case .delivered: continue
@@ -712,7 +731,7 @@ public final class SQLGatewayStore: GatewayStore {
                         Array(events[3 * rows.lowerBound..<3 * rows.upperBound]))
                 }
                 return RecordedOutcomes(
-                    recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
+                    recorded: wasRecorded, deactivated: deactivated,
                     webhookEvents: events.count / 3)
             }
         }
