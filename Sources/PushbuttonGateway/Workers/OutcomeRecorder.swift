@@ -55,8 +55,8 @@ final class OutcomeRecorder: Sendable {
     func record(_ completed: [CompletedDelivery]) async {
         guard let first = completed.first?.delivery.id else { return }
         var ids = first...first
-        for result in completed {
-            let id = result.delivery.id
+        for index in completed.indices {
+            let id = completed[index].delivery.id  // by index: no copy of each outcome (and its strings)
             if id < ids.lowerBound {
                 ids = id...ids.upperBound
             } else if id > ids.upperBound {

@@ -1,7 +1,7 @@
 import Foundation
 import PushbuttonAPNs
 import PushbuttonStore
-import Synchronization
+import PushbuttonSupport
 
 /// One leased batch of one app on its way through the sender's direct bulk path: the sender polls the
 /// notifications from it on the connection's thread, and each answer's outcome is written into the batch
@@ -20,7 +20,7 @@ final class WorkerBatch: SynchronousNotificationSource {
     let deliveries: [LeasedDelivery]
     /// Each notification's position, by apns-id (unique within a lease: the store gives each row its own).
     private let positions: [UUID: Int]
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// `notifications[i]` is `deliveries[i]`'s, `nil` for a row not to send (its outcome is not this batch's).
     init(deliveries: [LeasedDelivery], notifications: [APNsNotification?]) {
@@ -32,7 +32,7 @@ final class WorkerBatch: SynchronousNotificationSource {
             if let apnsID = notification?.apnsID { positions[apnsID] = index }
         }
         self.positions = positions
-        state = Mutex(
+        state = Locked(
             State(notifications: notifications, outcomes: Array(repeating: nil, count: notifications.count)))
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import PushbuttonSupport
 
 /// What every leased recipient of a notification shares and nothing changes once the notification is
 /// stored — its headers (app, topic, push type, priority, expiration, collapse id, kind) and the payload
@@ -14,7 +14,7 @@ final class NotificationHeaders: Sendable {
 
     /// Kept at most: a gateway sends to a few notifications at a time; past this the cache starts again.
     static let capacity = 256
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
 
     init() {}
 

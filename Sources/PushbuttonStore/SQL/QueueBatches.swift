@@ -64,13 +64,11 @@ enum QueueBatches {
 
     /// Leases up to `limit` due recipients under `token` until `until`: whole batches in due order (at least
     /// one; the last split when it holds more than the rest of the limit) and their recipients without an
-    /// outcome. Rows: id, notification_id, token, apns_id, leases (the batch's, this one included), and the
-    /// state the recipient was counted in (`queued` from a free batch, else `leased`: the tallies move only
-    /// the first).
+    /// outcome, in lease order.
     static func lease(
         limit: Int, token: String, until: Date, now: Date, dialect: SQLDialect, _ connection: any SQLConnection
-    ) throws(StoreError) -> [[SQLValue]] {
-        var leased: [[SQLValue]] = []
+    ) throws(StoreError) -> [LeasedRow] {
+        var leased: [LeasedRow] = []
         leased.reserveCapacity(limit)
         let time = SQLGatewayStore.time(now)
         // PostgreSQL skips batches another lease holds; SQLite has one writer at a time.
@@ -101,7 +99,7 @@ enum QueueBatches {
     /// of its range when the limit stopped short of it (free when the batch was, else still the expired
     /// lease's); removes it when nothing in it is left to send.
     private static func take(
-        _ batch: [SQLValue], limit: Int, token: String, until: Date, into leased: inout [[SQLValue]],
+        _ batch: [SQLValue], limit: Int, token: String, until: Date, into leased: inout [LeasedRow],
         _ connection: any SQLConnection
     ) throws(StoreError) {
         guard let id = batch[0].integer, let notification = batch[1].text, let first = batch[2].integer,
@@ -110,10 +108,9 @@ enum QueueBatches {
         let size = batch[4].integer ?? 0
         let wasFree = batch[5] == .null
         let leases = SQLValue.integer((batch[6].integer ?? 0) + 1)
-        let counted = wasFree ? queuedState : leasedState
         // The notification's id is the batch's: one string shared by its rows, not one read per row.
         let shared = SQLValue.text(notification)
-        var rows = try connection.query(
+        let rows = try connection.query(
             """
             SELECT id, token, apns_id FROM deliveries
             WHERE notification_id = ? AND id BETWEEN ? AND ? AND state IN ('queued', 'leased') ORDER BY id LIMIT ?
@@ -143,16 +140,14 @@ enum QueueBatches {
                 .text(token), SQLGatewayStore.time(until), leases, .integer(end),
                 .integer(end == last ? size : Int64(rows.count)), .integer(id),
             ])
-        for index in rows.indices {
-            rows[index].insert(shared, at: 1)
-            rows[index].append(leases)
-            rows[index].append(counted)
+        let leaseCount = Int(leases.integer ?? 1)
+        for row in rows {
+            leased.append(
+                LeasedRow(
+                    id: row[0].integer ?? 0, notification: notification, token: row[1].text ?? "",
+                    apnsID: row[2].text ?? "", leases: leaseCount, wasQueued: wasFree))
         }
-        leased += rows
     }
-
-    private static let queuedState = SQLValue.text(DeliveryState.queued.rawValue)
-    private static let leasedState = SQLValue.text(DeliveryState.leased.rawValue)
 
     /// Locks (PostgreSQL) the batches the leases `tokens` hold, in id order, before an outcome or a release
     /// writes their recipients' rows: a lease skips a batch an outcome holds (and takes its rest once the

@@ -483,7 +483,7 @@ public final class SQLGatewayStore: GatewayStore {
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
-        let (rows, payloads, specs) = try with { connection throws(StoreError) in
+        let (rows, payloads, specs, sharedBy) = try with { connection throws(StoreError) in
             // A lease is committed without waiting for the disk (SQLite: synchronous=NORMAL for this one
             // transaction; PostgreSQL: synchronous_commit off): a killed process loses nothing the kernel has,
             // and a lease lost with the machine's power is an expired lease (its rows due again, same
@@ -491,29 +491,34 @@ public final class SQLGatewayStore: GatewayStore {
             if dialect == .sqlite { try connection.script("PRAGMA synchronous=NORMAL") }
             defer { if dialect == .sqlite { try? connection.script("PRAGMA synchronous=FULL") } }
             return try connection.transaction {
-                () throws(StoreError) -> ([[SQLValue]], [Int64: [UInt8]], [String: [SQLValue]]) in
+                () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
                 if dialect == .postgres { try connection.script("SET LOCAL synchronous_commit = off") }
                 let rows = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
+                // The recipients' own payloads (a campaign's per-recipient data); the rest share their
+                // notification's, looked up once per notification below rather than kept per row.
                 var payloads: [Int64: [UInt8]] = [:]
-                payloads.reserveCapacity(rows.count)
-                let leasedIDs = Set(rows.compactMap { $0[0].integer })
                 var start = 0
-                if let low = leasedIDs.min(), let high = leasedIDs.max(),
-                    high - low < Int64(4 * leasedIDs.count + Self.rowsPerStatement)
+                if let low = rows.lazy.map(\.id).min(), let high = rows.lazy.map(\.id).max(),
+                    high - low < Int64(4 * rows.count + Self.rowsPerStatement)
                 {
-                    // Leases take due rows mostly in id order: one range read instead of a statement per chunk.
+                    // Leases take due rows mostly in id order: one range read instead of a statement per chunk
+                    // (an id in the range not leased here is another lease's: skipped below, by lookup).
                     for row in try connection.query(
                         "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
                         [.integer(low), .integer(high)])
                     {
-                        if let id = row[0].integer, leasedIDs.contains(id) { payloads[id] = row[1].blob ?? [] }
+                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+                    }
+                    if !payloads.isEmpty {
+                        let leasedIDs = Set(rows.map(\.id))
+                        payloads = payloads.filter { leasedIDs.contains($0.key) }
                     }
                     start = rows.count
                 }
                 while start < rows.count {
                     let end = min(start + Self.rowsPerStatement, rows.count)
-                    var ids = rows[start..<end].map { $0[0] }
+                    var ids = rows[start..<end].map { SQLValue.integer($0.id) }
                     // Padded with the last id repeated: a few statement shapes, not one per count.
                     ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
                     for row in try connection.query(
@@ -530,7 +535,8 @@ public final class SQLGatewayStore: GatewayStore {
                 var specs: [String: [SQLValue]] = [:]
                 var last: String?
                 for row in rows {
-                    guard let notification = row[1].text, notification != last else { continue }
+                    let notification = row.notification
+                    guard notification != last else { continue }
                     last = notification
                     guard specs[notification] == nil else { continue }
                     if let kept = headers.spec(notification) {
@@ -545,31 +551,31 @@ public final class SQLGatewayStore: GatewayStore {
                     specs[notification] = spec
                     if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
                 }
-                // The rest share their notification's payload.
+                // The shared payloads of the notifications with a row without its own.
                 var sharedBy: [String: [UInt8]] = [:]
-                for row in rows {
-                    guard let id = row[0].integer, payloads[id] == nil, let notification = row[1].text else { continue }
-                    if sharedBy[notification] == nil {
-                        if let kept = headers.shared(notification) {
-                            sharedBy[notification] = kept
-                        } else {
-                            let shared =
-                                try connection.query(
-                                    "SELECT payload FROM shared_payloads WHERE notification_id = ?",
-                                    [.text(notification)]
-                                ).first?[0].blob
-                            sharedBy[notification] = shared ?? []
-                            if let shared { headers.keep(shared: shared, for: notification) }
-                        }
+                last = nil
+                for row in rows where payloads.isEmpty || payloads[row.id] == nil {
+                    let notification = row.notification
+                    guard notification != last else { continue }
+                    last = notification
+                    guard sharedBy[notification] == nil else { continue }
+                    if let kept = headers.shared(notification) {
+                        sharedBy[notification] = kept
+                    } else {
+                        let shared =
+                            try connection.query(
+                                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
+                            ).first?[0].blob
+                        sharedBy[notification] = shared ?? []
+                        if let shared { headers.keep(shared: shared, for: notification) }
                     }
-                    payloads[id] = sharedBy[notification]
                 }
                 // The campaigns' tallies, a move per run of rows of one campaign.
                 var tallies = CampaignTallies()
                 var run: (notification: String, count: Int)?
                 for row in rows {
-                    guard let notification = row[1].text, row[5].text == DeliveryState.queued.rawValue,
-                        let spec = specs[notification], spec.count > 6,
+                    let notification = row.notification
+                    guard row.wasQueued, let spec = specs[notification], spec.count > 6,
                         spec[6].text == NotificationSpec.Kind.campaign.rawValue
                     else { continue }
                     if run?.notification == notification {
@@ -581,21 +587,42 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
                 try tallies.write(into: connection)
-                return (rows, payloads, specs)
+                return (rows, payloads, specs, sharedBy)
             }
         }
-        return rows.map { row in
-            let id = row[0].integer ?? 0
-            let notification = row[1].text ?? ""
-            let spec = specs[notification] ?? []
-            func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
-            return LeasedDelivery(
-                id: id, notificationID: notification, app: column(0).text ?? "", token: row[2].text ?? "",
-                apnsID: row[3].text ?? "", payload: payloads[id] ?? [], topic: column(1).text ?? "",
-                pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
-                expiration: column(4).integer, collapseID: column(5).text, leases: Int(row[4].integer ?? 1),
-                leaseToken: token)
+        // One set of shared fields (and shared payload) per notification, referenced by its rows: made once,
+        // the last notification's at hand without a lookup.
+        var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
+        var last: (headers: LeaseHeaders, payload: [UInt8])?
+        var leased: [LeasedDelivery] = []
+        leased.reserveCapacity(rows.count)
+        for row in rows {
+            let notification = row.notification
+            let shared: (headers: LeaseHeaders, payload: [UInt8])
+            if let last, last.headers.notificationID == notification {
+                shared = last
+            } else if let kept = made[notification] {
+                shared = kept
+            } else {
+                let spec = specs[notification] ?? []
+                func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
+                shared = (
+                    LeaseHeaders(
+                        notificationID: notification, app: column(0).text ?? "", topic: column(1).text ?? "",
+                        pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
+                        expiration: column(4).integer, collapseID: column(5).text, leaseToken: token),
+                    sharedBy[notification] ?? []
+                )
+                made[notification] = shared
+            }
+            last = shared
+            let payload = payloads.isEmpty ? shared.payload : payloads[row.id] ?? shared.payload
+            leased.append(
+                LeasedDelivery(
+                    id: row.id, token: row.token, apnsID: row.apnsID, payload: payload, leases: row.leases,
+                    shared: shared.headers))
         }
+        return leased
     }
 
     /// Records outcomes with one UPDATE per chunk, then the 410s' deactivations and the webhook events, in one
@@ -606,27 +633,42 @@ public final class SQLGatewayStore: GatewayStore {
         guard !results.isEmpty else { return RecordedOutcomes(recorded: []) }
         return try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
-                // The leases' batches first: an outcome counts only while its lease still holds them.
-                let batches = try QueueBatches.lock(
-                    held: Set(results.map(\.delivery.leaseToken)), dialect: dialect, connection)
+                // The leases' batches first: an outcome counts only while its lease still holds them. A lease's
+                // rows come together and share one token string: hashed once per run, not once per row.
+                var tokens = Set<String>()
+                var lastToken: String?
+                // (By index, here and below: a `for result in results` copies each outcome, retaining its strings.)
+                for index in results.indices where results[index].delivery.leaseToken != lastToken {
+                    lastToken = results[index].delivery.leaseToken
+                    tokens.insert(results[index].delivery.leaseToken)
+                }
+                let batches = try QueueBatches.lock(held: tokens, dialect: dialect, connection)
                 var recorded = Set<Int64>()
                 recorded.reserveCapacity(results.count)
                 // Delivered, the usual outcome, needs only its row id: one `UPDATE … WHERE id IN (…)` per
                 // lease and attempt count. The others carry a status and reason each.
-                var delivered: [DeliveredGroup: [Int64]] = [:]
+                // (A handful of groups, nearly always one: searched from the last, not hashed per row.)
+                var delivered: [(group: DeliveredGroup, ids: [Int64])] = []
                 var others: [CompletedDelivery] = []
-                for result in results {
-                    let delivery = result.delivery
+                var held = HeldBatches(batches)
+                for index in results.indices {
+                    let id = results[index].delivery.id
                     // A recipient whose batch its lease no longer holds is another lease's now: refused.
                     guard
-                        QueueBatches.holds(
-                            batches, token: delivery.leaseToken, notification: delivery.notificationID, id: delivery.id)
+                        held.holds(
+                            token: results[index].delivery.leaseToken,
+                            notification: results[index].delivery.notificationID, id: id)
                     else { continue }
-                    if case .delivered = result.outcome {
-                        delivered[DeliveredGroup(leases: delivery.leases, attempts: result.attempts), default: []]
-                            .append(delivery.id)
+                    if case .delivered = results[index].outcome {
+                        let group = DeliveredGroup(
+                            leases: results[index].delivery.leases, attempts: results[index].attempts)
+                        if let at = delivered.lastIndex(where: { $0.group == group }) {
+                            delivered[at].ids.append(id)
+                        } else {
+                            delivered.append((group, [id]))
+                        }
                     } else {
-                        others.append(result)
+                        others.append(results[index])
                     }
                 }
                 for (group, ids) in delivered {
@@ -670,8 +712,8 @@ public final class SQLGatewayStore: GatewayStore {
                 var kinds: [String: Bool] = [:]
                 var unknown = Set<String>()
                 var last: String?
-                for result in results where result.delivery.notificationID != last {
-                    let notification = result.delivery.notificationID
+                for index in results.indices where results[index].delivery.notificationID != last {
+                    let notification = results[index].delivery.notificationID
                     last = notification
                     guard kinds[notification] == nil, !unknown.contains(notification) else { continue }
                     if let kept = headers.isCampaign(notification) {
@@ -684,11 +726,23 @@ public final class SQLGatewayStore: GatewayStore {
                     let campaigns = try CampaignTallies.campaigns(among: unknown, connection)
                     for notification in unknown { kinds[notification] = campaigns.contains(notification) }
                 }
+                // Whether each was recorded, looked up once (three loops ask).
+                let wasRecorded = results.indices.map { recorded.contains(results[$0].delivery.id) }
                 var tallies = CampaignTallies()
                 var run: (notification: String, state: DeliveryState, count: Int)?
-                for result in results where recorded.contains(result.delivery.id) {
-                    let (notification, state) = (result.delivery.notificationID, result.outcome.state)
-                    guard kinds[notification] == true else { continue }
+                // The last notification's kind at hand: a string hash per notification, not per row.
+                var lastKind: (notification: String, isCampaign: Bool)?
+                for index in results.indices where wasRecorded[index] {
+                    let notification = results[index].delivery.notificationID
+                    let state = results[index].outcome.state
+                    let isCampaign: Bool
+                    if let lastKind, lastKind.notification == notification {
+                        isCampaign = lastKind.isCampaign
+                    } else {
+                        isCampaign = kinds[notification] == true
+                        lastKind = (notification, isCampaign)
+                    }
+                    guard isCampaign else { continue }
                     if let current = run, current.notification == notification, current.state == state {
                         run?.count += 1
                     } else {
@@ -703,7 +757,9 @@ public final class SQLGatewayStore: GatewayStore {
                 // lose the other.
                 var deactivated: [String: Int] = [:]
                 var events: [SQLValue] = []
-                for result in results where recorded.contains(result.delivery.id) {
+                for index in results.indices where wasRecorded[index] {
+                    if case .delivered = results[index].outcome { continue }
+                    let result = results[index]
                     let delivery = result.delivery
                     switch result.outcome {
                     case .delivered: continue
@@ -733,7 +789,7 @@ public final class SQLGatewayStore: GatewayStore {
                         Array(events[3 * rows.lowerBound..<3 * rows.upperBound]))
                 }
                 return RecordedOutcomes(
-                    recorded: results.map { recorded.contains($0.delivery.id) }, deactivated: deactivated,
+                    recorded: wasRecorded, deactivated: deactivated,
                     webhookEvents: events.count / 3)
             }
         }

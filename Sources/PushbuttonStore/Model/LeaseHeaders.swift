@@ -1,0 +1,44 @@
+/// What the leased rows of one notification under one lease share (``LeasedDelivery``): immutable, so the
+/// rows hold one reference to it instead of a copy of each string.
+final class LeaseHeaders: Sendable {
+    struct Fields: Sendable, Hashable {
+        var notificationID: String
+        var app: String
+        var topic: String
+        var pushType: String
+        var priority: Int?
+        var expiration: Int64?
+        var collapseID: String?
+        var leaseToken: String
+    }
+
+    let fields: Fields
+
+    init(_ fields: Fields) { self.fields = fields }
+
+    convenience init(
+        notificationID: String, app: String, topic: String, pushType: String, priority: Int?, expiration: Int64?,
+        collapseID: String?, leaseToken: String
+    ) {
+        self.init(
+            Fields(
+                notificationID: notificationID, app: app, topic: topic, pushType: pushType, priority: priority,
+                expiration: expiration, collapseID: collapseID, leaseToken: leaseToken))
+    }
+
+    var notificationID: String { fields.notificationID }
+    var app: String { fields.app }
+    var topic: String { fields.topic }
+    var pushType: String { fields.pushType }
+    var priority: Int? { fields.priority }
+    var expiration: Int64? { fields.expiration }
+    var collapseID: String? { fields.collapseID }
+    var leaseToken: String { fields.leaseToken }
+
+    /// A copy with one change (a row's setter: the other rows keep this one).
+    func with(_ change: (inout Fields) -> Void) -> LeaseHeaders {
+        var fields = self.fields
+        change(&fields)
+        return LeaseHeaders(fields)
+    }
+}
