@@ -1,4 +1,4 @@
-import Synchronization
+import PushbuttonSupport
 
 /// The sink of one ``APNsClient/send(_:)``: resumes its caller with the result. A cancellation can end the
 /// delivery before the caller's continuation exists, so a result that comes first waits for it. A result
@@ -13,7 +13,7 @@ final class SingleResult: DeliverySink, LoopTurnObserver, Sendable {
         case resuming(CheckedContinuation<APNsResult, Never>, APNsResult)
         case resumed
     }
-    private let state = Mutex(State.empty)
+    private let state = Locked(State.empty)
 
     func wait(_ continuation: CheckedContinuation<APNsResult, Never>) {
         let ready = state.withLock { state -> APNsResult? in

@@ -1,4 +1,4 @@
-import Synchronization
+import PushbuttonSupport
 
 /// An observer that counts: sent, delivered, rejected by reason, failed by cause, retried, latency,
 /// connections opened, closed and sent away, provider tokens made. `pushbutton send --stats` prints them.
@@ -11,7 +11,7 @@ import Synchronization
 /// print(statistics.counters.delivered, statistics.counters.rejectedByReason)
 /// ```
 public final class APNsStatistics: APNsObserver {
-    private let state = Mutex(APNsCounters())
+    private let state = Locked(APNsCounters())
 
     /// Statistics with every count at zero.
     public init() {}

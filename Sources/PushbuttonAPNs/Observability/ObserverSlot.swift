@@ -1,10 +1,10 @@
 import Pushbutton
-import Synchronization
+import PushbuttonSupport
 
 /// The observers attached to a transport's loop or a token provider: read only when something rare
 /// happens (a connection opens or closes, a token is made), so a lock costs nothing that matters.
 final class ObserverSlot: Sendable {
-    private let observers = Mutex<[any APNsObserver]>([])
+    private let observers = Locked<[any APNsObserver]>([])
 
     func attach(_ observer: any APNsObserver) {
         observers.withLock { $0.append(observer) }

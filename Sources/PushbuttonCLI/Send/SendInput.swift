@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonSupport
 import Synchronization
 
 /// What `send` knows of its input while it reads it: where each notification came from (so its result
@@ -14,7 +15,7 @@ final class SendInput: Sendable {
         var environment: String?
     }
 
-    private let origins = Mutex<[Key: Origin]>([:])
+    private let origins = Locked<[Key: Origin]>([:])
 
     /// An apns-id as a dictionary key: hashed as one 64-bit word (the ids are random, or the input's own,
     /// and compared in full on equal hashes), which costs less than hashing UUID's 16 bytes one by one

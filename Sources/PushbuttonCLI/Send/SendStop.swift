@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PushbuttonAPNs
+import PushbuttonSupport
 import Synchronization
 
 /// Ctrl-C (SIGINT) or SIGTERM during `send`: stop reading input, let what is in flight finish (each
@@ -8,9 +9,9 @@ import Synchronization
 /// Ctrl-C ends the process at once.
 final class SendStop: Sendable {
     private let requested = Atomic<Bool>(false)
-    private let channel = Mutex<BoundedChannel<APNsNotification>?>(nil)
+    private let channel = Locked<BoundedChannel<APNsNotification>?>(nil)
     /// Kept so the signal sources live as long as the command.
-    private let signals = Mutex<SignalSources?>(nil)
+    private let signals = Locked<SignalSources?>(nil)
 
     var isRequested: Bool { requested.load(ordering: .acquiring) }
 
