@@ -3,19 +3,18 @@ extension JSONByteBuffer {
     /// dictionary's are sorted by ``writeObject(_:)``.
     mutating func writeArguments(_ arguments: ActionArguments) {
         guard let members = arguments.members else { return writeRaw("{}") }
-        switch members.storage {
-        case .none: writeRaw("{}")
-        case .one(let key, let value):
+        switch members.count {
+        case 1:
             writeRaw(UInt8(ascii: "{"))
-            writeArgument(key, value)
+            writeArgument(members.firstKey, members.firstValue)
             writeRaw(UInt8(ascii: "}"))
-        case .two(let key, let value, let otherKey, let otherValue):
+        case 2:
             writeRaw(UInt8(ascii: "{"))
-            writeArgument(key, value)
+            writeArgument(members.firstKey, members.firstValue)
             writeRaw(UInt8(ascii: ","))
-            writeArgument(otherKey, otherValue)
+            writeArgument(members.secondKey, members.secondValue)
             writeRaw(UInt8(ascii: "}"))
-        case .many(let members): writeObject(members)
+        default: writeObject(members.dictionary)
         }
     }
 
