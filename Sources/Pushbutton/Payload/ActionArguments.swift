@@ -135,10 +135,14 @@ public struct ActionArguments: Sendable, Hashable, ExpressibleByDictionaryLitera
     public subscript(key: String) -> JSONValue? {
         guard let members else { return nil }
         switch members.count {
-        case 1: return members.firstKey == key ? members.firstValue : nil
+        // No `? value : nil`: JSONValue takes `nil` as its literal, and the ternary would give `.null`.
+        case 1:
+            if members.firstKey == key { return members.firstValue }
+            return Optional.none
         case 2:
             if members.firstKey == key { return members.firstValue }
-            return members.secondKey == key ? members.secondValue : nil
+            if members.secondKey == key { return members.secondValue }
+            return Optional.none
         default: return members.dictionary.scannedValue(forKey: key)
         }
     }
