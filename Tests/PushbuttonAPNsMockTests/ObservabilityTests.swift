@@ -2,7 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
-import Synchronization
+import PushbuttonSupport
 import Testing
 
 /// The client's observer hook against the mock: counts, latencies, connections, GOAWAY, token mints, and
@@ -10,7 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct ObservabilityTests {
     /// Collects events and log lines for inspection.
     final class Collector: APNsObserver {
-        let events = Mutex<[APNsEvent]>([])
+        let events = Locked<[APNsEvent]>([])
         func observe(_ event: APNsEvent) { events.withLock { $0.append(event) } }
         var all: [APNsEvent] { events.withLock { $0 } }
     }
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func anExpiredTokenIsRefreshedAndReported() async throws {
-        let clock = Mutex(Date())
+        let clock = Locked(Date())
         let now: @Sendable () -> Date = { clock.withLock { $0 } }
         let fixture = try await MockFixture(now: now)
         let statistics = APNsStatistics()
@@ -89,7 +89,7 @@ import Testing
     @Test func logLinesNeverCarryADeviceTokenOrAProviderToken() async throws {
         let fixture = try await MockFixture(faults: FaultPlan(seed: 3, serviceUnavailableRate: 0.5))
         fixture.mock.registry.unregister(token: MockFixture.token(9))
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let logger = APNsLogObserver(minimumLevel: .debug) { level, line in
             lines.withLock { $0.append("\(level) \(line)") }
         }

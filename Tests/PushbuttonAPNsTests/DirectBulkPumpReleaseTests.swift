@@ -1,6 +1,6 @@
 import Foundation
 import Pushbutton
-import Synchronization
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonAPNs
@@ -27,8 +27,8 @@ import Testing
 
 /// Notifications handed out one by one from an array.
 final class ArraySource: SynchronousNotificationSource {
-    private let remaining: Mutex<[APNsNotification]>
-    init(_ notifications: [APNsNotification]) { remaining = Mutex(notifications.reversed()) }
+    private let remaining: Locked<[APNsNotification]>
+    init(_ notifications: [APNsNotification]) { remaining = Locked(notifications.reversed()) }
     func poll() -> NotificationPoll {
         remaining.withLock { $0.popLast().map { .notification($0) } ?? .finished }
     }

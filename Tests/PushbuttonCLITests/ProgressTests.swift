@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonOutbox
+import PushbuttonSupport
 import Synchronization
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// the total is known or can be estimated.
 @Suite(.timeLimit(.minutes(2))) struct ProgressTests {
     @Test func redrawsAtMostTenTimesASecond() {
-        let written = Mutex<[String]>([])
+        let written = Locked<[String]>([])
         var line = ProgressLine(enabled: true) { text in written.withLock { $0.append(text) } }
         // 300,000 updates over 3 simulated seconds (10 µs apart).
         for number in 1...300_000 { line.draw(elapsed: .microseconds(number * 10)) { "\(number)" } }

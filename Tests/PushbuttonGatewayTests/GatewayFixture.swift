@@ -4,7 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonGateway
 import PushbuttonStore
-import Synchronization
+import PushbuttonSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -138,8 +138,8 @@ struct GatewayFixture {
 final class WebhookReceiver: Sendable {
     typealias Event = (body: [UInt8], signature: String?, idempotencyKey: String?)
     final class Events: Sendable {
-        let list = Mutex<[Event]>([])
-        let refused = Mutex(0)
+        let list = Locked<[Event]>([])
+        let refused = Locked(0)
     }
     let server: HTTPServer
     private let received = Events()

@@ -1,6 +1,6 @@
 import Foundation
 import PushbuttonStore
-import Synchronization
+import PushbuttonSupport
 
 @testable import PushbuttonGateway
 
@@ -8,8 +8,8 @@ import Synchronization
 /// call to the store it wraps.
 final class ThreadRecordingStore: GatewayStore {
     let inner: any GatewayStore
-    private let names = Mutex<[String]>([])
-    private let recordSizes = Mutex<[Int]>([])
+    private let names = Locked<[String]>([])
+    private let recordSizes = Locked<[Int]>([])
     /// Called on the store thread before each `record` is passed on, with how many outcomes it has.
     let beforeRecord: (@Sendable (Int) -> Void)?
 

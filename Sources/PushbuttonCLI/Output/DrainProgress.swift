@@ -1,6 +1,6 @@
 import Foundation
 import PushbuttonOutbox
-import Synchronization
+import PushbuttonSupport
 
 /// `outbox drain`'s progress line, like `send`'s: delivered and failed attempts so far against what was
 /// waiting when the drain began, with the percentage, the rate and the time left. It is redrawn as
@@ -15,11 +15,11 @@ final class DrainProgress: Sendable {
     /// Entries waiting (pending or in flight) when the drain began.
     let total: Int
     private let started = ContinuousClock.now
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(total: Int, line: ProgressLine = ProgressLine()) {
         self.total = total
-        state = Mutex(State(line: line))
+        state = Locked(State(line: line))
     }
 
     var enabled: Bool { state.withLock { $0.line.enabled } }

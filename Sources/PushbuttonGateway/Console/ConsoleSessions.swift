@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PushbuttonSupport
 
 /// The console's sessions, in this process's memory: a random id (the cookie) to a ``ConsoleSession``. A
 /// restart signs everyone out; with several gateway processes each keeps its own, so a load balancer in front
@@ -7,7 +7,7 @@ import Synchronization
 final class ConsoleSessions: Sendable {
     /// How long a session lasts without use.
     static let idleLifetime: TimeInterval = 8 * 3600
-    private let sessions = Mutex<[String: ConsoleSession]>([:])
+    private let sessions = Locked<[String: ConsoleSession]>([:])
 
     /// 32 random bytes, hex.
     static func randomToken() -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PushbuttonSupport
 
 /// The process's counters, rendered in Prometheus' text format by `GET /metrics`: notifications accepted,
 /// sent, delivered, rejected by reason and failed (per app), the APNs latency histogram, and HTTP requests
@@ -21,7 +21,7 @@ public final class GatewayMetrics: Sendable {
 
     /// Upper bounds (seconds) of the APNs latency histogram's buckets.
     static let bounds: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
-    private let counters = Mutex(Counters())
+    private let counters = Locked(Counters())
 
     public init() {}
 
