@@ -38,11 +38,28 @@ public struct ActionSpec: Sendable, Hashable {
     public static let builtinNames = BuiltinAction.all.map(\.name)
 
     public var name: String
-    public var arguments: [String: JSONValue]
+    /// The arguments, one or two of them stored inline (see ``ActionArguments``); `==` and hashing are the
+    /// members'.
+    public var argumentValues: ActionArguments
 
+    /// The arguments as a dictionary (made from ``argumentValues`` when read).
+    public var arguments: [String: JSONValue] {
+        get { argumentValues.dictionary }
+        set { argumentValues = ActionArguments(newValue) }
+    }
+
+    /// The action `name` with the members of `arguments`.
+    @_disfavoredOverload
     public init(_ name: String, arguments: [String: JSONValue] = [:]) {
         self.name = name
-        self.arguments = arguments
+        self.argumentValues = ActionArguments(arguments)
+    }
+
+    /// The action `name` with `arguments`; a literal (`["url": .string(link)]`) is stored without a dictionary.
+    @inlinable
+    public init(_ name: String, arguments: ActionArguments = ActionArguments()) {
+        self.name = name
+        self.argumentValues = arguments
     }
 
     /// Pushbutton's built-in actions.
@@ -132,7 +149,7 @@ public struct ActionSpec: Sendable, Hashable {
     /// The actions of a `pushbutton.group`, read from its `actions` argument. Throws a message saying what is
     /// wrong when the argument is missing or malformed (the validator reports the same with paths and hints).
     public func groupMembers() throws(GroupError) -> [ActionSpec] {
-        guard let value = arguments["actions"] else { throw GroupError(.missingActions, "no 'actions' argument") }
+        guard let value = argumentValues["actions"] else { throw GroupError(.missingActions, "no 'actions' argument") }
         guard let elements = value.arrayValue else {
             throw GroupError(.actionsNotAnArray, "'actions' is \(value.typeDescription), not an array of actions")
         }
@@ -188,7 +205,7 @@ public struct ActionSpec: Sendable, Hashable {
 
     /// The tags of a `pushbutton.add_tag` or `pushbutton.remove_tag`: its `tag`, or the strings of its `tags`.
     public var tags: [String] {
-        if let tag = arguments["tag"]?.stringValue { return [tag] }
-        return arguments["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if let tag = argumentValues["tag"]?.stringValue { return [tag] }
+        return argumentValues["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 }

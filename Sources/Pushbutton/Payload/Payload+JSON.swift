@@ -96,7 +96,7 @@ extension ActionSpec {
     /// `{"action": name, "args": {…}}` (`args` left out when empty).
     public var jsonValue: JSONValue {
         var object: [String: JSONValue] = ["action": .string(name)]
-        if !arguments.isEmpty { object["args"] = .object(arguments) }
+        if !argumentValues.isEmpty { object["args"] = .object(arguments) }
         return .object(object)
     }
 }

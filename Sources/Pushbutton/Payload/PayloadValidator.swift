@@ -383,18 +383,18 @@ private struct PayloadCheck {
         case .deepLink:
             checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkURL(
-                spec.arguments.scannedValue(forKey: "url"), at: path().appending("args").appending("url"),
+                spec.argumentValues["url"], at: path().appending("args").appending("url"),
                 webOnly: false)
         case .openURL:
             checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkURL(
-                spec.arguments.scannedValue(forKey: "url"), at: path().appending("args").appending("url"), webOnly: true
+                spec.argumentValues["url"], at: path().appending("args").appending("url"), webOnly: true
             )
         case .callback:
             checkKnownArguments(spec, builtin, at: path().appending("args"))
             checkCallback(spec, at: path().appending("args"), button: button)
         case .dismiss:
-            if !spec.arguments.isEmpty {
+            if !spec.argumentValues.isEmpty {
                 report(
                     .warning, .actionArguments, path().appending("args"),
                     "pushbutton.dismiss takes no arguments; they are ignored")
@@ -457,9 +457,10 @@ private struct PayloadCheck {
     private mutating func checkKnownArguments(
         _ spec: ActionSpec, _ builtin: ActionSpec.Builtin, at path: @autoclosure () -> JSONPath
     ) {
-        guard !spec.arguments.isEmpty else { return }
+        guard !spec.argumentValues.isEmpty else { return }
         let known = Self.argumentNames[builtin.ordinal]
-        for key in spec.arguments.keys where !known.contains(key) {
+        spec.argumentValues.forEach { key, _ in
+            guard !known.contains(key) else { return }
             report(
                 .warning, .actionArguments, path().appending(key),
                 "\(spec.name) has no argument '\(key)'; it is ignored",
@@ -473,7 +474,7 @@ private struct PayloadCheck {
     private mutating func requiredString(_ key: String, of spec: ActionSpec, at path: @autoclosure () -> JSONPath)
         -> String?
     {
-        guard let value = spec.arguments.scannedValue(forKey: key) else {
+        guard let value = spec.argumentValues[key] else {
             report(
                 .error, .actionArguments, path().appending(key), "\(spec.name) needs a '\(key)' string argument",
                 hint: "add \"\(key)\": \"…\"")
@@ -500,7 +501,7 @@ private struct PayloadCheck {
     }
 
     private mutating func checkSettingsPage(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        guard let value = spec.arguments.scannedValue(forKey: "page") else { return }
+        guard let value = spec.argumentValues["page"] else { return }
         let pages = BuiltinAction.settingsPages
         guard let page = value.stringValue else {
             report(
@@ -516,7 +517,7 @@ private struct PayloadCheck {
     }
 
     private mutating func checkPermissionOptions(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        guard let value = spec.arguments.scannedValue(forKey: "options") else { return }
+        guard let value = spec.argumentValues["options"] else { return }
         let known = BuiltinAction.permissionOptions
         guard let elements = value.arrayValue else {
             report(
@@ -559,8 +560,8 @@ private struct PayloadCheck {
     }
 
     private mutating func checkShare(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        let text = spec.arguments.scannedValue(forKey: "text")
-        let url = spec.arguments.scannedValue(forKey: "url")
+        let text = spec.argumentValues["text"]
+        let url = spec.argumentValues["url"]
         guard text != nil || url != nil else {
             report(
                 .error, .actionArguments, path(), "pushbutton.share needs something to share: 'text', 'url' or both",
@@ -584,8 +585,8 @@ private struct PayloadCheck {
     }
 
     private mutating func checkTags(_ spec: ActionSpec, at path: @autoclosure () -> JSONPath) {
-        let single = spec.arguments.scannedValue(forKey: "tag")
-        let several = spec.arguments.scannedValue(forKey: "tags")
+        let single = spec.argumentValues["tag"]
+        let several = spec.argumentValues["tags"]
         switch (single, several) {
         case (nil, nil):
             report(
@@ -640,7 +641,7 @@ private struct PayloadCheck {
         background: Bool,
         depth: Int
     ) {
-        guard let value = spec.arguments.scannedValue(forKey: "actions") else {
+        guard let value = spec.argumentValues["actions"] else {
             report(
                 .error, .actionArguments, path(), "pushbutton.group needs an 'actions' argument: the actions it runs",
                 hint: "add \"actions\": [{\"action\": \"pushbutton.copy\", \"args\": {\"text\": \"…\"}}, …]")
@@ -700,7 +701,7 @@ private struct PayloadCheck {
                         "'args' must be an object, not \(arguments.typeDescription)")
                     continue
                 }
-                member.arguments = dictionary
+                member.argumentValues = ActionArguments(dictionary)
             }
             check(member, at: memberPath, button: button, background: background, depth: depth + 1)
         }
@@ -727,7 +728,7 @@ private struct PayloadCheck {
     private mutating func checkCallback(
         _ spec: ActionSpec, at path: @autoclosure () -> JSONPath, button: (name: String, traits: ButtonTraits)?
     ) {
-        let text = spec.arguments.scannedValue(forKey: "url")?.stringValue ?? ""
+        let text = spec.argumentValues["url"]?.stringValue ?? ""
         let url = URLText(text)
         if url.scheme == .https || url.scheme == .http, url.host != .none {
             if url.scheme == .http && url.host != .loopback {
@@ -743,8 +744,8 @@ private struct PayloadCheck {
                 hint: "add \"url\": \"https://api.example.com/…\"")
         }
         // With only `url`, nothing else is looked up: each lookup hashes its key.
-        guard spec.arguments.count > 1 else { return }
-        if let method = spec.arguments.scannedValue(forKey: "method") {
+        guard spec.argumentValues.count > 1 else { return }
+        if let method = spec.argumentValues["method"] {
             let allowed = ["GET", "POST", "PUT", "PATCH", "DELETE"]
             if !(method.stringValue.map { allowed.contains($0) } ?? false) {
                 report(
@@ -752,7 +753,7 @@ private struct PayloadCheck {
                     "'method' must be one of \(allowed.joined(separator: ", "))")
             }
         }
-        if let includeReply = spec.arguments.scannedValue(forKey: "include_reply") {
+        if let includeReply = spec.argumentValues["include_reply"] {
             guard let flag = includeReply.boolValue else {
                 report(
                     .error, .actionArguments, path().appending("include_reply"), "'include_reply' must be true or false"

@@ -219,9 +219,9 @@ public struct PayloadWriter: Sendable {
             if index > 0 { writer.writeRaw(UInt8(ascii: ",")) }
             writer.writeRaw(#"{"action":"#)
             writer.write(spec.name)
-            if !spec.arguments.isEmpty {
+            if !spec.argumentValues.isEmpty {
                 writer.writeRaw(#","args":"#)
-                writer.writeObject(spec.arguments)
+                writer.writeArguments(spec.argumentValues)
             }
             writer.writeRaw(UInt8(ascii: "}"))
         }
