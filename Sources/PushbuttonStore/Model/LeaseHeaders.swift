@@ -26,15 +26,6 @@ final class LeaseHeaders: Sendable {
                 expiration: expiration, collapseID: collapseID, leaseToken: leaseToken))
     }
 
-    var notificationID: String { fields.notificationID }
-    var app: String { fields.app }
-    var topic: String { fields.topic }
-    var pushType: String { fields.pushType }
-    var priority: Int? { fields.priority }
-    var expiration: Int64? { fields.expiration }
-    var collapseID: String? { fields.collapseID }
-    var leaseToken: String { fields.leaseToken }
-
     /// A copy with one change (a row's setter: the other rows keep this one).
     func with(_ change: (inout Fields) -> Void) -> LeaseHeaders {
         var fields = self.fields

@@ -42,42 +42,42 @@ public struct LeasedDelivery: Sendable, Hashable {
 
     /// The notification (or campaign) it belongs to.
     public var notificationID: String {
-        get { shared.notificationID }
+        get { shared.fields.notificationID }
         set { shared = shared.with { $0.notificationID = newValue } }
     }
     /// The app it is sent for.
     public var app: String {
-        get { shared.app }
+        get { shared.fields.app }
         set { shared = shared.with { $0.app = newValue } }
     }
     /// The `apns-topic`.
     public var topic: String {
-        get { shared.topic }
+        get { shared.fields.topic }
         set { shared = shared.with { $0.topic = newValue } }
     }
     /// The `apns-push-type`.
     public var pushType: String {
-        get { shared.pushType }
+        get { shared.fields.pushType }
         set { shared = shared.with { $0.pushType = newValue } }
     }
     /// The `apns-priority`, when set.
     public var priority: Int? {
-        get { shared.priority }
+        get { shared.fields.priority }
         set { shared = shared.with { $0.priority = newValue } }
     }
     /// The `apns-expiration` (seconds since 1970), when set.
     public var expiration: Int64? {
-        get { shared.expiration }
+        get { shared.fields.expiration }
         set { shared = shared.with { $0.expiration = newValue } }
     }
     /// The `apns-collapse-id`, when set.
     public var collapseID: String? {
-        get { shared.collapseID }
+        get { shared.fields.collapseID }
         set { shared = shared.with { $0.collapseID = newValue } }
     }
     /// The lease that holds it: its outcome counts only while that lease does.
     public var leaseToken: String {
-        get { shared.leaseToken }
+        get { shared.fields.leaseToken }
         set { shared = shared.with { $0.leaseToken = newValue } }
     }
 

@@ -599,7 +599,7 @@ public final class SQLGatewayStore: GatewayStore {
         for row in rows {
             let notification = row.notification
             let shared: (headers: LeaseHeaders, payload: [UInt8])
-            if let last, last.headers.notificationID == notification {
+            if let last, last.headers.fields.notificationID == notification {
                 shared = last
             } else if let kept = made[notification] {
                 shared = kept
