@@ -16,8 +16,6 @@ public final class SQLGatewayStore: GatewayStore {
     /// SQLite's campaign pages, committed in groups (at most about three pages of 10,000 a group, so a lease
     /// waits behind no more than that).
     let intake = GroupCommit<AppendedPage, Int?>(maximumWeight: 30_000)
-    /// SQLite's leases, one at a time (see `leaseSQLite`).
-    let leaseTurn = NSLock()
 
     init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
         self.pool = pool
@@ -485,24 +483,113 @@ public final class SQLGatewayStore: GatewayStore {
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
-        let (rows, details) =
-            dialect == .sqlite
-            ? try leaseSQLite(limit: limit, token: token, until: now + duration, now: now)
-            : try with { connection throws(StoreError) in
-                try connection.transaction { () throws(StoreError) -> ([LeasedRow], LeaseDetails) in
-                    // A lease is committed without waiting for the disk (synchronous_commit off): a killed
-                    // process loses nothing the kernel has, and a lease lost with the machine's power is an
-                    // expired lease (its rows due again, same apns-ids). Outcomes, intake and everything else
-                    // stay durable.
-                    try connection.script("SET LOCAL synchronous_commit = off")
-                    let rows = try QueueBatches.lease(
-                        limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
-                    let details = try leaseDetails(rows, connection)
-                    try Self.leaseTallies(rows, details.specs).write(into: connection)
-                    return (rows, details)
+        let (rows, payloads, specs, sharedBy) = try with { connection throws(StoreError) in
+            // A lease is committed without waiting for the disk (SQLite: synchronous=NORMAL for this one
+            // transaction; PostgreSQL: synchronous_commit off): a killed process loses nothing the kernel has,
+            // and a lease lost with the machine's power is an expired lease (its rows due again, same
+            // apns-ids). Outcomes, intake and everything else stay durable.
+            if dialect == .sqlite { try connection.script("PRAGMA synchronous=NORMAL") }
+            defer { if dialect == .sqlite { try? connection.script("PRAGMA synchronous=FULL") } }
+            return try connection.transaction {
+                () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
+                if dialect == .postgres { try connection.script("SET LOCAL synchronous_commit = off") }
+                let rows = try QueueBatches.lease(
+                    limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
+                // The recipients' own payloads (a campaign's per-recipient data); the rest share their
+                // notification's, looked up once per notification below rather than kept per row.
+                var payloads: [Int64: [UInt8]] = [:]
+                var start = 0
+                if let low = rows.lazy.map(\.id).min(), let high = rows.lazy.map(\.id).max(),
+                    high - low < Int64(4 * rows.count + Self.rowsPerStatement)
+                {
+                    // Leases take due rows mostly in id order: one range read instead of a statement per chunk
+                    // (an id in the range not leased here is another lease's: skipped below, by lookup).
+                    for row in try connection.query(
+                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
+                        [.integer(low), .integer(high)])
+                    {
+                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+                    }
+                    if !payloads.isEmpty {
+                        let leasedIDs = Set(rows.map(\.id))
+                        payloads = payloads.filter { leasedIDs.contains($0.key) }
+                    }
+                    start = rows.count
                 }
+                while start < rows.count {
+                    let end = min(start + Self.rowsPerStatement, rows.count)
+                    var ids = rows[start..<end].map { SQLValue.integer($0.id) }
+                    // Padded with the last id repeated: a few statement shapes, not one per count.
+                    ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
+                    for row in try connection.query(
+                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
+                            + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
+                    {
+                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+                    }
+                    start = end
+                }
+                // The headers are the notification's (each row has copies): read once per notification, not
+                // turned into strings again for each recipient, and kept for the next leases. Rows come mostly
+                // grouped by notification: the last one's are at hand without a lookup.
+                var specs: [String: [SQLValue]] = [:]
+                var last: String?
+                for row in rows {
+                    let notification = row.notification
+                    guard notification != last else { continue }
+                    last = notification
+                    guard specs[notification] == nil else { continue }
+                    if let kept = headers.spec(notification) {
+                        specs[notification] = kept
+                        continue
+                    }
+                    let spec =
+                        try connection.query(
+                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                            [.text(notification)]
+                        ).first ?? []
+                    specs[notification] = spec
+                    if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
+                }
+                // The shared payloads of the notifications with a row without its own.
+                var sharedBy: [String: [UInt8]] = [:]
+                last = nil
+                for row in rows where payloads.isEmpty || payloads[row.id] == nil {
+                    let notification = row.notification
+                    guard notification != last else { continue }
+                    last = notification
+                    guard sharedBy[notification] == nil else { continue }
+                    if let kept = headers.shared(notification) {
+                        sharedBy[notification] = kept
+                    } else {
+                        let shared =
+                            try connection.query(
+                                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
+                            ).first?[0].blob
+                        sharedBy[notification] = shared ?? []
+                        if let shared { headers.keep(shared: shared, for: notification) }
+                    }
+                }
+                // The campaigns' tallies, a move per run of rows of one campaign.
+                var tallies = CampaignTallies()
+                var run: (notification: String, count: Int)?
+                for row in rows {
+                    let notification = row.notification
+                    guard row.wasQueued, let spec = specs[notification], spec.count > 6,
+                        spec[6].text == NotificationSpec.Kind.campaign.rawValue
+                    else { continue }
+                    if run?.notification == notification {
+                        run?.count += 1
+                    } else {
+                        if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
+                        run = (notification, 1)
+                    }
+                }
+                if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
+                try tallies.write(into: connection)
+                return (rows, payloads, specs, sharedBy)
             }
-        let (payloads, specs, sharedBy) = (details.payloads, details.specs, details.sharedBy)
+        }
         // One set of shared fields (and shared payload) per notification, referenced by its rows: made once,
         // the last notification's at hand without a lookup.
         var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
@@ -537,165 +624,6 @@ public final class SQLGatewayStore: GatewayStore {
         }
         return leased
     }
-
-    /// The payloads, headers and shared payloads of leased rows: immutable once stored, so read on any
-    /// connection.
-    typealias LeaseDetails = (payloads: [Int64: [UInt8]], specs: [String: [SQLValue]], sharedBy: [String: [UInt8]])
-
-    /// SQLite: the recipients read on a reader connection, the writer only holding their batches (in a
-    /// transaction that does not wait for the disk, as PostgreSQL's lease); a batch another lease took in
-    /// between is passed over, and a lease left short (those, expired holds, batches due since) is filled
-    /// by the writer's own lease. Leases take turns (one process: the writer would order them anyway), so
-    /// two never read the same free batches.
-    private func leaseSQLite(limit: Int, token: String, until: Date, now: Date) throws(StoreError)
-        -> ([LeasedRow], LeaseDetails)
-    {
-        leaseTurn.lock()
-        defer { leaseTurn.unlock() }
-        let (candidates, read) = try self.read { connection throws(StoreError) in
-            let candidates = try QueueBatches.candidates(limit: limit, now: now, connection)
-            let rows = candidates.flatMap { candidate in
-                candidate.rows.map {
-                    LeasedRow(
-                        id: $0[0].integer ?? 0, notification: candidate.notification, token: "", apnsID: "", leases: 0,
-                        wasQueued: true)
-                }
-            }
-            return (candidates, try leaseDetails(rows, connection))
-        }
-        return try with { connection throws(StoreError) in
-            // Committed without waiting for the disk: a lease lost with the machine's power is an expired
-            // lease (its rows due again, same apns-ids). Outcomes, intake and everything else stay durable.
-            try connection.script("PRAGMA synchronous=NORMAL")
-            defer { try? connection.script("PRAGMA synchronous=FULL") }
-            return try connection.transaction { () throws(StoreError) -> ([LeasedRow], LeaseDetails) in
-                var rows: [LeasedRow] = []
-                rows.reserveCapacity(limit)
-                for candidate in candidates where rows.count + candidate.rows.count <= limit {
-                    _ = try QueueBatches.claim(candidate, token: token, until: until, into: &rows, connection)
-                }
-                var details = read
-                if rows.count < limit {
-                    let more = try QueueBatches.lease(
-                        limit: limit - rows.count, token: token, until: until, now: now, dialect: dialect, connection)
-                    if !more.isEmpty {
-                        let extra = try leaseDetails(more, connection)
-                        details.payloads.merge(extra.payloads) { kept, _ in kept }
-                        details.specs.merge(extra.specs) { kept, _ in kept }
-                        details.sharedBy.merge(extra.sharedBy) { kept, _ in kept }
-                        rows += more
-                    }
-                }
-                try Self.leaseTallies(rows, details.specs).write(into: connection)
-                return (rows, details)
-            }
-        }
-    }
-
-    /// The payloads of `rows` with their own, and the headers and shared payloads of their notifications
-    /// (kept in ``headers`` for the next leases).
-    private func leaseDetails(_ rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
-        -> LeaseDetails
-    {
-        // The recipients' own payloads (a campaign's per-recipient data); the rest share their
-        // notification's, looked up once per notification below rather than kept per row.
-        var payloads: [Int64: [UInt8]] = [:]
-        var start = 0
-        if let low = rows.lazy.map(\.id).min(), let high = rows.lazy.map(\.id).max(),
-            high - low < Int64(4 * rows.count + Self.rowsPerStatement)
-        {
-            // Leases take due rows mostly in id order: one range read instead of a statement per chunk
-            // (an id in the range not leased here is another lease's: skipped below, by lookup).
-            for row in try connection.query(
-                "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
-                [.integer(low), .integer(high)])
-            {
-                if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
-            }
-            if !payloads.isEmpty {
-                let leasedIDs = Set(rows.map(\.id))
-                payloads = payloads.filter { leasedIDs.contains($0.key) }
-            }
-            start = rows.count
-        }
-        while start < rows.count {
-            let end = min(start + Self.rowsPerStatement, rows.count)
-            var ids = rows[start..<end].map { SQLValue.integer($0.id) }
-            // Padded with the last id repeated: a few statement shapes, not one per count.
-            ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
-            for row in try connection.query(
-                "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
-                    + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
-            {
-                if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
-            }
-            start = end
-        }
-        // The headers are the notification's (each row has copies): read once per notification, not
-        // turned into strings again for each recipient, and kept for the next leases. Rows come mostly
-        // grouped by notification: the last one's are at hand without a lookup.
-        var specs: [String: [SQLValue]] = [:]
-        var last: String?
-        for row in rows {
-            let notification = row.notification
-            guard notification != last else { continue }
-            last = notification
-            guard specs[notification] == nil else { continue }
-            if let kept = headers.spec(notification) {
-                specs[notification] = kept
-                continue
-            }
-            let spec =
-                try connection.query(
-                    "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
-                    [.text(notification)]
-                ).first ?? []
-            specs[notification] = spec
-            if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
-        }
-        // The shared payloads of the notifications with a row without its own.
-        var sharedBy: [String: [UInt8]] = [:]
-        last = nil
-        for row in rows where payloads.isEmpty || payloads[row.id] == nil {
-            let notification = row.notification
-            guard notification != last else { continue }
-            last = notification
-            guard sharedBy[notification] == nil else { continue }
-            if let kept = headers.shared(notification) {
-                sharedBy[notification] = kept
-            } else {
-                let shared =
-                    try connection.query(
-                        "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
-                    ).first?[0].blob
-                sharedBy[notification] = shared ?? []
-                if let shared { headers.keep(shared: shared, for: notification) }
-            }
-        }
-        return (payloads, specs, sharedBy)
-    }
-
-    /// The campaigns' tallies of a lease: a move from queued to leased per run of rows of one campaign.
-    private static func leaseTallies(_ rows: [LeasedRow], _ specs: [String: [SQLValue]]) -> CampaignTallies {
-        // The campaigns' tallies, a move per run of rows of one campaign.
-        var tallies = CampaignTallies()
-        var run: (notification: String, count: Int)?
-        for row in rows {
-            let notification = row.notification
-            guard row.wasQueued, let spec = specs[notification], spec.count > 6,
-                spec[6].text == NotificationSpec.Kind.campaign.rawValue
-            else { continue }
-            if run?.notification == notification {
-                run?.count += 1
-            } else {
-                if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
-                run = (notification, 1)
-            }
-        }
-        if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
-        return tallies
-    }
-
 
     /// Records outcomes with one UPDATE per chunk, then the 410s' deactivations and the webhook events, in one
     /// transaction.
