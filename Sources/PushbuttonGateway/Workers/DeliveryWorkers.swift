@@ -57,27 +57,19 @@ final class DeliveryWorkers: Sendable {
 
     private func work() async {
         var storeFailures = 0
+        let store = self.store
         // The last batch's outcomes on their way into the store; awaited before the next batch's are handed
         // in, and before the worker ends.
         var recording: Task<Void, Never>?
-        // The next batch, leased while this one is sent (after a full lease, when more is likely due): the
-        // worker does not wait for the store (behind intake pages and outcomes on SQLite's one writer)
-        // between two batches. Held twice as much per worker; a killed process's leases expire as before.
-        var next: Task<Result<[LeasedDelivery], StoreError>, Never>?
         while !Task.isCancelled {
             let leased: [LeasedDelivery]
-            let result: Result<[LeasedDelivery], StoreError>
-            if let pending = next {
-                next = nil
-                result = await pending.value
-            } else {
-                result = await lease()
-            }
-            switch result {
-            case .success(let rows):
-                leased = rows
+            do {
+                let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
+                leased = try await threads.perform { () throws(StoreError) in
+                    try store.lease(limit: limit, duration: duration, now: at)
+                }
                 storeFailures = 0
-            case .failure(let error):
+            } catch {
                 storeFailures += 1
                 if storeFailures == 1 {
                     FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
@@ -91,32 +83,12 @@ final class DeliveryWorkers: Sendable {
                 try? await Task.sleep(for: options.pollInterval)
                 continue
             }
-            if leased.count >= options.batchSize { next = Task { await self.lease() } }
             let completed = await send(leased)
             await recording?.value
             let recorder = self.recorder
             recording = Task { await recorder.record(completed) }
         }
-        // A batch leased for a next turn that will not come is given back (due again at once, same apns-ids).
-        if let next, case .success(let rows) = await next.value, !rows.isEmpty {
-            let store = self.store
-            try? await threads.perform { () throws(StoreError) in try store.release(rows) }
-        }
         await recording?.value
-    }
-
-    /// Leases the next batch on a store thread.
-    private func lease() async -> Result<[LeasedDelivery], StoreError> {
-        let store = self.store
-        let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
-        do {
-            return .success(
-                try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at)
-                })
-        } catch {
-            return .failure(error)
-        }
     }
 
     /// Sends one leased batch; its outcomes, for ``OutcomeRecorder/record(_:)``.
