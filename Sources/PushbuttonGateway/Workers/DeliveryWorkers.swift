@@ -91,6 +91,9 @@ final class DeliveryWorkers: Sendable {
         await recording?.value
     }
 
+    /// How many notifications each of `workers` workers keeps under way: 1,000 in all, at least 100 each.
+    static func inFlight(workers: Int) -> Int { max(100, 1000 / max(1, workers)) }
+
     /// Sends one leased batch; its outcomes, for ``OutcomeRecorder/record(_:)``.
     func send(_ leased: [LeasedDelivery]) async -> [CompletedDelivery] {
         var completed: [CompletedDelivery] = []
@@ -137,8 +140,10 @@ final class DeliveryWorkers: Sendable {
             }
             let batch = WorkerBatch(deliveries: deliveries, notifications: notifications)
             let started = ContinuousClock.now
-            // The sender's direct path: each answer's outcome is kept on the connection's thread.
-            await client.send(polling: batch, maximumInFlight: 1000) { notification, result, attempts in
+            // The sender's direct path: each answer's outcome is kept on the connection's thread. The workers
+            // share the client: together they keep as many under way as `pushbutton send` does by default
+            // (1,000), not that many each — the rest would only wait in the client's queue, each with its timer.
+            await client.send(polling: batch, maximumInFlight: Self.inFlight(workers: options.count)) { notification, result, attempts in
                 let latency = (ContinuousClock.now - started).seconds
                 switch result {
                 case .delivered:
