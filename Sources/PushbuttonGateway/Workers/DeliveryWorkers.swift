@@ -140,10 +140,12 @@ final class DeliveryWorkers: Sendable {
             }
             let batch = WorkerBatch(deliveries: deliveries, notifications: notifications)
             let started = ContinuousClock.now
-            // The sender's direct path: each answer's outcome is kept on the connection's thread. The workers
-            // share the client: together they keep as many under way as `pushbutton send` does by default
-            // (1,000), not that many each — the rest would only wait in the client's queue, each with its timer.
-            await client.send(polling: batch, maximumInFlight: Self.inFlight(workers: options.count)) { notification, result, attempts in
+            // The workers share the client: together they keep as many under way as `pushbutton send` does by
+            // default (1,000), not that many each — the rest would only wait in the client's queue, each with
+            // its timer.
+            let window = Self.inFlight(workers: options.count)
+            // The sender's direct path: each answer's outcome is kept on the connection's thread.
+            await client.send(polling: batch, maximumInFlight: window) { notification, result, attempts in
                 let latency = (ContinuousClock.now - started).seconds
                 switch result {
                 case .delivered:
