@@ -283,21 +283,22 @@
         /// and the apns-id differ on every request, so they stay out of the HPACK table.
         private func writeHeaders(of stream: ClientStream) {
             let block = headerBlock
-            if case .notification(let notification, let authorization) = stream.request, let shape = headerShape,
-                shape.fits(notification, authorization: authorization, bodyLength: stream.requestBody.count)
+            if let delivery = stream.delivery, let shape = headerShape,
+                shape.fits(delivery, authorization: stream.authorization, bodyLength: stream.requestBodyCount)
             {
-                var hex = notification.deviceToken.hex
-                hex.withUTF8 { token in
+                delivery.notification.deviceToken.withUTF8 { token in
                     block.rewriteValue(ofField: shape.pathField) { path in
                         (path.baseAddress! + 10).update(from: token.baseAddress!, count: token.count)
                     }
                 }
-                block.rewriteValue(ofField: shape.apnsIDField) { _ = UUIDText.write(notification.apnsID, to: $0) }
+                block.rewriteValue(ofField: shape.apnsIDField) {
+                    _ = UUIDText.write(delivery.notification.apnsID, to: $0)
+                }
                 return
             }
             headerShape = nil
             block.removeAll()
-            if case .http(let request) = stream.request {
+            if let request = stream.http {
                 block.add(":method", request.method)
             } else {
                 block.add(":method", "POST")
@@ -305,14 +306,12 @@
             block.add(":scheme", scheme)
             block.add(":authority", loop.authority)
             var variableFields: (path: Int, apnsID: Int)?
-            switch stream.request {
-            case .http(let request):
+            if let request = stream.http {
                 block.add(":path", request.path, indexed: false)
                 for header in request.headers { block.add(header.name, header.value) }
-            case .notification(let notification, let authorization):
+            } else if let notification = stream.delivery?.notification {
                 variableFields = (block.count, 0)
-                var hex = notification.deviceToken.hex
-                hex.withUTF8 { token in
+                notification.deviceToken.withUTF8 { token in
                     block.add(":path", maximumLength: 10 + token.count, indexed: false) { output in
                         let prefix: StaticString = "/3/device/"
                         output.baseAddress!.update(from: prefix.utf8Start, count: 10)
@@ -320,7 +319,7 @@
                         return 10 + token.count
                     }
                 }
-                if let authorization { block.add("authorization", authorization) }
+                if let authorization = stream.authorization { block.add("authorization", authorization) }
                 block.add("apns-topic", notification.topic)
                 block.add("apns-push-type", notification.pushType.rawValue)
                 variableFields?.apnsID = block.count
@@ -333,11 +332,11 @@
                 }
                 if let collapseID = notification.collapseID { block.add("apns-collapse-id", collapseID) }
             }
-            let length = Int64(stream.requestBody.count)
+            let length = Int64(stream.requestBodyCount)
             block.add("content-length", maximumLength: 20) { Self.writeDecimal(length, to: $0) }
-            if case .notification(let notification, let authorization) = stream.request, let variableFields {
+            if let notification = stream.delivery?.notification, let variableFields {
                 headerShape = NotificationHeaderShape(
-                    authorization: authorization, topic: notification.topic, pushType: notification.pushType,
+                    authorization: stream.authorization, topic: notification.topic, pushType: notification.pushType,
                     priority: notification.priority, expiration: notification.expiration,
                     collapseID: notification.collapseID, tokenLength: notification.deviceToken.hex.utf8.count,
                     bodyLength: Int(length), pathField: variableFields.path, apnsIDField: variableFields.apnsID)
@@ -436,13 +435,14 @@
         ) -> (count: Int, finished: Bool) {
             guard let source else { return (0, true) }
             let stream = Unmanaged<ClientStream>.fromOpaque(source).takeUnretainedValue()
-            let body = stream.requestBody
-            let count = min(length, body.count - stream.bodyOffset)
-            body.withUnsafeBufferPointer { bytes in
-                if count > 0 { buffer.update(from: bytes.baseAddress! + stream.bodyOffset, count: count) }
+            let offset = stream.bodyOffset
+            let (count, total) = stream.withRequestBody { bytes -> (Int, Int) in
+                let count = min(length, bytes.count - offset)
+                if count > 0 { buffer.update(from: bytes.baseAddress! + offset, count: count) }
+                return (max(count, 0), bytes.count)
             }
-            stream.bodyOffset += count
-            return (count, stream.bodyOffset == body.count)
+            stream.bodyOffset = offset + count
+            return (count, stream.bodyOffset >= total)
         }
 
         /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.

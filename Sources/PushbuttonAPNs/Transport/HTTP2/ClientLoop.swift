@@ -82,25 +82,21 @@
             return true
         }
 
-        /// A finished stream for `notification` from the pool, when called on the loop's thread and the pool
-        /// has one; nil otherwise (the caller allocates one).
-        func reusableStream(
-            for notification: APNsNotification, authorization: String?, timeout: Duration,
-            handler: any NotificationResponseHandler
-        ) -> ClientStream? {
-            guard isLoopThread, !spareStreams.isEmpty else { return nil }
-            let stream = spareStreams.removeLast()
+        /// A finished stream for `delivery`'s attempt from the pool, when called on the loop's thread and the
+        /// pool has one; nil otherwise (the caller allocates one).
+        func reusableStream(for delivery: Delivery, authorization: String?, timeout: Duration) -> ClientStream? {
+            guard isLoopThread, let stream = spareStreams.popLast() else { return nil }
             streamsReused.add(1, ordering: .relaxed)
-            stream.reuse(notification: notification, authorization: authorization, timeout: timeout, handler: handler)
+            stream.reuse(delivery: delivery, authorization: authorization, timeout: timeout)
             return stream
         }
 
         /// Keeps a finished notification stream that its connection has let go of (closed on the server's
-        /// side, no longer in any stream table) for ``reusableStream(for:authorization:timeout:handler:)``.
+        /// side, no longer in any stream table) for ``reusableStream(for:authorization:timeout:)``.
         /// The loop's `waiting` list may still refer to it before its head, where it is never read again.
         func recycle(_ stream: ClientStream) {
             ownership.check("ClientLoop")
-            guard stream.isFinished, spareStreams.count < 4096, case .notification = stream.request else { return }
+            guard stream.isFinished, stream.isNotification, spareStreams.count < 4096 else { return }
             spareStreams.append(stream)
         }
 
