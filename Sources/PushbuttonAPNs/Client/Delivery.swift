@@ -59,11 +59,11 @@ final class Delivery: @unchecked Sendable {
         let apnsID = notification.apnsID
         self.notification = consume notification  // moved in: no copy of its strings and bytes
         started = client.observer == nil ? nil : .now
-        var fresh = DeliveryState(apnsID: apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
-        let action = fresh.start(freshToken: client.tokens?.freshToken())
-        let attempt = fresh.attempt
-        state.withLock { $0 = fresh }
-        perform(action, attempt: attempt)
+        let token = client.tokens?.freshToken()
+        step { state in
+            state.reset(apnsID: apnsID)  // in place: the state is not copied into the lock
+            return state.start(freshToken: token)
+        }
     }
 
     func start() {

@@ -60,6 +60,12 @@ struct DeliveryState: Sendable {
         self.usesTokens = usesTokens
     }
 
+    /// Makes this the state of a new delivery of `apnsID` under the same policy (a delivery started again for
+    /// another notification).
+    mutating func reset(apnsID: UUID) {
+        self = DeliveryState(apnsID: apnsID, policy: policy, usesTokens: usesTokens)
+    }
+
     /// The first event; `freshToken` is the provider's current token when it can be had without waiting.
     mutating func start(freshToken: ProviderToken?) -> Action {
         guard phase == .idle else { return .none }

@@ -39,14 +39,6 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     /// Results finished and not yet handed on: the caller resumes only once none is left.
     private var resultsOwed = 0
 
-    /// What the pump does next, decided under the lock.
-    private enum Next {
-        /// Start this notification, on this finished delivery when there is one.
-        case start(APNsNotification, Delivery?)
-        /// Nothing to start now; resume the caller when it is given (everything is done).
-        case stop(CheckedContinuation<Void, Never>?)
-    }
-
     init(source: any SynchronousNotificationSource, client: APNsClient, window: Int, onResult: @escaping ResultHandler)
     {
         self.source = source
@@ -69,26 +61,28 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     func finished(_ delivery: Delivery, _ result: APNsResult, attempts: Int) {
         if let turn = LoopTurn.current {
             var register = false
-            let next = lock.withLock { () -> Next in
+            var caller: CheckedContinuation<Void, Never>?
+            let next = lock.withLock { () -> (APNsNotification, Delivery?)? in
                 inFlight -= 1
                 // Owed until handed on, so the caller's task resumes after the last one.
                 resultsOwed += 1
                 turnResults.append((delivery, result, attempts))
                 register = !resultsDeferred
                 resultsDeferred = true
-                return beginRefill()
+                return beginRefill(&caller)
             }
             if register { turn.deferToEnd(self) }
-            refill(from: next)
+            refill(from: next, caller: caller)
         } else {
             // Handed on before the delivery stops counting, so the caller's task resumes after the last one.
             onResult(delivery.notification, result, attempts)
-            let next = lock.withLock { () -> Next in
+            var caller: CheckedContinuation<Void, Never>?
+            let next = lock.withLock { () -> (APNsNotification, Delivery?)? in
                 inFlight -= 1
                 spare.append(delivery)
-                return beginRefill()
+                return beginRefill(&caller)
             }
-            refill(from: next)
+            refill(from: next, caller: caller)
         }
     }
 
@@ -117,49 +111,51 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     /// Starts notifications from the input while the window has room; resumes the caller once nothing is
     /// under way and nothing more will be read.
     func refill() {
-        refill(from: lock.withLock { beginRefill() })
+        var caller: CheckedContinuation<Void, Never>?
+        let first = lock.withLock { beginRefill(&caller) }
+        refill(from: first, caller: caller)
     }
 
-    /// Starts `first` and the notifications after it, taking each under the lock, until there is none.
-    private func refill(from first: consuming Next) {
+    /// Starts `first` and the notifications after it, taking each under the lock, until there is none; then
+    /// resumes `caller` (or the one the last take returned) when all is done.
+    private func refill(from first: consuming (APNsNotification, Delivery?)?, caller: CheckedContinuation<Void, Never>?)
+    {
+        var caller = caller
         var next = first
-        while true {
-            switch consume next {
-            case .start(let notification, let reused):
-                Delivery.start(notification, reusing: reused, client: client, sink: self)
-                next = lock.withLock { take() }
-            case .stop(let caller):
-                caller?.resume()
-                return
-            }
+        while let (notification, reused) = next {
+            Delivery.start(notification, reusing: reused, client: client, sink: self)
+            next = lock.withLock { take(&caller) }
         }
+        caller?.resume()
     }
 
     /// Under the lock: becomes the thread that refills (unless another one is) and takes the first notification.
-    private func beginRefill() -> Next {
-        if refilling { return .stop(nil) }
+    private func beginRefill(_ caller: inout CheckedContinuation<Void, Never>?) -> (APNsNotification, Delivery?)? {
+        if refilling { return nil }
         refilling = true
-        return take()
+        return take(&caller)
     }
 
     /// Under the lock, while refilling: the next notification to start (counted as under way) and a
-    /// finished delivery to start it with; or, leaving `refilling`, none (and the caller when all is done).
-    private func take() -> Next {
+    /// finished delivery to start it with; or none, leaving `refilling` (and setting `caller` when all is done).
+    private func take(_ caller: inout CheckedContinuation<Void, Never>?) -> (APNsNotification, Delivery?)? {
         guard !stopped, !inputFinished, inFlight < window else {
             refilling = false
-            return .stop(completionIfDone())
+            caller = completionIfDone()
+            return nil
         }
         switch source.poll() {
         case .notification(let notification):
             inFlight += 1
-            return .start(notification, spare.popLast())
+            return (notification, spare.popLast())
         case .empty:
             refilling = false
-            return .stop(nil)
+            return nil
         case .finished:
             inputFinished = true
             refilling = false
-            return .stop(completionIfDone())
+            caller = completionIfDone()
+            return nil
         }
     }
 

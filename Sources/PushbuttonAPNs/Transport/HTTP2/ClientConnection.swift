@@ -5,7 +5,8 @@
     internal import CNGHTTP2
 
     /// One HTTP/2 connection to APNs: connecting, the TLS handshake, then an nghttp2 client session.
-    /// Used only on the transport's thread.
+    /// Used only on the transport's thread (checked by `loop.ownership` in debug builds), so the stored
+    /// properties used per request skip the runtime's exclusivity checks (`@exclusivity(unchecked)`).
     final class ClientConnection: NGHTTP2SessionOwner {
         enum State: Equatable {
             case connecting
@@ -17,34 +18,34 @@
         }
 
         let number: Int
-        private(set) var state = State.connecting
+        @exclusivity(unchecked) private(set) var state = State.connecting
         private let channel: SocketChannel
         /// The CONNECT exchange when the connection goes through a proxy.
         private let tunnel: ProxyTunnel?
         private unowned let loop: ClientLoop
-        private var session: OpaquePointer?
-        private lazy var context = NGHTTP2SessionContext(owner: self)
-        private var outbound = OutboundBuffer()
+        @exclusivity(unchecked) private var session: OpaquePointer?
+        private lazy var context = NGHTTP2SessionContext.make(owner: self)
+        @exclusivity(unchecked) private var outbound = OutboundBuffer()
         /// Every request's header list is written here, storage reused.
         private let headerBlock = NGHTTP2HeaderBlock()
         /// What `headerBlock` holds, when a notification filled it.
-        private var headerShape: NotificationHeaderShape?
+        @exclusivity(unchecked) private var headerShape: NotificationHeaderShape?
         private var scheme: StaticString { loop.configuration.environment.cleartext ? "http" : "https" }
-        private var streams: [Int32: ClientStream] = [:]
-        private var settingsReceived = false
+        @exclusivity(unchecked) private var streams: [Int32: ClientStream] = [:]
+        @exclusivity(unchecked) private var settingsReceived = false
         /// Set by a GOAWAY (or exhausted stream ids): no new streams; closed once the last one ends.
-        private(set) var goingAway = false
+        @exclusivity(unchecked) private(set) var goingAway = false
         private var goawayReason: String?
-        private var lastReceived = ContinuousClock.now
-        private var pingSentAt: ContinuousClock.Instant?
+        @exclusivity(unchecked) private var lastReceived = ContinuousClock.now
+        @exclusivity(unchecked) private var pingSentAt: ContinuousClock.Instant?
         /// Whether frames were submitted since the last flush.
-        private(set) var needsFlush = false
+        @exclusivity(unchecked) private(set) var needsFlush = false
         /// Streams closed since requests were last submitted in the middle of a read.
-        private var closedSinceSubmit = 0
+        @exclusivity(unchecked) private var closedSinceSubmit = 0
         /// Set while a read is fed to nghttp2: a write that fails meanwhile (a server that answered, then
         /// closed) closes the connection only once the answers already read are handled, so none of them
         /// is taken for lost and sent again.
-        private var readingFrames = false
+        @exclusivity(unchecked) private var readingFrames = false
         private var closeAfterRead: String?
         /// How many bytes of a read nghttp2 takes at a time (about 9 answers of APNs' size).
         private static let receiveSlice = 256
@@ -366,8 +367,8 @@
 
         /// The stream the last header or data callback named: an answer's headers come one callback each, all
         /// for the same stream, so most of them need no table lookup.
-        private var recentStreamID: Int32 = 0
-        private var recentStream: ClientStream?
+        @exclusivity(unchecked) private var recentStreamID: Int32 = 0
+        @exclusivity(unchecked) private var recentStream: ClientStream?
 
         private func openStream(_ streamID: Int32) -> ClientStream? {
             if streamID == recentStreamID, let recentStream { return recentStream }

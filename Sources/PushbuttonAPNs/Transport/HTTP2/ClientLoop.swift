@@ -8,23 +8,24 @@
     /// ``enqueue(_:)`` and ``shutdown()``.
     final class ClientLoop: @unchecked Sendable {
         // `@unchecked Sendable`: `incoming` and `accepting` are guarded by `lock`; everything else belongs to
-        // the loop's thread (checked by `ownership` in debug builds).
+        // the loop's thread (checked by `ownership` in debug builds). Either way no two accesses overlap, so
+        // the properties used per request skip the runtime's exclusivity checks (`@exclusivity(unchecked)`).
         let configuration: TransportConfiguration
         /// `host` or `host:port`, for `:authority`.
         let authority: String
         private let tls: TLSClientContext?
         private let lock = NSLock()
-        private var incoming: [ClientStream] = []
-        private var accepting = true
-        private var wakeRequested = false
+        @exclusivity(unchecked) private var incoming: [ClientStream] = []
+        @exclusivity(unchecked) private var accepting = true
+        @exclusivity(unchecked) private var wakeRequested = false
         private let wakeUp: LoopWakeUp
-        private var waiting: [ClientStream] = []
-        private var waitingHead = 0
-        private var connections: [ClientConnection] = []
+        @exclusivity(unchecked) private var waiting: [ClientStream] = []
+        @exclusivity(unchecked) private var waitingHead = 0
+        @exclusivity(unchecked) private var connections: [ClientConnection] = []
         private var connectionCount = 0
         private var consecutiveFailures = 0
         private var nextConnectAllowed = ContinuousClock.now
-        private var nextTimerCheck = ContinuousClock.now
+        @exclusivity(unchecked) private var nextTimerCheck = ContinuousClock.now
         private let finished = ThreadExit()
         /// The loop's thread, checked in debug builds wherever loop-only state is touched.
         let ownership = ThreadOwnership()
@@ -36,7 +37,7 @@
         let streamsReused = Atomic<Int>(0)
         /// Finished notification streams, reused by requests submitted on the loop's thread (a bulk send
         /// refilling from an answer): loop-only, so taking one needs no lock.
-        private var spareStreams: [ClientStream] = []
+        @exclusivity(unchecked) private var spareStreams: [ClientStream] = []
         /// Who hears of connections opening, closing and going away (``APNsObserver``s).
         let observers = ObserverSlot()
 
@@ -193,7 +194,7 @@
         }
 
         private var pendingCount: Int { waiting.count - waitingHead }
-        private var descriptors: [pollfd] = []
+        @exclusivity(unchecked) private var descriptors: [pollfd] = []
 
         private func takeIncoming() {
             let taken = lock.withLock { () -> [ClientStream] in
