@@ -62,27 +62,29 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
         if let turn = LoopTurn.current {
             var register = false
             var caller: CheckedContinuation<Void, Never>?
-            let next = lock.withLock { () -> (APNsNotification, Delivery?)? in
+            var reused: Delivery?
+            let next = lock.withLock { () -> APNsNotification? in
                 inFlight -= 1
                 // Owed until handed on, so the caller's task resumes after the last one.
                 resultsOwed += 1
                 turnResults.append((delivery, result, attempts))
                 register = !resultsDeferred
                 resultsDeferred = true
-                return beginRefill(&caller)
+                return beginRefill(&caller, &reused)
             }
             if register { turn.deferToEnd(self) }
-            refill(from: next, caller: caller)
+            refill(from: next, reusing: reused, caller: caller)
         } else {
             // Handed on before the delivery stops counting, so the caller's task resumes after the last one.
             onResult(delivery.notification, result, attempts)
             var caller: CheckedContinuation<Void, Never>?
-            let next = lock.withLock { () -> (APNsNotification, Delivery?)? in
+            var reused: Delivery?
+            let next = lock.withLock { () -> APNsNotification? in
                 inFlight -= 1
                 spare.append(delivery)
-                return beginRefill(&caller)
+                return beginRefill(&caller, &reused)
             }
-            refill(from: next, caller: caller)
+            refill(from: next, reusing: reused, caller: caller)
         }
     }
 
@@ -112,33 +114,44 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     /// under way and nothing more will be read.
     func refill() {
         var caller: CheckedContinuation<Void, Never>?
-        let first = lock.withLock { beginRefill(&caller) }
-        refill(from: first, caller: caller)
+        var reused: Delivery?
+        let first = lock.withLock { beginRefill(&caller, &reused) }
+        refill(from: first, reusing: reused, caller: caller)
     }
 
-    /// Starts `first` and the notifications after it, taking each under the lock, until there is none; then
-    /// resumes `caller` (or the one the last take returned) when all is done.
-    private func refill(from first: consuming (APNsNotification, Delivery?)?, caller: CheckedContinuation<Void, Never>?)
-    {
+    /// Starts `first` (on `reused` when there is one) and the notifications after it, taking each under the
+    /// lock, until there is none; then resumes `caller` (or the one the last take returned) when all is done.
+    /// The notifications are moved from the input to their deliveries, never copied (no tuple either: a
+    /// tuple holding one is copied through the runtime's generic value witnesses).
+    private func refill(
+        from first: consuming APNsNotification?, reusing reused: consuming Delivery?,
+        caller: CheckedContinuation<Void, Never>?
+    ) {
         var caller = caller
         var next = first
-        while let (notification, reused) = next {
-            Delivery.start(notification, reusing: reused, client: client, sink: self)
-            next = lock.withLock { take(&caller) }
+        var delivery = reused
+        while let notification = next.take() {
+            Delivery.start(notification, reusing: delivery.take(), client: client, sink: self)
+            next = lock.withLock { take(&caller, &delivery) }
         }
         caller?.resume()
     }
 
     /// Under the lock: becomes the thread that refills (unless another one is) and takes the first notification.
-    private func beginRefill(_ caller: inout CheckedContinuation<Void, Never>?) -> (APNsNotification, Delivery?)? {
+    private func beginRefill(
+        _ caller: inout CheckedContinuation<Void, Never>?, _ reused: inout Delivery?
+    ) -> APNsNotification? {
         if refilling { return nil }
         refilling = true
-        return take(&caller)
+        return take(&caller, &reused)
     }
 
-    /// Under the lock, while refilling: the next notification to start (counted as under way) and a
-    /// finished delivery to start it with; or none, leaving `refilling` (and setting `caller` when all is done).
-    private func take(_ caller: inout CheckedContinuation<Void, Never>?) -> (APNsNotification, Delivery?)? {
+    /// Under the lock, while refilling: the next notification to start (counted as under way), with a
+    /// finished delivery to start it with in `reused` when there is one; or none, leaving `refilling` (and
+    /// setting `caller` when all is done).
+    private func take(
+        _ caller: inout CheckedContinuation<Void, Never>?, _ reused: inout Delivery?
+    ) -> APNsNotification? {
         guard !stopped, !inputFinished, inFlight < window else {
             refilling = false
             caller = completionIfDone()
@@ -147,7 +160,8 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
         switch source.poll() {
         case .notification(let notification):
             inFlight += 1
-            return (notification, spare.popLast())
+            reused = spare.popLast()
+            return notification
         case .empty:
             refilling = false
             return nil

@@ -22,7 +22,9 @@
         private let channel: SocketChannel
         /// The CONNECT exchange when the connection goes through a proxy.
         private let tunnel: ProxyTunnel?
-        private unowned let loop: ClientLoop
+        /// Unowned and unchecked: the loop owns its connections and outlives them, and an `unowned` reference
+        /// costs an atomic retain and release at every use (several per request).
+        private unowned(unsafe) let loop: ClientLoop
         @exclusivity(unchecked) private var session: OpaquePointer?
         private lazy var context = NGHTTP2SessionContext.make(owner: self)
         @exclusivity(unchecked) private var outbound = OutboundBuffer()
@@ -366,36 +368,40 @@
         }
 
         /// The stream the last header or data callback named: an answer's headers come one callback each, all
-        /// for the same stream, so most of them need no table lookup.
+        /// for the same stream, so most of them need no table lookup. Unretained: it is in `streams`, which
+        /// holds it, while it is here (it is forgotten as it leaves).
         @exclusivity(unchecked) private var recentStreamID: Int32 = 0
-        @exclusivity(unchecked) private var recentStream: ClientStream?
+        @exclusivity(unchecked) private var recentStream: Unmanaged<ClientStream>?
 
-        private func openStream(_ streamID: Int32) -> ClientStream? {
+        private func openStream(_ streamID: Int32) -> Unmanaged<ClientStream>? {
             if streamID == recentStreamID, let recentStream { return recentStream }
             recentStreamID = streamID
-            recentStream = streams[streamID]
+            recentStream = streams[streamID].map { Unmanaged.passUnretained($0) }
             return recentStream
         }
 
         func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-            guard let stream = openStream(streamID) else { return }
-            if NGHTTP2HeaderBlock.equals(name, ":status") {
-                var status = 0
-                for byte in value {
-                    guard (0x30...0x39).contains(byte), status < 1000 else { break }
-                    status = status * 10 + Int(byte - 0x30)
+            // At +0: a server sends several headers per answer, each would retain and release the stream.
+            openStream(streamID)?._withUnsafeGuaranteedRef { stream in
+                if NGHTTP2HeaderBlock.equals(name, ":status") {
+                    var status = 0
+                    for byte in value {
+                        guard (0x30...0x39).contains(byte), status < 1000 else { break }
+                        status = status * 10 + Int(byte - 0x30)
+                    }
+                    stream.status = status
+                } else if stream.keepsHeaders {
+                    stream.headers[String(decoding: name, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
+                } else if NGHTTP2HeaderBlock.equals(name, "apns-unique-id") {
+                    stream.uniqueID = String(decoding: value, as: UTF8.self)
                 }
-                stream.status = status
-            } else if stream.keepsHeaders {
-                stream.headers[String(decoding: name, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
-            } else if NGHTTP2HeaderBlock.equals(name, "apns-unique-id") {
-                stream.uniqueID = String(decoding: value, as: UTF8.self)
             }
         }
 
         func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let stream = openStream(streamID), stream.body.count < 65_536 else { return }
-            stream.body.append(contentsOf: bytes)
+            openStream(streamID)?._withUnsafeGuaranteedRef { stream in
+                if stream.body.count < 65_536 { stream.body.append(contentsOf: bytes) }
+            }
         }
 
         func streamClosed(_ streamID: Int32, errorCode: UInt32) {

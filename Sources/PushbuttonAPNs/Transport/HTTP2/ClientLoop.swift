@@ -17,6 +17,11 @@
         private let lock = NSLock()
         @exclusivity(unchecked) private var incoming: [ClientStream] = []
         @exclusivity(unchecked) private var accepting = true
+        /// `accepting`, for the loop's own thread to read without the lock (set false under it, before the
+        /// loop's last turn).
+        private let isAccepting = Atomic<Bool>(true)
+        /// Requests the loop's thread queued itself since the last dispatch (see ``enqueue(_:)``).
+        @exclusivity(unchecked) private var arrivedOnLoop = 0
         @exclusivity(unchecked) private var wakeRequested = false
         private let wakeUp: LoopWakeUp
         @exclusivity(unchecked) private var waiting: [ClientStream] = []
@@ -70,6 +75,14 @@
 
         /// Hands a request to the loop; false once the transport is shut down.
         func enqueue(_ stream: ClientStream) -> Bool {
+            // On the loop's own thread (a bulk send refilling from an answer) the request goes straight to the
+            // loop's queue, which it serves before it polls again: no lock and no wake-up needed.
+            if isLoopThread {
+                guard isAccepting.load(ordering: .relaxed) else { return false }
+                waiting.append(stream)
+                arrivedOnLoop += 1
+                return true
+            }
             let wake = lock.withLock { () -> Bool? in
                 guard accepting else { return nil }
                 incoming.append(stream)
@@ -77,9 +90,7 @@
                 return !wakeRequested
             }
             guard let wake else { return false }
-            // On the loop's own thread (a bulk send refilling from an answer) the loop takes the request
-            // before it polls again: no wake-up needed.
-            if wake && !isLoopThread { wakeUp.signal() }
+            if wake { wakeUp.signal() }
             return true
         }
 
@@ -104,7 +115,10 @@
         /// Stops taking requests, finishes those under way, closes the connections.
         func shutdown() async {
             let first = lock.withLock { () -> Bool in
-                defer { accepting = false }
+                defer {
+                    accepting = false
+                    isAccepting.store(false, ordering: .relaxed)
+                }
                 return accepting
             }
             wakeUp.signal()
@@ -152,7 +166,7 @@
         /// refilling on this thread), so they are on their way while the rest of the read is handled.
         func submitArrived() {
             ownership.check("ClientLoop")
-            guard lock.withLock({ !incoming.isEmpty }) else { return }
+            guard arrivedOnLoop > 0 || lock.withLock({ !incoming.isEmpty }) else { return }
             readPauses.add(1, ordering: .relaxed)
             takeIncoming()
             dispatch()
@@ -210,18 +224,24 @@
         /// Gives waiting requests to connections with free streams, opening connections as needed.
         private func dispatch() {
             ownership.check("ClientLoop")
-            while waitingHead < waiting.count {
-                let stream = waiting[waitingHead]
-                if stream.isFinished {
-                    waitingHead += 1
-                    continue
-                }
-                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.submit(stream)
+            arrivedOnLoop = 0
+            dispatching: while waitingHead < waiting.count {
+                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.capacity > 0
                 else {
                     openConnectionIfNeeded()
                     break
                 }
-                waitingHead += 1
+                // Filled while it has room: the connection is chosen once per batch, not once per request.
+                while waitingHead < waiting.count {
+                    let stream = waiting[waitingHead]
+                    if stream.isFinished {
+                        waitingHead += 1
+                        continue
+                    }
+                    // Refused only once it has no room left (or ran out of stream ids): choose again.
+                    guard connection.submit(stream) else { continue dispatching }
+                    waitingHead += 1
+                }
             }
             if waitingHead > 1024 && waitingHead * 2 > waiting.count {
                 waiting.removeFirst(waitingHead)
@@ -294,9 +314,12 @@
         }
 
         private func failWaiting(_ message: String) {
-            for stream in waiting[waitingHead...] { stream.fail(message) }
+            // Taken out first: a failure's handler may queue a request on this thread (``enqueue(_:)``), which
+            // then waits for the next connection instead of being dropped with these.
+            let failed = waiting[waitingHead...]
             waiting.removeAll(keepingCapacity: true)
             waitingHead = 0
+            for stream in failed { stream.fail(message) }
         }
 
         private func expireWaiting(now: ContinuousClock.Instant) {
