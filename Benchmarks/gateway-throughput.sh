@@ -5,7 +5,9 @@
 #     server's own ceiling), on SQLite;
 #  2. a campaign's end-to-end rate: GATEWAY_CAMPAIGN_COUNT recipients (default 1,000,000) posted in NDJSON
 #     pages of 10,000 until the last one is delivered to the mock APNs, against `pushbutton send` of the same
-#     list and payload to the same mock, on SQLite and on PostgreSQL (a throwaway server started here);
+#     list and payload to the same mock, on SQLite and on PostgreSQL (a throwaway server started here), each
+#     campaign against a send run right before it; GATEWAY_ROUNDS=N repeats the pairs and prints each store's
+#     min / median / max ratio;
 #  3. the server's peak memory (VmHWM) during each campaign;
 #  4. CPU per recipient of every process on the path (gateway, PostgreSQL's server processes, the mock; send and
 #     the mock), from /proc: on a machine of few cores their sum is what decides the rate.
@@ -78,10 +80,12 @@ JSON
 serve_pid=
 serve_url=
 start_serve() {
+  rm -f "$work/serve.out" # not the last run's, which says where that one listened
   "$bin" serve --config "$work/gateway.json" >"$work/serve.out" 2>"$work/serve.err" &
   serve_pid=$!
   pids+=($serve_pid)
-  for _ in $(seq 200); do [ -s "$work/serve.out" ] && break; sleep 0.05; done
+  # Its first lines may come before it listens (migrations on a new store): wait for the one that says so.
+  for _ in $(seq 400); do grep -qs 'listening on' "$work/serve.out" && break; sleep 0.05; done
   serve_url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/serve.out" | head -1)
   [ -n "$serve_url" ] || { cat "$work/serve.err"; exit 1; }
 }
@@ -145,15 +149,22 @@ for start in range(0, count, page):
 PY
 "$bin" payload --category message --title Anna --body "Lunch tomorrow at noon?" >"$work/payload.json"
 
-mock_before=$(ticks "$mock_pid")
-direct_start=$(date +%s.%N)
-/usr/bin/time -f "cpu=%U %S" -o "$work/send.time" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example.chatter --host 127.0.0.1 \
-  --port "$mock_port" --h2c --tokens "$work/tokens.txt" --payload "$work/payload.json" --connections 2 \
-  >/dev/null 2>"$work/send.err"
-direct=$(echo "$(date +%s.%N) - $direct_start" | bc -l)
-direct_rate=$(echo "$count / $direct" | bc -l)
-direct_mock=$(per_recipient $(($(ticks "$mock_pid") - mock_before)))
-direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 | awk -v n="$count" '{ print ($1 + $2) * 1000000 / n }')
+# One run of pushbutton send of the whole list: sets direct_rate and the CPU per recipient of send and the mock.
+direct_send() {
+  local mock_before direct_start direct
+  mock_before=$(ticks "$mock_pid")
+  direct_start=$(date +%s.%N)
+  /usr/bin/time -f "cpu=%U %S" -o "$work/send.time" "$bin" send --key "$key" --key-id MOCKKEY001 --team-id MOCKTEAM01 \
+    --topic com.example.chatter --host 127.0.0.1 --port "$mock_port" --h2c --tokens "$work/tokens.txt" \
+    --payload "$work/payload.json" --connections 2 >/dev/null 2>"$work/send.err"
+  direct=$(echo "$(date +%s.%N) - $direct_start" | bc -l)
+  direct_rate=$(echo "$count / $direct" | bc -l)
+  direct_mock=$(per_recipient $(($(ticks "$mock_pid") - mock_before)))
+  direct_cpu=$(grep -oE 'cpu=[0-9.]+ [0-9.]+' "$work/send.time" | cut -d= -f2 |
+    awk -v n="$count" '{ print ($1 + $2) * 1000000 / n }')
+  printf '   %-58s %12.0f   1.00, send %.1f + mock %.1f µs CPU each\n' "pushbutton send --tokens (the same list, 2 connections)" \
+    "$direct_rate" "$direct_cpu" "$direct_mock"
+}
 
 # The campaign's delivered count, read with curl and sed alone: the poll runs every 0.2 s on the cores the
 # gateway uses, and a Python interpreter per poll (~0.1 s of CPU each here) took a fifth of one of them.
@@ -165,7 +176,7 @@ delivered_count() {
 # GATEWAY_INTAKE_ONLY=1: no workers, and each campaign's figures end when its last page is in (the intake's
 # own rate and CPU, the gateway's and PostgreSQL's, per recipient).
 intake_only=${GATEWAY_INTAKE_ONLY:-}
-campaign() { # label store
+campaign() { # label store-url sqlite|postgres
   config "$2" "$([ -n "$intake_only" ] && echo 0 || echo "${GATEWAY_WORKERS:-8}")"
   start_serve
   local started id pages perf_pid= pg_before mock_before
@@ -212,9 +223,11 @@ campaign() { # label store
   mock_cpu=$(per_recipient $(($(ticks "$mock_pid") - mock_before)))
   stop_serve
   sleep 0.5 # the server's backends exit when the gateway's connections close, and are reaped
-  pg_cpu=$(per_recipient $(($(pg_ticks) - pg_before)))
+  pg_cpu=0
+  [ "$3" = postgres ] && pg_cpu=$(per_recipient $(($(pg_ticks) - pg_before)))
   printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB, %.1f µs CPU each (pages in at %.0f/s)\n' "$1" \
     "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
+  printf '%s %.3f %s\n' "$3" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" >>"$work/ratios.txt"
   printf '   %-58s %12s   gateway %.1f + PostgreSQL %.1f + mock %.1f = %.1f µs (send: %.1f + mock %.1f = %.1f)\n' \
     "  CPU per recipient, every process" "" "$cpu" "$pg_cpu" "$mock_cpu" "$(echo "$cpu + $pg_cpu + $mock_cpu" | bc -l)" \
     "$direct_cpu" "$direct_mock" "$(echo "$direct_cpu + $direct_mock" | bc -l)"
@@ -224,39 +237,70 @@ campaign() { # label store
   fi
 }
 
-printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
-  "$count" "${GATEWAY_UPLOADS:-4}" "${GATEWAY_WORKERS:-8}" "${GATEWAY_BATCH:-1000}"
-printf '   %-58s %12s   %s\n' "sender" "recipients/s" "ratio"
-printf '   %-58s %12.0f   1.00, %.1f µs CPU each\n' "pushbutton send --tokens (the same list, 2 connections)" "$direct_rate" \
-  "$direct_cpu"
-label_suffix=${intake_only:+", intake only"}
-[ -z "${GATEWAY_POSTGRES_ONLY:-}" ] && campaign "pushbutton serve, SQLite$label_suffix" "sqlite:$work/campaign.db"
-
-[ -n "${GATEWAY_SQLITE_ONLY:-}" ] && exit 0
-pg_dir=$(mktemp -d)
-chown postgres:postgres "$pg_dir"
-pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-# GATEWAY_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements), printed after the campaign.
-pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
-[ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
-  pg_options+=" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on"
-runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-  -o "$pg_options" start >/dev/null
-psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench" >/dev/null
-[ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
-  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
-campaign "pushbutton serve, PostgreSQL (one process)$label_suffix" "postgres://postgres@127.0.0.1:$pg_port/bench"
-if [ -n "${GATEWAY_PG_STATEMENTS:-}" ]; then
+# Each campaign is measured against a run of send right before it (the machine's speed drifts between runs), the
+# rounds alternating send and campaign, store after store; GATEWAY_ROUNDS (default 1) rounds, then each store's
+# ratios as min / median / max.
+rounds=${GATEWAY_ROUNDS:-1}
+pg_port=
+start_postgres() {
+  pg_dir=$(mktemp -d)
+  chown postgres:postgres "$pg_dir"
+  pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+  # GATEWAY_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements), printed after the first campaign.
+  local pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
+  [ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+    pg_options+=" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on"
+  runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
+    -o "$pg_options" start >/dev/null
+}
+pg_statements() { # database
   printf '\n   PostgreSQL, by statement (execution + planning ms, calls, rows; the most expensive first)\n'
-  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -AtF ' | ' -c "
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$1" -AtF ' | ' -c "
     SELECT round(total_exec_time + total_plan_time), calls, rows, regexp_replace(left(query, 110), '\\s+', ' ', 'g')
     FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 15" | sed 's/^/   /'
   # Row versions written: an update that changes no indexed column and finds room in its page is HOT (no
   # new index entries).
   printf '\n   PostgreSQL, deliveries (table | inserted | updated | of them HOT | dead now)\n'
-  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d bench -AtF ' | ' -c "
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$1" -AtF ' | ' -c "
     SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables
     WHERE relname IN ('deliveries', 'queue_batches') ORDER BY relname" | sed 's/^/   /'
+}
+
+stores=()
+[ -z "${GATEWAY_POSTGRES_ONLY:-}" ] && stores+=(sqlite)
+if [ -z "${GATEWAY_SQLITE_ONLY:-}" ]; then
+  stores+=(postgres)
+  start_postgres
+fi
+label_suffix=${intake_only:+", intake only"}
+printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
+  "$count" "${GATEWAY_UPLOADS:-4}" "${GATEWAY_WORKERS:-8}" "${GATEWAY_BATCH:-1000}"
+printf '   %-58s %12s   %s\n' "sender" "recipients/s" "ratio"
+for round in $(seq "$rounds"); do
+  [ "$rounds" -gt 1 ] && printf '   round %d of %d (load average %s)\n' "$round" "$rounds" "$(cut -d' ' -f1 /proc/loadavg)"
+  for store in "${stores[@]}"; do
+    direct_send
+    if [ "$store" = sqlite ]; then
+      campaign "pushbutton serve, SQLite$label_suffix" "sqlite:$work/campaign-$round.db" sqlite
+      rm -f "$work/campaign-$round.db"*
+    else
+      psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench$round" >/dev/null
+      [ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+        psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "bench$round" -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
+      campaign "pushbutton serve, PostgreSQL (one process)$label_suffix" \
+        "postgres://postgres@127.0.0.1:$pg_port/bench$round" postgres
+      [ -n "${GATEWAY_PG_STATEMENTS:-}" ] && [ "$round" = 1 ] && pg_statements "bench$round"
+      psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "DROP DATABASE bench$round" >/dev/null
+    fi
+  done
+done
+if [ "$rounds" -gt 1 ]; then
+  printf '\n   %-58s %s\n' "each store over $rounds rounds" "ratio to the send run before it: min / median / max, peak MiB max"
+  for store in "${stores[@]}"; do
+    awk -v s="$store" '$1 == s { print $2, $3 }' "$work/ratios.txt" | sort -n |
+      awk -v s="$store" '{ r[NR] = $1; if ($2 > p) p = $2 }
+        END { printf "   %-58s %.2f / %.2f / %.2f, %d MiB\n", s, r[1], r[int((NR + 1) / 2)], r[NR], p }'
+  done
 fi
 printf '\n   (the target: a campaign at 50%% or more of pushbutton send; the server flat and under 128 MiB)\n'
