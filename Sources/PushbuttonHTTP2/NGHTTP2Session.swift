@@ -25,14 +25,30 @@
         package func beginStream(_ streamID: Int32) {}
     }
 
-    /// The session's user data: a box holding its owner unretained (the owner owns the session and outlives it).
-    package final class NGHTTP2SessionContext {
-        package unowned(unsafe) let owner: any NGHTTP2SessionOwner
+    /// The session's user data: it forwards nghttp2's callbacks to the session's owner, which it holds
+    /// unretained (the owner owns the session and outlives it). ``make(owner:)`` returns a subclass that knows
+    /// the owner's type (``NGHTTP2OwnerContext``), so a callback reaches its owner without a retain and a
+    /// release of it (a load of an `unowned(unsafe)` existential costs both, several times per answer).
+    package class NGHTTP2SessionContext {
+        /// The context for `owner`.
+        package static func make<Owner: NGHTTP2SessionOwner>(owner: Owner) -> NGHTTP2SessionContext {
+            NGHTTP2OwnerContext(owner: owner)
+        }
 
-        package init(owner: any NGHTTP2SessionOwner) { self.owner = owner }
+        init() {}
 
         /// The pointer to give nghttp2 as user data; valid while this context is alive.
         package var userData: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+        // What the callbacks call; ``NGHTTP2OwnerContext`` forwards each to the owner.
+        func beginStream(_ streamID: Int32) {}
+        func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {}
+        func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {}
+        func frameReceived(type: UInt32, flags: UInt8, streamID: Int32, goawayReason: String?) {}
+        func streamClosed(_ streamID: Int32, errorCode: UInt32) {}
+        func readBody(
+            _ streamID: Int32, source: UnsafeMutableRawPointer?, into buffer: UnsafeMutablePointer<UInt8>, length: Int
+        ) -> (count: Int, finished: Bool) { (0, true) }
     }
 
     /// nghttp2's callbacks, set up once, forwarding to the session's ``NGHTTP2SessionOwner``.
@@ -53,8 +69,10 @@
             nghttp2_session_callbacks_set_on_stream_close_callback(self.callbacks, Self.streamClosed)
         }
 
-        private static func owner(_ userData: UnsafeMutableRawPointer?) -> any NGHTTP2SessionOwner {
-            Unmanaged<NGHTTP2SessionContext>.fromOpaque(userData!).takeUnretainedValue().owner
+        /// The session's context, at +0: nghttp2 calls back only while its owner (which holds the context)
+        /// feeds or drains the session.
+        private static func owner(_ userData: UnsafeMutableRawPointer?) -> Unmanaged<NGHTTP2SessionContext> {
+            Unmanaged<NGHTTP2SessionContext>.fromOpaque(userData!)
         }
 
         private static let beginHeaders:
@@ -63,7 +81,7 @@
                 guard let frame, pushbutton_nghttp2_frame_type(frame) == UInt8(NGHTTP2_HEADERS.rawValue),
                     pushbutton_nghttp2_headers_category(frame) == UInt8(NGHTTP2_HCAT_REQUEST.rawValue)
                 else { return 0 }
-                owner(userData).beginStream(pushbutton_nghttp2_frame_stream_id(frame))
+                owner(userData)._withUnsafeGuaranteedRef { $0.beginStream(pushbutton_nghttp2_frame_stream_id(frame)) }
                 return 0
             }
 
@@ -73,10 +91,12 @@
                 UInt8, UnsafeMutableRawPointer?
             ) -> Int32 = { _, frame, name, nameLength, value, valueLength, _, userData in
                 guard let frame, let name, let value else { return 0 }
-                owner(userData).header(
-                    pushbutton_nghttp2_frame_stream_id(frame),
-                    name: UnsafeBufferPointer(start: name, count: nameLength),
-                    value: UnsafeBufferPointer(start: value, count: valueLength))
+                owner(userData)._withUnsafeGuaranteedRef {
+                    $0.header(
+                        pushbutton_nghttp2_frame_stream_id(frame),
+                        name: UnsafeBufferPointer(start: name, count: nameLength),
+                        value: UnsafeBufferPointer(start: value, count: valueLength))
+                }
                 return 0
             }
 
@@ -84,7 +104,9 @@
             @convention(c) (OpaquePointer?, UInt8, Int32, UnsafePointer<UInt8>?, Int, UnsafeMutableRawPointer?) -> Int32 =
                 { _, _, streamID, data, length, userData in
                     guard let data else { return 0 }
-                    owner(userData).data(streamID, UnsafeBufferPointer(start: data, count: length))
+                    owner(userData)._withUnsafeGuaranteedRef {
+                        $0.data(streamID, UnsafeBufferPointer(start: data, count: length))
+                    }
                     return 0
                 }
 
@@ -100,16 +122,18 @@
                         reason = String(decoding: UnsafeBufferPointer(start: data, count: length), as: UTF8.self)
                     }
                 }
-                owner(userData).frameReceived(
-                    type: type, flags: pushbutton_nghttp2_frame_flags(frame),
-                    streamID: pushbutton_nghttp2_frame_stream_id(frame), goawayReason: reason)
+                owner(userData)._withUnsafeGuaranteedRef {
+                    $0.frameReceived(
+                        type: type, flags: pushbutton_nghttp2_frame_flags(frame),
+                        streamID: pushbutton_nghttp2_frame_stream_id(frame), goawayReason: reason)
+                }
                 return 0
             }
 
         private static let streamClosed:
             @convention(c) (OpaquePointer?, Int32, UInt32, UnsafeMutableRawPointer?) -> Int32 = {
                 _, streamID, errorCode, userData in
-                owner(userData).streamClosed(streamID, errorCode: errorCode)
+                owner(userData)._withUnsafeGuaranteedRef { $0.streamClosed(streamID, errorCode: errorCode) }
                 return 0
             }
 
@@ -120,8 +144,9 @@
                 UnsafeMutablePointer<nghttp2_data_source>?, UnsafeMutableRawPointer?
             ) -> Int = { _, streamID, buffer, length, flags, source, userData in
                 guard let buffer else { return 0 }
-                let (count, finished) = owner(userData).readBody(
-                    streamID, source: source?.pointee.ptr, into: buffer, length: length)
+                let (count, finished) = owner(userData)._withUnsafeGuaranteedRef {
+                    $0.readBody(streamID, source: source?.pointee.ptr, into: buffer, length: length)
+                }
                 if finished { flags?.pointee |= UInt32(NGHTTP2_DATA_FLAG_EOF.rawValue) }
                 return count
             }

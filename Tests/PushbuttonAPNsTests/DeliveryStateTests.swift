@@ -34,6 +34,21 @@ import Testing
         #expect(state.cancel() == .none)
     }
 
+    @Test func aResetStateStartsOverForAnotherNotificationUnderTheSamePolicy() {
+        var state = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
+        _ = state.start(freshToken: nil)
+        #expect(state.received(Self.answer(503), jitter: 0) == .retry(after: .milliseconds(50)))
+        #expect(state.backoffEnded() == .send(token: nil))
+        // A 200 after a retry delivers, whatever the earlier answer was.
+        #expect(state.received(Self.answer(200), jitter: 0) == .finish(.delivered(apnsID: Self.id, uniqueID: nil)))
+        let next = UUID()
+        state.reset(apnsID: next)
+        #expect(state.apnsID == next && state.phase == .idle && state.attempt == 0 && !state.usesTokens)
+        #expect(state.policy.maximumAttempts == Self.policy.maximumAttempts)
+        #expect(state.start(freshToken: nil) == .send(token: nil))
+        #expect(state.received(Self.answer(200), jitter: 0) == .finish(.delivered(apnsID: next, uniqueID: nil)))
+    }
+
     @Test func withoutAFreshTokenTheProviderIsAskedFirst() throws {
         var state = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: true)
         #expect(state.start(freshToken: nil) == .obtainToken)

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonCLI
@@ -31,5 +32,29 @@ import Testing
                     "\(String(decoding: written, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
             }
         }
+    }
+
+    /// Written straight from the line's buffer into the output's, the lines are the same bytes, each followed
+    /// by a line break.
+    @Test func linesWrittenIntoTheOutputAreTheLinesTheWriterReturns() throws {
+        let notification = APNsNotification(
+            deviceToken: try DeviceToken(String(repeating: "a1", count: 32)), payload: [], topic: "com.example.app")
+        let results: [APNsResult] = [
+            .delivered(apnsID: notification.apnsID, uniqueID: "u-1"),
+            .rejected(apnsID: notification.apnsID, status: 410, reason: .unregistered, unregisteredAt: nil),
+            .failed(apnsID: notification.apnsID, attempts: 2, lastCause: APNsError(.transport, "lost")),
+        ]
+        let written = Locked("")
+        var output = BufferedOutput(console: Console(out: { text in written.withLock { $0 += text } }, err: { _ in }))
+        var direct = SendResultLine()
+        var returned = SendResultLine()
+        var expected = ""
+        for (index, result) in results.enumerated() {
+            direct.write(notification, result, line: index + 1, id: nil, to: &output)
+            expected += String(decoding: returned.write(notification, result, line: index + 1, id: nil), as: UTF8.self)
+            expected += "\n"
+        }
+        output.flush()
+        #expect(written.withLock { $0 } == expected)
     }
 }

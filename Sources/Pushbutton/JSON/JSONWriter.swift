@@ -48,6 +48,11 @@ public struct JSONWriter: Sendable {
         bytes.append(byte)
     }
 
+    /// Appends raw, already valid JSON bytes at once (text written in place, such as a UUID's).
+    package mutating func writeRaw(_ raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
+    }
+
     /// Writes any JSON value at the given nesting level.
     public mutating func write(_ value: JSONValue, level: Int = 0) {
         switch value {

@@ -33,16 +33,9 @@ final class BulkPump: DeliverySink, @unchecked Sendable {
         reportLimit = max(self.window, 4096)
     }
 
-    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
-        lock.withLock {
-            inFlight -= 1
-            unreported += 1
-        }
-        mailbox.finished(notification, result, attempts: attempts)
-        refill()
-    }
-
-    func finished(_ delivery: Delivery, _ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
+    func finished(_ delivery: Delivery, _ result: APNsResult, attempts: Int) {
+        // Copied before the delivery goes back to `spare`, where it may be restarted with another notification.
+        let notification = delivery.notification
         lock.withLock {
             inFlight -= 1
             unreported += 1

@@ -6,11 +6,14 @@ import Synchronization
 /// Executes one notification's ``DeliveryState``: it feeds the state machine its events (a token, an
 /// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
 /// the transport's notification path when it has one, so an attempt allocates nothing here.
-final class Delivery: NotificationResponseHandler, @unchecked Sendable {
+final class Delivery: @unchecked Sendable {
     // `@unchecked Sendable`: `notification` and `started` change only in ``restart(with:)``, while the delivery is
     // finished and owned by the bulk pump that restarts it (handed over under the pump's lock, before
     // `start`); the state is behind its mutex, the rest is constant.
-    private(set) var notification: APNsNotification
+    /// Read in place by the transport while an attempt is under way (the stream holds no copy of it); written
+    /// only by ``restart(with:)`` on a finished delivery nothing else refers to, hence no runtime
+    /// exclusivity check on it.
+    @exclusivity(unchecked) private(set) var notification: APNsNotification
     let client: APNsClient
     private let sink: any DeliverySink
     /// Events can arrive on two threads at once (an answer on the transport's, a cancellation on the
@@ -23,7 +26,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
         self.notification = notification
         self.client = client
         self.sink = sink
-        started = client.observer == nil ? nil : .now
+        started = client.isObserved ? .now : nil
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
@@ -35,8 +38,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
         sink: any DeliverySink
     ) {
         if let spare {
-            spare.restart(with: consume notification)
-            spare.start()
+            spare.restartAndStart(with: consume notification)
         } else {
             Delivery(notification, client: client, sink: sink).start()
         }
@@ -47,54 +49,75 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
     func restart(with notification: consuming APNsNotification) {
         let apnsID = notification.apnsID
         self.notification = consume notification  // moved in: no copy of its strings and bytes
-        started = client.observer == nil ? nil : .now
+        started = client.isObserved ? .now : nil
         let fresh = DeliveryState(apnsID: apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
         state.withLock { $0 = fresh }
     }
 
+    /// ``restart(with:)`` then ``start()``, with the new state started before it is stored: one lock, not two.
+    private func restartAndStart(with notification: consuming APNsNotification) {
+        let apnsID = notification.apnsID
+        self.notification = consume notification  // moved in: no copy of its strings and bytes
+        started = client.isObserved ? .now : nil
+        let token = client.tokens?.freshToken()
+        step { state in
+            state.reset(apnsID: apnsID)  // in place: the state is not copied into the lock
+            return state.start(freshToken: token)
+        }
+    }
+
     func start() {
         let fresh = client.tokens?.freshToken()
-        perform(state.withLock { $0.start(freshToken: fresh) })
+        step { $0.start(freshToken: fresh) }
     }
 
     /// The caller's task was cancelled (see ``DeliveryState/cancel()``).
     func cancel() {
-        perform(state.withLock { $0.cancel() })
+        step { $0.cancel() }
     }
 
+    /// The outcome of the attempt under way, from the transport (on its thread).
     func received(_ outcome: Result<APNsResponse, APNsError>) {
         let jitter = client.jitter
-        perform(state.withLock { $0.received(outcome, jitter: jitter()) })
+        step { $0.received(outcome, jitter: jitter()) }
     }
 
-    private func perform(_ action: DeliveryState.Action) {
-        if let observer = client.observer { report(action, to: observer) }
+    /// Feeds the state machine one event and carries out its action; the attempt count is read under the same
+    /// lock, for a result.
+    @inline(__always)
+    private func step(_ event: (inout DeliveryState) -> DeliveryState.Action) {
+        let (action, attempt) = state.withLock { state in (event(&state), state.attempt) }
+        perform(action, attempt: attempt)
+    }
+
+    private func perform(_ action: DeliveryState.Action, attempt: Int) {
+        if client.isObserved, let observer = client.observer { report(action, to: observer) }
         switch action {
         case .none: return
         case .send(let token): send(token: token)
         case .finish(let result):
-            sink.finished(self, notification, result, attempts: state.withLock { $0.attempt })
+            sink.finished(self, result, attempts: attempt)
         case .retry(let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
-                perform(state.withLock { $0.backoffEnded() })
+                step { $0.backoffEnded() }
             }
         case .obtainToken:
             guard let tokens = client.tokens else { return }
             Task {
                 do {
                     let token = try await tokens.token()
-                    perform(state.withLock { $0.tokenObtained(token) })
+                    step { $0.tokenObtained(token) }
                 } catch {
-                    perform(state.withLock { $0.tokenFailed("\(error)") })
+                    step { $0.tokenFailed("\(error)") }
                 }
             }
         case .refreshToken(let rejected):
             guard let tokens = client.tokens else { return }
             Task {
                 if let fresh = try? await tokens.tokenAfterExpiry(of: rejected) {
-                    perform(state.withLock { $0.tokenObtained(fresh) })
+                    step { $0.tokenObtained(fresh) }
                 } else {
-                    perform(state.withLock { $0.refreshFailed() })
+                    step { $0.refreshFailed() }
                 }
             }
         }
@@ -102,8 +125,7 @@ final class Delivery: NotificationResponseHandler, @unchecked Sendable {
 
     private func send(token: ProviderToken?) {
         if let transport = client.notificationTransport {
-            return transport.submit(
-                notification, authorization: token?.authorization, timeout: client.requestTimeout, handler: self)
+            return transport.submit(self, authorization: token?.authorization, timeout: client.requestTimeout)
         }
         let request = HTTPRequest(
             path: notification.path, headers: notification.headers(token: token), body: notification.payload,

@@ -60,6 +60,12 @@ struct DeliveryState: Sendable {
         self.usesTokens = usesTokens
     }
 
+    /// Makes this the state of a new delivery of `apnsID` under the same policy (a delivery started again for
+    /// another notification).
+    mutating func reset(apnsID: UUID) {
+        self = DeliveryState(apnsID: apnsID, policy: policy, usesTokens: usesTokens)
+    }
+
     /// The first event; `freshToken` is the provider's current token when it can be had without waiting.
     mutating func start(freshToken: ProviderToken?) -> Action {
         guard phase == .idle else { return .none }
@@ -87,6 +93,12 @@ struct DeliveryState: Sendable {
     /// The answer to the attempt under way, or how it failed in transit.
     mutating func received(_ outcome: Result<APNsResponse, APNsError>, jitter: @autoclosure () -> Double) -> Action {
         guard phase == .inFlight else { return .none }
+        // The answer to nearly every request of a bulk send: delivered, whatever the policy (see
+        // ``RetryPolicy/decide(after:attempt:tokenRefreshed:jitter:)``); the answer is not kept, as nothing
+        // reads it once the delivery finished.
+        if case .success(let answer) = outcome, answer.status == 200 {
+            return finish(.delivered(apnsID: apnsID, uniqueID: answer.uniqueID))
+        }
         let response: APNsResponse?
         switch outcome {
         case .success(let answer):

@@ -29,10 +29,11 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     /// The caller, waiting for the last result.
     private var completion: CheckedContinuation<Void, Never>?
     private var completed = false
-    /// Results finished during the current loop turn, handed on at its end.
-    private var turnResults: [(APNsNotification, APNsResult, Int)] = []
+    /// Results finished during the current loop turn, handed on at its end: each with its delivery, whose
+    /// notification is read in place then (no copy of it), and which goes back to `spare` only afterwards.
+    private var turnResults: [(Delivery, APNsResult, Int)] = []
     /// An emptied list of results kept for the next turn (no allocation per turn).
-    private var spareResults: [(APNsNotification, APNsResult, Int)] = []
+    private var spareResults: [(Delivery, APNsResult, Int)] = []
     /// Whether a loop turn will hand `turnResults` on.
     private var resultsDeferred = false
     /// Results finished and not yet handed on: the caller resumes only once none is left.
@@ -54,116 +55,146 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
         }
     }
 
-    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
-        settle(notification, result, attempts, delivery: nil)
-    }
-
-    func finished(_ delivery: Delivery, _ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
-        settle(notification, result, attempts, delivery: delivery)
-    }
-
     /// Hands a result on (at the end of the loop's turn, on a loop thread), frees its place in the window
-    /// and starts the next notifications.
-    private func settle(_ notification: APNsNotification, _ result: APNsResult, _ attempts: Int, delivery: Delivery?) {
+    /// and starts the next notifications. The result is registered and the next notification taken under
+    /// one lock.
+    func finished(_ delivery: Delivery, _ result: APNsResult, attempts: Int) {
         if let turn = LoopTurn.current {
-            let register = lock.withLock { () -> Bool in
+            var register = false
+            var caller: CheckedContinuation<Void, Never>?
+            var reused: Delivery?
+            let next = lock.withLock { () -> APNsNotification? in
                 inFlight -= 1
-                if let delivery { spare.append(delivery) }
                 // Owed until handed on, so the caller's task resumes after the last one.
                 resultsOwed += 1
-                turnResults.append((notification, result, attempts))
-                defer { resultsDeferred = true }
-                return !resultsDeferred
+                turnResults.append((delivery, result, attempts))
+                register = !resultsDeferred
+                resultsDeferred = true
+                return beginRefill(&caller, &reused)
             }
             if register { turn.deferToEnd(self) }
+            refill(from: next, reusing: reused, caller: caller)
         } else {
             // Handed on before the delivery stops counting, so the caller's task resumes after the last one.
-            onResult(notification, result, attempts)
-            lock.withLock {
+            onResult(delivery.notification, result, attempts)
+            var caller: CheckedContinuation<Void, Never>?
+            var reused: Delivery?
+            let next = lock.withLock { () -> APNsNotification? in
                 inFlight -= 1
-                if let delivery { spare.append(delivery) }
+                spare.append(delivery)
+                return beginRefill(&caller, &reused)
             }
+            refill(from: next, reusing: reused, caller: caller)
         }
-        refill()
     }
 
     func turnEnded() {
-        var results = lock.withLock { () -> [(APNsNotification, APNsResult, Int)] in
+        var results = lock.withLock { () -> [(Delivery, APNsResult, Int)] in
             resultsDeferred = false
             var taken = spareResults
             spareResults = []
             swap(&taken, &turnResults)
             return taken
         }
-        for (notification, result, attempts) in results { onResult(notification, result, attempts) }
-        let handed = results.count
-        results.removeAll(keepingCapacity: true)
-        lock.withLock {
-            resultsOwed -= handed
-            if spareResults.capacity < results.capacity { spareResults = results }
+        for index in results.indices {
+            onResult(results[index].0.notification, results[index].1, results[index].2)
         }
-        resumeIfDone()
+        let caller = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            resultsOwed -= results.count
+            // Their notifications are handed on: the deliveries may carry the next ones.
+            for index in results.indices { spare.append(results[index].0) }
+            results.removeAll(keepingCapacity: true)
+            if spareResults.capacity < results.capacity { swap(&spareResults, &results) }
+            return completionIfDone()
+        }
+        caller?.resume()
     }
 
     /// Starts notifications from the input while the window has room; resumes the caller once nothing is
     /// under way and nothing more will be read.
     func refill() {
-        let begins = lock.withLock { () -> Bool in
-            if refilling { return false }
-            refilling = true
-            return true
-        }
-        guard begins else { return }
-        while let (notification, reused) = take() {
-            Delivery.start(notification, reusing: reused, client: client, sink: self)
-        }
-        resumeIfDone()
+        var caller: CheckedContinuation<Void, Never>?
+        var reused: Delivery?
+        let first = lock.withLock { beginRefill(&caller, &reused) }
+        refill(from: first, reusing: reused, caller: caller)
     }
 
-    /// The next notification to start (counted as under way) and a finished delivery to start it with, or
-    /// nil, leaving `refilling`.
-    private func take() -> (APNsNotification, Delivery?)? {
-        lock.withLock {
-            guard !stopped, !inputFinished, inFlight < window else {
-                refilling = false
-                return nil
-            }
-            switch source.poll() {
-            case .notification(let notification):
-                inFlight += 1
-                return (notification, spare.popLast())
-            case .empty:
-                refilling = false
-                return nil
-            case .finished:
-                inputFinished = true
-                refilling = false
-                return nil
-            }
+    /// Starts `first` (on `reused` when there is one) and the notifications after it, taking each under the
+    /// lock, until there is none; then resumes `caller` (or the one the last take returned) when all is done.
+    /// The notifications are moved from the input to their deliveries, never copied (no tuple either: a
+    /// tuple holding one is copied through the runtime's generic value witnesses).
+    private func refill(
+        from first: consuming APNsNotification?, reusing reused: consuming Delivery?,
+        caller: CheckedContinuation<Void, Never>?
+    ) {
+        var caller = caller
+        var next = first
+        var delivery = reused
+        while let notification = next.take() {
+            Delivery.start(notification, reusing: delivery.take(), client: client, sink: self)
+            next = lock.withLock { take(&caller, &delivery) }
+        }
+        caller?.resume()
+    }
+
+    /// Under the lock: becomes the thread that refills (unless another one is) and takes the first notification.
+    private func beginRefill(
+        _ caller: inout CheckedContinuation<Void, Never>?, _ reused: inout Delivery?
+    ) -> APNsNotification? {
+        if refilling { return nil }
+        refilling = true
+        return take(&caller, &reused)
+    }
+
+    /// Under the lock, while refilling: the next notification to start (counted as under way), with a
+    /// finished delivery to start it with in `reused` when there is one; or none, leaving `refilling` (and
+    /// setting `caller` when all is done).
+    private func take(
+        _ caller: inout CheckedContinuation<Void, Never>?, _ reused: inout Delivery?
+    ) -> APNsNotification? {
+        guard !stopped, !inputFinished, inFlight < window else {
+            refilling = false
+            caller = completionIfDone()
+            return nil
+        }
+        switch source.poll() {
+        case .notification(let notification):
+            inFlight += 1
+            reused = spare.popLast()
+            return notification
+        case .empty:
+            refilling = false
+            return nil
+        case .finished:
+            inputFinished = true
+            refilling = false
+            caller = completionIfDone()
+            return nil
         }
     }
 
     /// No more input is read (the caller's task was cancelled); what is under way finishes.
     func stopReading() {
-        lock.withLock { stopped = true }
-        resumeIfDone()
+        lock.withLock {
+            stopped = true
+            return completionIfDone()
+        }?.resume()
     }
 
-    private func resumeIfDone() {
-        let caller = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            guard !completed, !refilling, inFlight == 0, resultsOwed == 0, inputFinished || stopped,
-                let waiting = completion
-            else {
-                return nil
-            }
-            completed = true
-            completion = nil
-            // The spare deliveries refer to this pump (their sink): let go of them, or a pump per batch
-            // (the gateway's workers) would keep each batch's pump and last notifications for good.
-            spare.removeAll()
-            spareResults = []
-            return waiting
+    /// Under the lock: the caller's continuation, taken, once nothing is under way or owed and nothing more
+    /// will be read.
+    private func completionIfDone() -> CheckedContinuation<Void, Never>? {
+        guard !completed, !refilling, inFlight == 0, resultsOwed == 0, inputFinished || stopped,
+            let waiting = completion
+        else {
+            return nil
         }
-        caller?.resume()
+        completed = true
+        completion = nil
+        // The spare deliveries refer to this pump (their sink): let go of them, or a pump per batch
+        // (the gateway's workers) would keep each batch's pump and last notifications for good.
+        spare.removeAll()
+        spareResults = []
+        return waiting
     }
 }

@@ -14,6 +14,11 @@ final class ResultMailbox: DeliverySink, LoopTurnObserver, @unchecked Sendable {
     /// Whether a loop's turn will wake the consumer as it ends.
     private var wakeDeferred = false
 
+    func finished(_ delivery: Delivery, _ result: APNsResult, attempts: Int) {
+        finished(delivery.notification, result, attempts: attempts)
+    }
+
+    /// Takes one result (a delivery's, or one that failed before any delivery).
     func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
         lock.lock()
         results.append((notification, result, attempts))

@@ -27,7 +27,7 @@ final class SingleResult: DeliverySink, LoopTurnObserver, Sendable {
         if let ready { continuation.resume(returning: ready) }
     }
 
-    func finished(_ notification: APNsNotification, _ result: APNsResult, attempts: Int) {
+    func finished(_ delivery: Delivery, _ result: APNsResult, attempts: Int) {
         let turn = LoopTurn.current
         let (waiting, deferred) = state.withLock { state -> (CheckedContinuation<APNsResult, Never>?, Bool) in
             guard case .waiting(let continuation) = state else {

@@ -28,6 +28,13 @@ public struct DeviceToken: Sendable, Hashable, CustomStringConvertible {
         hex = cleaned
     }
 
+    /// Calls `body` with the hex digits as UTF-8, read in place (a request's path is written from them).
+    package func withUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = hex.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = hex
+        return copy.withUTF8(body)
+    }
+
     /// Lowercase, without the spaces and angle brackets; byte by byte, as bulk sends check every token.
     /// `checked`: the text was lowercase hex already (the common case), so it need not be checked again.
     private static func clean(_ text: String) -> (text: String, checked: Bool) {

@@ -3,8 +3,6 @@ import Foundation
 /// UUIDs as `apns-id` text, without Foundation's `sprintf`/`sscanf` round trips: on the sending and
 /// answering hot paths these cost more than the HTTP/2 framing around them.
 package enum UUIDText {
-    private static let digits = Array("0123456789abcdef".utf8)
-
     /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in lowercase.
     package static func lowercase(_ uuid: UUID) -> String {
         String(unsafeUninitializedCapacity: 36) { write(uuid, to: $0) }
@@ -20,12 +18,19 @@ package enum UUIDText {
                     output[position] = 0x2D
                     position += 1
                 }
-                output[position] = digits[Int(byte >> 4)]
-                output[position + 1] = digits[Int(byte & 0x0F)]
+                output[position] = hexDigit(byte >> 4)
+                output[position + 1] = hexDigit(byte & 0x0F)
                 position += 2
             }
             return 36
         }
+    }
+
+    /// A nibble's lowercase hex digit, computed: a table in a global costs a lazy-initialization check and a
+    /// retain per lookup, and this runs 32 times per request and per result line.
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
     }
 
     /// Reads the canonical form (either case); nil for anything else.

@@ -53,32 +53,31 @@
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }
 
-        func submit(
-            _ notification: APNsNotification, authorization: String?, timeout: Duration,
-            handler: any NotificationResponseHandler
-        ) {
-            if let problem = Self.headerProblem(notification) {
-                return handler.received(.failure(APNsError(.invalidRequest, problem)))
+        func submit(_ delivery: Delivery, authorization: String?, timeout: Duration) {
+            if let problem = Self.headerProblem(delivery) {
+                return delivery.received(.failure(APNsError(.invalidRequest, problem)))
             }
             let loop = loop
             let stream =
-                loop.reusableStream(for: notification, authorization: authorization, timeout: timeout, handler: handler)
-                ?? ClientStream(
-                    notification: notification, authorization: authorization, timeout: timeout, handler: handler)
+                loop.reusableStream(for: delivery, authorization: authorization, timeout: timeout)
+                ?? ClientStream(delivery: delivery, authorization: authorization, timeout: timeout)
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }
 
         /// The check of ``HTTPRequest/headerProblem`` for the values a notification's headers take as they
         /// are (the others are written from numbers and the token).
-        private static func headerProblem(_ notification: APNsNotification) -> String? {
+        private static func headerProblem(_ delivery: Delivery) -> String? {
             // The common case first, byte by byte over the topic's storage (String's generic UTF-8 view
             // costs more per notification than the rest of the submission); the messages come from
             // HeaderField.
-            if Self.isPlainValue(notification.topic) && Self.isPlainValue(notification.pushType.rawValue)
-                && notification.collapseID.map(Self.isPlainValue) != false
+            // Read in place from the delivery: the notification is not copied.
+            if Self.isPlainValue(delivery.notification.topic)
+                && Self.isPlainValue(delivery.notification.pushType.rawValue)
+                && delivery.notification.collapseID.map(Self.isPlainValue) != false
             {
                 return nil
             }
+            let notification = delivery.notification
             return HeaderField.problem(name: "apns-topic", value: notification.topic)
                 ?? HeaderField.problem(name: "apns-push-type", value: notification.pushType.rawValue)
                 ?? notification.collapseID.flatMap { HeaderField.problem(name: "apns-collapse-id", value: $0) }

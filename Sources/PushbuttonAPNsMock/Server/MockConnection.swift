@@ -18,7 +18,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     private let channel: SocketChannel
     private var handshakeComplete: Bool
     private var session: OpaquePointer?
-    private lazy var context = NGHTTP2SessionContext(owner: self)
+    private lazy var context = NGHTTP2SessionContext.make(owner: self)
     private unowned let loop: MockServerLoop
     private let service: MockAPNsService
     private var streams: [Int32: MockStream] = [:]

@@ -10,7 +10,11 @@ struct BufferedOutput {
     init(console: Console) { self.console = console }
 
     mutating func line(_ bytes: [UInt8]) {
-        buffer += bytes
+        bytes.withUnsafeBufferPointer { line($0) }
+    }
+
+    mutating func line(_ bytes: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: bytes)
         buffer.append(0x0A)
         if buffer.count >= 64 * 1024 || Self.coarseMilliseconds() - lastFlush > 250 { flush() }
     }

@@ -10,11 +10,25 @@ struct SendResultLine {
 
     /// The line for one result (without its line break); valid until the next call.
     mutating func write(_ notification: APNsNotification, _ result: APNsResult, line: Int?, id: String?) -> [UInt8] {
+        fill(notification, result, line: line, id: id)
+        return writer.bytes
+    }
+
+    /// Writes the line for one result to `output`, from this line's buffer: no copy of the line's array
+    /// (returned, it costs a retain and a release per result).
+    mutating func write(
+        _ notification: APNsNotification, _ result: APNsResult, line: Int?, id: String?, to output: inout BufferedOutput
+    ) {
+        fill(notification, result, line: line, id: id)
+        writer.bytes.withUnsafeBufferPointer { output.line($0) }
+    }
+
+    private mutating func fill(_ notification: APNsNotification, _ result: APNsResult, line: Int?, id: String?) {
         writer.reset()
         writer.writeRaw("{\"apns_id\":\"")
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { text in
             let count = UUIDText.write(notification.apnsID, to: text)
-            for byte in text.prefix(count) { writer.writeRaw(byte) }
+            writer.writeRaw(UnsafeBufferPointer(rebasing: text.prefix(count)))
         }
         writer.writeRaw("\"")
         switch result {
@@ -30,7 +44,7 @@ struct SendResultLine {
             token(notification)
             if let since { integer("unregistered_at", Int64(since.timeIntervalSince1970 * 1000)) }
             writer.writeRaw("}")
-            return writer.bytes
+            return
         case .failed(_, let attempts, let cause):
             integer("attempts", Int64(attempts))
             string("error", cause.message)
@@ -39,7 +53,6 @@ struct SendResultLine {
         }
         token(notification)
         writer.writeRaw("}")
-        return writer.bytes
     }
 
     /// `"id"` then `"line"`, which sort between `http_status` and `reason`.

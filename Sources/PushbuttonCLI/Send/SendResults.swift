@@ -34,7 +34,7 @@ final class SendResults: @unchecked Sendable {
         defer { lock.unlock() }
         summary.add(result)
         if bulk {
-            output.line(resultLine.write(notification, result, line: origin?.line, id: origin?.id))
+            resultLine.write(notification, result, line: origin?.line, id: origin?.id, to: &output)
         } else {
             output.line(Array("\(notification.deviceToken): \(result)".utf8))
         }

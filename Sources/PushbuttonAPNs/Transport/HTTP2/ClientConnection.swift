@@ -5,7 +5,8 @@
     internal import CNGHTTP2
 
     /// One HTTP/2 connection to APNs: connecting, the TLS handshake, then an nghttp2 client session.
-    /// Used only on the transport's thread.
+    /// Used only on the transport's thread (checked by `loop.ownership` in debug builds), so the stored
+    /// properties used per request skip the runtime's exclusivity checks (`@exclusivity(unchecked)`).
     final class ClientConnection: NGHTTP2SessionOwner {
         enum State: Equatable {
             case connecting
@@ -17,34 +18,36 @@
         }
 
         let number: Int
-        private(set) var state = State.connecting
+        @exclusivity(unchecked) private(set) var state = State.connecting
         private let channel: SocketChannel
         /// The CONNECT exchange when the connection goes through a proxy.
         private let tunnel: ProxyTunnel?
-        private unowned let loop: ClientLoop
-        private var session: OpaquePointer?
-        private lazy var context = NGHTTP2SessionContext(owner: self)
-        private var outbound = OutboundBuffer()
+        /// Unowned and unchecked: the loop owns its connections and outlives them, and an `unowned` reference
+        /// costs an atomic retain and release at every use (several per request).
+        private unowned(unsafe) let loop: ClientLoop
+        @exclusivity(unchecked) private var session: OpaquePointer?
+        private lazy var context = NGHTTP2SessionContext.make(owner: self)
+        @exclusivity(unchecked) private var outbound = OutboundBuffer()
         /// Every request's header list is written here, storage reused.
         private let headerBlock = NGHTTP2HeaderBlock()
         /// What `headerBlock` holds, when a notification filled it.
-        private var headerShape: NotificationHeaderShape?
+        @exclusivity(unchecked) private var headerShape: NotificationHeaderShape?
         private var scheme: StaticString { loop.configuration.environment.cleartext ? "http" : "https" }
-        private var streams: [Int32: ClientStream] = [:]
-        private var settingsReceived = false
+        @exclusivity(unchecked) private var streams: [Int32: ClientStream] = [:]
+        @exclusivity(unchecked) private var settingsReceived = false
         /// Set by a GOAWAY (or exhausted stream ids): no new streams; closed once the last one ends.
-        private(set) var goingAway = false
+        @exclusivity(unchecked) private(set) var goingAway = false
         private var goawayReason: String?
-        private var lastReceived = ContinuousClock.now
-        private var pingSentAt: ContinuousClock.Instant?
+        @exclusivity(unchecked) private var lastReceived = ContinuousClock.now
+        @exclusivity(unchecked) private var pingSentAt: ContinuousClock.Instant?
         /// Whether frames were submitted since the last flush.
-        private(set) var needsFlush = false
+        @exclusivity(unchecked) private(set) var needsFlush = false
         /// Streams closed since requests were last submitted in the middle of a read.
-        private var closedSinceSubmit = 0
+        @exclusivity(unchecked) private var closedSinceSubmit = 0
         /// Set while a read is fed to nghttp2: a write that fails meanwhile (a server that answered, then
         /// closed) closes the connection only once the answers already read are handled, so none of them
         /// is taken for lost and sent again.
-        private var readingFrames = false
+        @exclusivity(unchecked) private var readingFrames = false
         private var closeAfterRead: String?
         /// How many bytes of a read nghttp2 takes at a time (about 9 answers of APNs' size).
         private static let receiveSlice = 256
@@ -283,21 +286,22 @@
         /// and the apns-id differ on every request, so they stay out of the HPACK table.
         private func writeHeaders(of stream: ClientStream) {
             let block = headerBlock
-            if case .notification(let notification, let authorization) = stream.request, let shape = headerShape,
-                shape.fits(notification, authorization: authorization, bodyLength: stream.requestBody.count)
+            if let delivery = stream.delivery, let shape = headerShape,
+                shape.fits(delivery, authorization: stream.authorization, bodyLength: stream.requestBodyCount)
             {
-                var hex = notification.deviceToken.hex
-                hex.withUTF8 { token in
+                delivery.notification.deviceToken.withUTF8 { token in
                     block.rewriteValue(ofField: shape.pathField) { path in
                         (path.baseAddress! + 10).update(from: token.baseAddress!, count: token.count)
                     }
                 }
-                block.rewriteValue(ofField: shape.apnsIDField) { _ = UUIDText.write(notification.apnsID, to: $0) }
+                block.rewriteValue(ofField: shape.apnsIDField) {
+                    _ = UUIDText.write(delivery.notification.apnsID, to: $0)
+                }
                 return
             }
             headerShape = nil
             block.removeAll()
-            if case .http(let request) = stream.request {
+            if let request = stream.http {
                 block.add(":method", request.method)
             } else {
                 block.add(":method", "POST")
@@ -305,14 +309,12 @@
             block.add(":scheme", scheme)
             block.add(":authority", loop.authority)
             var variableFields: (path: Int, apnsID: Int)?
-            switch stream.request {
-            case .http(let request):
+            if let request = stream.http {
                 block.add(":path", request.path, indexed: false)
                 for header in request.headers { block.add(header.name, header.value) }
-            case .notification(let notification, let authorization):
+            } else if let notification = stream.delivery?.notification {
                 variableFields = (block.count, 0)
-                var hex = notification.deviceToken.hex
-                hex.withUTF8 { token in
+                notification.deviceToken.withUTF8 { token in
                     block.add(":path", maximumLength: 10 + token.count, indexed: false) { output in
                         let prefix: StaticString = "/3/device/"
                         output.baseAddress!.update(from: prefix.utf8Start, count: 10)
@@ -320,7 +322,7 @@
                         return 10 + token.count
                     }
                 }
-                if let authorization { block.add("authorization", authorization) }
+                if let authorization = stream.authorization { block.add("authorization", authorization) }
                 block.add("apns-topic", notification.topic)
                 block.add("apns-push-type", notification.pushType.rawValue)
                 variableFields?.apnsID = block.count
@@ -333,11 +335,11 @@
                 }
                 if let collapseID = notification.collapseID { block.add("apns-collapse-id", collapseID) }
             }
-            let length = Int64(stream.requestBody.count)
+            let length = Int64(stream.requestBodyCount)
             block.add("content-length", maximumLength: 20) { Self.writeDecimal(length, to: $0) }
-            if case .notification(let notification, let authorization) = stream.request, let variableFields {
+            if let notification = stream.delivery?.notification, let variableFields {
                 headerShape = NotificationHeaderShape(
-                    authorization: authorization, topic: notification.topic, pushType: notification.pushType,
+                    authorization: stream.authorization, topic: notification.topic, pushType: notification.pushType,
                     priority: notification.priority, expiration: notification.expiration,
                     collapseID: notification.collapseID, tokenLength: notification.deviceToken.hex.utf8.count,
                     bodyLength: Int(length), pathField: variableFields.path, apnsIDField: variableFields.apnsID)
@@ -366,36 +368,40 @@
         }
 
         /// The stream the last header or data callback named: an answer's headers come one callback each, all
-        /// for the same stream, so most of them need no table lookup.
-        private var recentStreamID: Int32 = 0
-        private var recentStream: ClientStream?
+        /// for the same stream, so most of them need no table lookup. Unretained: it is in `streams`, which
+        /// holds it, while it is here (it is forgotten as it leaves).
+        @exclusivity(unchecked) private var recentStreamID: Int32 = 0
+        @exclusivity(unchecked) private var recentStream: Unmanaged<ClientStream>?
 
-        private func openStream(_ streamID: Int32) -> ClientStream? {
+        private func openStream(_ streamID: Int32) -> Unmanaged<ClientStream>? {
             if streamID == recentStreamID, let recentStream { return recentStream }
             recentStreamID = streamID
-            recentStream = streams[streamID]
+            recentStream = streams[streamID].map { Unmanaged.passUnretained($0) }
             return recentStream
         }
 
         func header(_ streamID: Int32, name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-            guard let stream = openStream(streamID) else { return }
-            if NGHTTP2HeaderBlock.equals(name, ":status") {
-                var status = 0
-                for byte in value {
-                    guard (0x30...0x39).contains(byte), status < 1000 else { break }
-                    status = status * 10 + Int(byte - 0x30)
+            // At +0: a server sends several headers per answer, each would retain and release the stream.
+            openStream(streamID)?._withUnsafeGuaranteedRef { stream in
+                if NGHTTP2HeaderBlock.equals(name, ":status") {
+                    var status = 0
+                    for byte in value {
+                        guard (0x30...0x39).contains(byte), status < 1000 else { break }
+                        status = status * 10 + Int(byte - 0x30)
+                    }
+                    stream.status = status
+                } else if stream.keepsHeaders {
+                    stream.headers[String(decoding: name, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
+                } else if NGHTTP2HeaderBlock.equals(name, "apns-unique-id") {
+                    stream.uniqueID = String(decoding: value, as: UTF8.self)
                 }
-                stream.status = status
-            } else if stream.keepsHeaders {
-                stream.headers[String(decoding: name, as: UTF8.self)] = String(decoding: value, as: UTF8.self)
-            } else if NGHTTP2HeaderBlock.equals(name, "apns-unique-id") {
-                stream.uniqueID = String(decoding: value, as: UTF8.self)
             }
         }
 
         func data(_ streamID: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let stream = openStream(streamID), stream.body.count < 65_536 else { return }
-            stream.body.append(contentsOf: bytes)
+            openStream(streamID)?._withUnsafeGuaranteedRef { stream in
+                if stream.body.count < 65_536 { stream.body.append(contentsOf: bytes) }
+            }
         }
 
         func streamClosed(_ streamID: Int32, errorCode: UInt32) {
@@ -436,13 +442,14 @@
         ) -> (count: Int, finished: Bool) {
             guard let source else { return (0, true) }
             let stream = Unmanaged<ClientStream>.fromOpaque(source).takeUnretainedValue()
-            let body = stream.requestBody
-            let count = min(length, body.count - stream.bodyOffset)
-            body.withUnsafeBufferPointer { bytes in
-                if count > 0 { buffer.update(from: bytes.baseAddress! + stream.bodyOffset, count: count) }
+            let offset = stream.bodyOffset
+            let (count, total) = stream.withRequestBody { bytes -> (Int, Int) in
+                let count = min(length, bytes.count - offset)
+                if count > 0 { buffer.update(from: bytes.baseAddress! + offset, count: count) }
+                return (max(count, 0), bytes.count)
             }
-            stream.bodyOffset += count
-            return (count, stream.bodyOffset == body.count)
+            stream.bodyOffset = offset + count
+            return (count, stream.bodyOffset >= total)
         }
 
         /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.

@@ -8,23 +8,29 @@
     /// ``enqueue(_:)`` and ``shutdown()``.
     final class ClientLoop: @unchecked Sendable {
         // `@unchecked Sendable`: `incoming` and `accepting` are guarded by `lock`; everything else belongs to
-        // the loop's thread (checked by `ownership` in debug builds).
+        // the loop's thread (checked by `ownership` in debug builds). Either way no two accesses overlap, so
+        // the properties used per request skip the runtime's exclusivity checks (`@exclusivity(unchecked)`).
         let configuration: TransportConfiguration
         /// `host` or `host:port`, for `:authority`.
         let authority: String
         private let tls: TLSClientContext?
         private let lock = NSLock()
-        private var incoming: [ClientStream] = []
-        private var accepting = true
-        private var wakeRequested = false
+        @exclusivity(unchecked) private var incoming: [ClientStream] = []
+        @exclusivity(unchecked) private var accepting = true
+        /// `accepting`, for the loop's own thread to read without the lock (set false under it, before the
+        /// loop's last turn).
+        private let isAccepting = Atomic<Bool>(true)
+        /// Requests the loop's thread queued itself since the last dispatch (see ``enqueue(_:)``).
+        @exclusivity(unchecked) private var arrivedOnLoop = 0
+        @exclusivity(unchecked) private var wakeRequested = false
         private let wakeUp: LoopWakeUp
-        private var waiting: [ClientStream] = []
-        private var waitingHead = 0
-        private var connections: [ClientConnection] = []
+        @exclusivity(unchecked) private var waiting: [ClientStream] = []
+        @exclusivity(unchecked) private var waitingHead = 0
+        @exclusivity(unchecked) private var connections: [ClientConnection] = []
         private var connectionCount = 0
         private var consecutiveFailures = 0
         private var nextConnectAllowed = ContinuousClock.now
-        private var nextTimerCheck = ContinuousClock.now
+        @exclusivity(unchecked) private var nextTimerCheck = ContinuousClock.now
         private let finished = ThreadExit()
         /// The loop's thread, checked in debug builds wherever loop-only state is touched.
         let ownership = ThreadOwnership()
@@ -36,7 +42,7 @@
         let streamsReused = Atomic<Int>(0)
         /// Finished notification streams, reused by requests submitted on the loop's thread (a bulk send
         /// refilling from an answer): loop-only, so taking one needs no lock.
-        private var spareStreams: [ClientStream] = []
+        @exclusivity(unchecked) private var spareStreams: [ClientStream] = []
         /// Who hears of connections opening, closing and going away (``APNsObserver``s).
         let observers = ObserverSlot()
 
@@ -69,6 +75,14 @@
 
         /// Hands a request to the loop; false once the transport is shut down.
         func enqueue(_ stream: ClientStream) -> Bool {
+            // On the loop's own thread (a bulk send refilling from an answer) the request goes straight to the
+            // loop's queue, which it serves before it polls again: no lock and no wake-up needed.
+            if isLoopThread {
+                guard isAccepting.load(ordering: .relaxed) else { return false }
+                waiting.append(stream)
+                arrivedOnLoop += 1
+                return true
+            }
             let wake = lock.withLock { () -> Bool? in
                 guard accepting else { return nil }
                 incoming.append(stream)
@@ -76,38 +90,35 @@
                 return !wakeRequested
             }
             guard let wake else { return false }
-            // On the loop's own thread (a bulk send refilling from an answer) the loop takes the request
-            // before it polls again: no wake-up needed.
-            if wake && !isLoopThread { wakeUp.signal() }
+            if wake { wakeUp.signal() }
             return true
         }
 
-        /// A finished stream for `notification` from the pool, when called on the loop's thread and the pool
-        /// has one; nil otherwise (the caller allocates one).
-        func reusableStream(
-            for notification: APNsNotification, authorization: String?, timeout: Duration,
-            handler: any NotificationResponseHandler
-        ) -> ClientStream? {
-            guard isLoopThread, !spareStreams.isEmpty else { return nil }
-            let stream = spareStreams.removeLast()
+        /// A finished stream for `delivery`'s attempt from the pool, when called on the loop's thread and the
+        /// pool has one; nil otherwise (the caller allocates one).
+        func reusableStream(for delivery: Delivery, authorization: String?, timeout: Duration) -> ClientStream? {
+            guard isLoopThread, let stream = spareStreams.popLast() else { return nil }
             streamsReused.add(1, ordering: .relaxed)
-            stream.reuse(notification: notification, authorization: authorization, timeout: timeout, handler: handler)
+            stream.reuse(delivery: delivery, authorization: authorization, timeout: timeout)
             return stream
         }
 
         /// Keeps a finished notification stream that its connection has let go of (closed on the server's
-        /// side, no longer in any stream table) for ``reusableStream(for:authorization:timeout:handler:)``.
+        /// side, no longer in any stream table) for ``reusableStream(for:authorization:timeout:)``.
         /// The loop's `waiting` list may still refer to it before its head, where it is never read again.
         func recycle(_ stream: ClientStream) {
             ownership.check("ClientLoop")
-            guard stream.isFinished, spareStreams.count < 4096, case .notification = stream.request else { return }
+            guard stream.isFinished, stream.isNotification, spareStreams.count < 4096 else { return }
             spareStreams.append(stream)
         }
 
         /// Stops taking requests, finishes those under way, closes the connections.
         func shutdown() async {
             let first = lock.withLock { () -> Bool in
-                defer { accepting = false }
+                defer {
+                    accepting = false
+                    isAccepting.store(false, ordering: .relaxed)
+                }
                 return accepting
             }
             wakeUp.signal()
@@ -155,7 +166,7 @@
         /// refilling on this thread), so they are on their way while the rest of the read is handled.
         func submitArrived() {
             ownership.check("ClientLoop")
-            guard lock.withLock({ !incoming.isEmpty }) else { return }
+            guard arrivedOnLoop > 0 || lock.withLock({ !incoming.isEmpty }) else { return }
             readPauses.add(1, ordering: .relaxed)
             takeIncoming()
             dispatch()
@@ -197,7 +208,7 @@
         }
 
         private var pendingCount: Int { waiting.count - waitingHead }
-        private var descriptors: [pollfd] = []
+        @exclusivity(unchecked) private var descriptors: [pollfd] = []
 
         private func takeIncoming() {
             let taken = lock.withLock { () -> [ClientStream] in
@@ -213,18 +224,24 @@
         /// Gives waiting requests to connections with free streams, opening connections as needed.
         private func dispatch() {
             ownership.check("ClientLoop")
-            while waitingHead < waiting.count {
-                let stream = waiting[waitingHead]
-                if stream.isFinished {
-                    waitingHead += 1
-                    continue
-                }
-                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.submit(stream)
+            arrivedOnLoop = 0
+            dispatching: while waitingHead < waiting.count {
+                guard let connection = connections.max(by: { $0.capacity < $1.capacity }), connection.capacity > 0
                 else {
                     openConnectionIfNeeded()
                     break
                 }
-                waitingHead += 1
+                // Filled while it has room: the connection is chosen once per batch, not once per request.
+                while waitingHead < waiting.count {
+                    let stream = waiting[waitingHead]
+                    if stream.isFinished {
+                        waitingHead += 1
+                        continue
+                    }
+                    // Refused only once it has no room left (or ran out of stream ids): choose again.
+                    guard connection.submit(stream) else { continue dispatching }
+                    waitingHead += 1
+                }
             }
             if waitingHead > 1024 && waitingHead * 2 > waiting.count {
                 waiting.removeFirst(waitingHead)
@@ -297,9 +314,12 @@
         }
 
         private func failWaiting(_ message: String) {
-            for stream in waiting[waitingHead...] { stream.fail(message) }
+            // Taken out first: a failure's handler may queue a request on this thread (``enqueue(_:)``), which
+            // then waits for the next connection instead of being dropped with these.
+            let failed = waiting[waitingHead...]
             waiting.removeAll(keepingCapacity: true)
             waitingHead = 0
+            for stream in failed { stream.fail(message) }
         }
 
         private func expireWaiting(now: ContinuousClock.Instant) {

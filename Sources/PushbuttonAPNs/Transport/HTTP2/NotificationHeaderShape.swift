@@ -22,11 +22,12 @@
         /// Whether `notification`'s headers differ from this shape's only in the token and the apns-id.
         /// The strings are nearly always the very same ones (one topic, one provider token for minutes), which
         /// String's equality sees without reading them.
-        func fits(_ notification: APNsNotification, authorization: String?, bodyLength: Int) -> Bool {
-            tokenLength == notification.deviceToken.hex.utf8.count && bodyLength == self.bodyLength
-                && priority == notification.priority && expiration == notification.expiration
-                && pushType == notification.pushType && topic == notification.topic
-                && self.authorization == authorization && collapseID == notification.collapseID
+        /// Read in place from the delivery: the notification is not copied.
+        func fits(_ delivery: Delivery, authorization: String?, bodyLength: Int) -> Bool {
+            tokenLength == delivery.notification.deviceToken.hex.utf8.count && bodyLength == self.bodyLength
+                && priority == delivery.notification.priority && expiration == delivery.notification.expiration
+                && pushType == delivery.notification.pushType && topic == delivery.notification.topic
+                && self.authorization == authorization && collapseID == delivery.notification.collapseID
         }
     }
 #endif
