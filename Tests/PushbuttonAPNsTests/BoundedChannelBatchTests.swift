@@ -38,7 +38,8 @@ import Testing
         producer.start()
         try await Task.sleep(for: .milliseconds(100))
         // Nothing taken: the producer waits with the channel full, never holding more than its capacity.
-        #expect(!done.load(ordering: .acquiring))
+        let finished = done.load(ordering: .acquiring)
+        #expect(!finished)
         var polled: [Int] = []
         while polled.count < 10, let element = channel.pollElement().element { polled.append(element) }
         #expect(polled == Array(0..<10))
@@ -60,7 +61,8 @@ import Testing
         }
         producer.start()
         try await Task.sleep(for: .milliseconds(100))
-        #expect(woken.load(ordering: .relaxed) == 1)
+        let wakes = woken.load(ordering: .relaxed)
+        #expect(wakes == 1)
         #expect(channel.pollElement().element == 1)
         #expect(channel.pollElement().element == 2)
         #expect(channel.pollElement().element == 3)
