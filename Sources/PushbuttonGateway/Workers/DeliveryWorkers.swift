@@ -91,6 +91,12 @@ final class DeliveryWorkers: Sendable {
         await recording?.value
     }
 
+    /// How many notifications each of `workers` workers keeps under way on an app's `connections`: together
+    /// what the connections carry (APNs serves about 1,000 streams on each), at least 100 each.
+    static func inFlight(workers: Int, connections: Int) -> Int {
+        max(100, max(1, connections) * 1000 / max(1, workers))
+    }
+
     /// Sends one leased batch; its outcomes, for ``OutcomeRecorder/record(_:)``.
     func send(_ leased: [LeasedDelivery]) async -> [CompletedDelivery] {
         var completed: [CompletedDelivery] = []
@@ -137,8 +143,11 @@ final class DeliveryWorkers: Sendable {
             }
             let batch = WorkerBatch(deliveries: deliveries, notifications: notifications)
             let started = ContinuousClock.now
+            // The workers share the client: together they keep as many under way as its connections carry, not
+            // 1,000 each — the rest would only wait in the client's queue, each with its timer.
+            let window = Self.inFlight(workers: options.count, connections: app.configuration.connections)
             // The sender's direct path: each answer's outcome is kept on the connection's thread.
-            await client.send(polling: batch, maximumInFlight: 1000) { notification, result, attempts in
+            await client.send(polling: batch, maximumInFlight: window) { notification, result, attempts in
                 let latency = (ContinuousClock.now - started).seconds
                 switch result {
                 case .delivered:
