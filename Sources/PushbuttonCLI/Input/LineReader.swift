@@ -12,18 +12,21 @@ import Pushbutton
 enum LineReader {
     /// Calls `body` with each line as bytes, without its line break. `path` `nil` reads standard input.
     /// A read error ends the input with a ``CommandFailure``; the lines read before it were passed on.
-    static func forEachLine(path: String?, _ body: (LineSplitter.Line) -> Void) throws(CommandFailure) {
+    /// `afterChunk` runs once the lines of each read were passed on, before the next read (which may wait).
+    static func forEachLine(
+        path: String?, afterChunk: () -> Void = {}, _ body: (LineSplitter.Line) -> Void
+    ) throws(CommandFailure) {
         if let path {
             let file = try InputFile(path)
-            try forEachLine(descriptor: file.descriptor, name: "'\(path)'", body)
+            try forEachLine(descriptor: file.descriptor, name: "'\(path)'", afterChunk: afterChunk, body)
         } else {
-            try forEachLine(descriptor: STDIN_FILENO, name: "standard input", body)
+            try forEachLine(descriptor: STDIN_FILENO, name: "standard input", afterChunk: afterChunk, body)
         }
     }
 
-    private static func forEachLine(descriptor: Int32, name: String, _ body: (LineSplitter.Line) -> Void)
-        throws(CommandFailure)
-    {
+    private static func forEachLine(
+        descriptor: Int32, name: String, afterChunk: () -> Void, _ body: (LineSplitter.Line) -> Void
+    ) throws(CommandFailure) {
         var splitter = LineSplitter()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -34,6 +37,7 @@ enum LineReader {
             }
             if count == 0 { break }
             splitter.feed(chunk[..<count], body)
+            afterChunk()
         }
         splitter.finish(body)
     }

@@ -138,15 +138,18 @@ struct SendSetup: Sendable {
         return .one(APNsClient(transport: transport, tokens: tokens, requestTimeout: timeout, observer: observer))
     }
 
-    func notification(token: String, payload: [UInt8], topic lineTopic: String? = nil) throws(APNsError)
-        -> APNsNotification
-    {
+    func notification(
+        token: String, payload: [UInt8], topic lineTopic: String? = nil, apnsID: UUID = APNsNotification.newID(),
+        inputLine: Int = 0
+    ) throws(APNsError) -> APNsNotification {
         guard let topic = lineTopic ?? (topic.isEmpty ? nil : topic) else {
             throw APNsError(.invalidRequest, "no topic: give \"topic\" on the line or --topic")
         }
-        return APNsNotification(
+        var notification = APNsNotification(
             deviceToken: try DeviceToken(token), payload: payload, topic: topic, pushType: pushType, priority: priority,
-            expiration: expiration, collapseID: collapseID)
+            expiration: expiration, collapseID: collapseID, apnsID: apnsID)
+        notification.inputLine = inputLine
+        return notification
     }
 
     /// The notifications to send: the tokens given (and those of the token file, read lazily), or NDJSON
@@ -157,16 +160,19 @@ struct SendSetup: Sendable {
         let channel = BoundedChannel<APNsNotification>(capacity: capacity)
         let input = input
         let thread = Thread {
+            // Handed to the channel a batch at a time: before each read that may wait, and at the end.
+            let batch = NotificationBatch(channel)
             var number = 0
             do throws(CommandFailure) {
                 if let payload, tokens != nil {
                     for token in tokens ?? [] where stop?.isRequested != true {
                         number += 1
-                        emitToken(token, line: number, payload: payload, channel)
+                        emitToken(token, line: number, payload: payload, batch)
                     }
+                    batch.flush()
                     if let tokenFile {
                         number = 0
-                        try LineReader.forEachLine(path: tokenFile) { line in
+                        try LineReader.forEachLine(path: tokenFile, afterChunk: batch.flush) { line in
                             number += 1
                             input.bytesRead.add(line.byteCount + 1, ordering: .relaxed)
                             guard stop?.isRequested != true else { return }
@@ -174,22 +180,23 @@ struct SendSetup: Sendable {
                                 return invalid(line: number, token: nil, Self.describe(line))
                             }
                             if let token = Self.token(onLine: bytes) {
-                                emitToken(token, line: number, payload: payload, channel)
+                                emitToken(token, line: number, payload: payload, batch)
                             }
                         }
                     }
                 } else {
-                    try LineReader.forEachLine(path: nil) { line in
+                    try LineReader.forEachLine(path: nil, afterChunk: batch.flush) { line in
                         number += 1
                         input.bytesRead.add(line.byteCount + 1, ordering: .relaxed)
                         guard stop?.isRequested != true else { return }
-                        read(line, number: number, channel)
+                        read(line, number: number, batch)
                     }
                 }
             } catch {
                 console.printError("pushbutton: error: \(error.message) (after line \(number))")
                 invalidCount.withLock { $0 += 1 }
             }
+            batch.flush()
             input.finished.store(true, ordering: .releasing)
             channel.finish()
         }
@@ -212,13 +219,13 @@ struct SendSetup: Sendable {
     }
 
     private func emitToken(
-        _ token: String, line: Int, payload: [UInt8], _ channel: BoundedChannel<APNsNotification>
+        _ token: String, line: Int, payload: [UInt8], _ batch: NotificationBatch
     ) {
         if let shard, Self.shardIndex(of: token, count: shard.count) != shard.index { return }
-        emit(line: line, token: token, payload: payload, validate: false, channel)
+        emit(line: line, token: token, payload: payload, validate: false, batch)
     }
 
-    private func read(_ line: LineSplitter.Line, number: Int, _ channel: BoundedChannel<APNsNotification>) {
+    private func read(_ line: LineSplitter.Line, number: Int, _ batch: NotificationBatch) {
         guard case .text(let bytes) = line else { return invalid(line: number, token: nil, Self.describe(line)) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
         let parsed: SendLine
@@ -244,7 +251,7 @@ struct SendSetup: Sendable {
         }
         emit(
             line: number, id: id, token: token, payload: bytes, validate: true, topic: parsed.topic,
-            environment: parsed.environment, channel)
+            environment: parsed.environment, batch)
     }
 
     private static func describe(_ line: LineSplitter.Line) -> String {
@@ -254,7 +261,7 @@ struct SendSetup: Sendable {
 
     private func emit(
         line: Int, id: String? = nil, token: String, payload: [UInt8], validate: Bool, topic lineTopic: String? = nil,
-        environment: String? = nil, _ channel: BoundedChannel<APNsNotification>
+        environment: String? = nil, _ batch: NotificationBatch
     ) {
         if let validator, validate {
             let problems = validator.validate(
@@ -265,14 +272,15 @@ struct SendSetup: Sendable {
             }
         }
         do {
-            var notification = try notification(token: token, payload: payload, topic: lineTopic)
+            // The line alone is the whole origin: it travels with the notification. Else it is remembered.
+            let travels = id == nil && environment == nil
+            let notification = try notification(
+                token: token, payload: payload, topic: lineTopic, apnsID: batch.newID(), inputLine: travels ? line : 0)
             input.read.add(1, ordering: .relaxed)
-            if id == nil && environment == nil {
-                notification.inputLine = line  // the whole origin: it travels with the notification
-            } else {
+            if !travels {
                 input.remember(notification.apnsID, SendInput.Origin(line: line, id: id, environment: environment))
             }
-            channel.send(notification)
+            batch.append(consume notification)  // moved: no copy of its token, payload and topic
         } catch {
             invalid(line: line, token: token, id: id, error.message)
         }
