@@ -160,11 +160,19 @@ import Testing
         try await Task.sleep(for: .milliseconds(1500))
         let spent = try Self.cpuSeconds(mock.process.processIdentifier) - before
         #expect(spent < 0.5, "the mock used \(spent) s of CPU in 1.5 s while out of descriptors")
-        let sent = try await OffPool.cli(
-            HostileInputTests.sendBase + [
-                "--host", "127.0.0.1", "--port", "\(mock.port)", "--h2c", "--token", MockToken.make(7), "--body", "hi",
-            ])
-        #expect(sent.status == 0, "\(sent.stderr)")
+        // Out of descriptors, the mock sheds connections (the one idle the longest) and accepts one every 100 ms, so
+        // a client may lose its connections: once, in a full `make test`, all five attempts of one send failed within
+        // 2 s (alone, under CPU load too, it is served in about 3 s). What matters is that the mock keeps
+        // answering: one of three sends must be served; the failure message carries the result line.
+        var sent = CLI.Result(status: -1, stdout: "", stderr: "")
+        for _ in 0..<3 where sent.status != 0 {
+            sent = try await OffPool.cli(
+                HostileInputTests.sendBase + [
+                    "--host", "127.0.0.1", "--port", "\(mock.port)", "--h2c", "--token", MockToken.make(7), "--body",
+                    "hi",
+                ])
+        }
+        #expect(sent.status == 0, "\(sent.stderr) \(sent.stdout)")
         print("mock out of descriptors: 80 idle connections, \(spent) s CPU in 1.5 s, a real client served")
     }
 }
