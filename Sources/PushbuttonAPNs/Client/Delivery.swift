@@ -7,11 +7,11 @@ import Synchronization
 /// answer, a backoff's end, a cancellation) and carries out the action that comes back. Attempts go through
 /// the transport's notification path when it has one, so an attempt allocates nothing here.
 final class Delivery: @unchecked Sendable {
-    // `@unchecked Sendable`: `notification` and `started` change only in ``restart(with:)``, while the delivery is
-    // finished and owned by the bulk pump that restarts it (handed over under the pump's lock, before
+    // `@unchecked Sendable`: `notification` and `started` change only in ``restartAndStart(with:)``, while the
+    // delivery is finished and owned by the bulk pump that restarts it (handed over under the pump's lock, before
     // `start`); the state is behind its mutex, the rest is constant.
     /// Read in place by the transport while an attempt is under way (the stream holds no copy of it); written
-    /// only by ``restart(with:)`` on a finished delivery nothing else refers to, hence no runtime
+    /// only by ``restartAndStart(with:)`` on a finished delivery nothing else refers to, hence no runtime
     /// exclusivity check on it.
     @exclusivity(unchecked) private(set) var notification: APNsNotification
     let client: APNsClient
@@ -26,7 +26,7 @@ final class Delivery: @unchecked Sendable {
         self.notification = notification
         self.client = client
         self.sink = sink
-        started = client.isObserved ? .now : nil
+        started = client.observer == nil ? nil : .now
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
@@ -44,21 +44,13 @@ final class Delivery: @unchecked Sendable {
         }
     }
 
-    /// Makes a finished delivery a new one for `notification` (a bulk pump reuses its deliveries, which
-    /// saves an allocation per notification). Only on a finished delivery nothing else refers to.
-    func restart(with notification: consuming APNsNotification) {
-        let apnsID = notification.apnsID
-        self.notification = consume notification  // moved in: no copy of its strings and bytes
-        started = client.isObserved ? .now : nil
-        let fresh = DeliveryState(apnsID: apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil)
-        state.withLock { $0 = fresh }
-    }
-
-    /// ``restart(with:)`` then ``start()``, with the new state started before it is stored: one lock, not two.
+    /// Makes a finished delivery a new one for `notification` and starts it (a bulk pump reuses its
+    /// deliveries, which saves an allocation per notification): one lock for the new state and its start. Only
+    /// on a finished delivery nothing else refers to.
     private func restartAndStart(with notification: consuming APNsNotification) {
         let apnsID = notification.apnsID
         self.notification = consume notification  // moved in: no copy of its strings and bytes
-        started = client.isObserved ? .now : nil
+        started = client.observer == nil ? nil : .now
         let token = client.tokens?.freshToken()
         step { state in
             state.reset(apnsID: apnsID)  // in place: the state is not copied into the lock
@@ -91,7 +83,7 @@ final class Delivery: @unchecked Sendable {
     }
 
     private func perform(_ action: DeliveryState.Action, attempt: Int) {
-        if client.isObserved, let observer = client.observer { report(action, to: observer) }
+        if let observer = client.observer { report(action, to: observer) }
         switch action {
         case .none: return
         case .send(let token): send(token: token)
