@@ -15,6 +15,8 @@ public final class APNsClient: Sendable {
     /// Hears every notification's progress, connection change and token made (nil: nothing is reported,
     /// and nothing extra is done per notification).
     public let observer: (any APNsObserver)?
+    /// Whether there is an ``observer``: read per attempt, without copying the existential.
+    let isObserved: Bool
     /// The transport's notification path, when it has one (looked up once, not per attempt).
     let notificationTransport: (any NotificationTransport)?
 
@@ -34,6 +36,7 @@ public final class APNsClient: Sendable {
         self.jitter = jitter
         notificationTransport = transport as? any NotificationTransport
         self.observer = observer
+        isObserved = observer != nil
         if let observer {
             (transport as? any ObservableTransport)?.attach(observer)
             tokens?.observers.attach(observer)

@@ -26,7 +26,7 @@ final class Delivery: @unchecked Sendable {
         self.notification = notification
         self.client = client
         self.sink = sink
-        started = client.observer == nil ? nil : .now
+        started = client.isObserved ? .now : nil
         state = Mutex(
             DeliveryState(apnsID: notification.apnsID, policy: client.retryPolicy, usesTokens: client.tokens != nil))
     }
@@ -50,7 +50,7 @@ final class Delivery: @unchecked Sendable {
     private func restartAndStart(with notification: consuming APNsNotification) {
         let apnsID = notification.apnsID
         self.notification = consume notification  // moved in: no copy of its strings and bytes
-        started = client.observer == nil ? nil : .now
+        started = client.isObserved ? .now : nil
         let token = client.tokens?.freshToken()
         step { state in
             state.reset(apnsID: apnsID)  // in place: the state is not copied into the lock
@@ -83,7 +83,7 @@ final class Delivery: @unchecked Sendable {
     }
 
     private func perform(_ action: DeliveryState.Action, attempt: Int) {
-        if let observer = client.observer { report(action, to: observer) }
+        if client.isObserved, let observer = client.observer { report(action, to: observer) }
         switch action {
         case .none: return
         case .send(let token): send(token: token)

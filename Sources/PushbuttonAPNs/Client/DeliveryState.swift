@@ -93,6 +93,12 @@ struct DeliveryState: Sendable {
     /// The answer to the attempt under way, or how it failed in transit.
     mutating func received(_ outcome: Result<APNsResponse, APNsError>, jitter: @autoclosure () -> Double) -> Action {
         guard phase == .inFlight else { return .none }
+        // The answer to nearly every request of a bulk send: delivered, whatever the policy (see
+        // ``RetryPolicy/decide(after:attempt:tokenRefreshed:jitter:)``); the answer is not kept, as nothing
+        // reads it once the delivery finished.
+        if case .success(let answer) = outcome, answer.status == 200 {
+            return finish(.delivered(apnsID: apnsID, uniqueID: answer.uniqueID))
+        }
         let response: APNsResponse?
         switch outcome {
         case .success(let answer):
