@@ -42,7 +42,8 @@ cc -O2 -shared -fPIC -o "$work/malloc-count.so" Benchmarks/Support/malloc-count.
 
 # The mock writes a CA, a server certificate and a provider key; nghttpd serves the same certificate.
 "$bin" mock-apns --port 0 --self-signed "$work/tls" --quiet >"$work/mock.out" 2>"$work/mock.err" &
-pids+=($!)
+mock_pid=$!
+pids+=($mock_pid)
 disown
 for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
 mock_port=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['port'])" "$work/mock.out")
@@ -82,19 +83,28 @@ done
 jwt=$(python3 -c "import jwt, sys, time; print(jwt.encode({'iss': 'MOCKTEAM01', 'iat': int(time.time())}, open(sys.argv[1]).read(), algorithm='ES256', headers={'kid': 'MOCKKEY001'}))" "$key")
 
 results="$work/results.ndjson"
+# server_ticks PID: the CPU time (user + system, in clock ticks) the process has used so far.
+server_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 # measure SERVER DEPTH CLIENT COUNT COMMAND...: runs COMMAND under the malloc counter and /usr/bin/time,
-# takes its rate from what it printed (see rate_of), and appends one JSON line to $results.
+# takes its rate from what it printed (see rate_of), and appends one JSON line to $results. The server's CPU
+# during the run is kept too: a single-threaded nghttpd near one CPU-second per second is the bottleneck, and
+# a client that makes the server work harder per request shows there.
 measure() {
-  local server=$1 depth=$2 client=$3 n=$4
+  local server=$1 depth=$2 client=$3 n=$4 server_pid before after
   shift 4
+  server_pid=$mock_pid
+  [ "$server" = nghttpd ] && server_pid=$nghttpd_pid
   rm -f "$work/mallocs" "$work/time" "$work/out" "$work/err"
+  before=$(server_ticks "$server_pid")
   MALLOC_COUNT_FILE="$work/mallocs" LD_PRELOAD="$work/malloc-count.so" \
-    /usr/bin/time -o "$work/time" -f "%U %S %M %c %w" "$@" >"$work/out" 2>"$work/err" || true
-  python3 - "$server" "$depth" "$client" "$n" "$work" >>"$results" <<'PY'
+    /usr/bin/time -o "$work/time" -f "%U %S %M %c %w %e" "$@" >"$work/out" 2>"$work/err" || true
+  after=$(server_ticks "$server_pid")
+  python3 - "$server" "$depth" "$client" "$n" "$work" "$((after - before))" "$(getconf CLK_TCK)" >>"$results" <<'PY'
 import json, re, sys
 server, depth, client, n, work = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5]
+server_cpu = int(sys.argv[6]) / int(sys.argv[7])
 out, err = open(work + "/out").read(), open(work + "/err").read()
-user, system, rss, involuntary, voluntary = open(work + "/time").read().split()[-5:]
+user, system, rss, involuntary, voluntary, elapsed = open(work + "/time").read().split()[-6:]
 mallocs = max((int(m) for m in re.findall(r"mallocs=(\d+)", open(work + "/mallocs").read())), default=0)
 if client.startswith("h2load"):
     rate, ok = float(re.search(r"([0-9.]+) req/s", out).group(1)), int(re.search(r"(\d+) 2xx", out).group(1))
@@ -106,7 +116,8 @@ else:
     ok = int(re.search(r"delivered (\d+)", err).group(1))
 print(json.dumps({"server": server, "depth": depth, "client": client, "count": n, "ok": ok, "rate": rate,
                   "cpu": float(user) + float(system), "rss_kib": int(rss), "mallocs": mallocs,
-                  "switches": int(involuntary) + int(voluntary)}))
+                  "switches": int(involuntary) + int(voluntary), "server_cpu": server_cpu,
+                  "server_busy": server_cpu / max(float(elapsed), 0.01)}))
 PY
 }
 

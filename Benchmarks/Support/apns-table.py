@@ -2,7 +2,7 @@
 """Prints the APNs benchmark's table from the measurements Benchmarks/apns-throughput.sh collected.
 
 Input: one JSON object per line: server, depth, client, count, ok, rate, cpu (seconds), rss_kib, mallocs,
-switches. Output: per server and stream depth, each client's rate (min / median / max over the rounds) and
+switches, server_cpu (the server's CPU seconds during the run), server_busy (those per second of the run). Output: per server and stream depth, each client's rate (min / median / max over the rounds) and
 its medians per notification, then the ratios the targets are stated in ("h2load" sends the same token
 paths as pushbutton send; "h2load (one path)" repeats one path, for comparison).
 """
@@ -29,7 +29,7 @@ def per_notification(key, group):
 print(f"\n{payload_bytes}-byte interactive payload, distinct tokens, token auth, TLS, 1 connection; "
       f"{count} notifications per run ({peer_count} for aioapns), {rounds} alternating rounds")
 header = f"   {'client':<26} {'notifications/s (min / median / max)':>38} {'CPU s/100k':>10} " \
-         f"{'mallocs/n':>9} {'switches/n':>10} {'peak MiB':>8} {'ok':>8}"
+         f"{'mallocs/n':>9} {'switches/n':>10} {'peak MiB':>8} {'ok':>8} {'server CPU s/100k, busy':>24}"
 servers = {"nghttpd": "1. nghttpd, static docroot (the HTTP/2 limit for a client)",
            "mock": "2. the mock APNs (tokens verified, apns-id echoed, 1 stream then 1000)"}
 for server, title in servers.items():
@@ -46,7 +46,8 @@ for server, title in servers.items():
             print(f"   {client:<26} {rates[0]:>12,.0f} / {statistics.median(rates):>9,.0f} / {rates[-1]:>9,.0f} "
                   f"{100000 * per_notification('cpu', group):>10.2f} {per_notification('mallocs', group):>9.1f} "
                   f"{per_notification('switches', group):>10.2f} {median('rss_kib', group) / 1024:>8.1f} "
-                  f"{min(run['ok'] for run in group):>8}")
+                  f"{min(run['ok'] for run in group):>8} "
+                  f"{100000 * per_notification('server_cpu', group):>15.2f}, {median('server_busy', group):>5.0%}")
         reference = runs.get((server, depth, "h2load"))
         ours = runs.get((server, depth, "pushbutton send"))
         if reference and ours:
