@@ -34,6 +34,10 @@ final class MockConnection: NGHTTP2SessionOwner {
     private var goawayLastStream: Int32?
     private var dropRequested = false
     private var delayedAnswers = 0
+    /// Delayed answers given since the last flush: the loop flushes once after firing every due timer, so
+    /// answers due together share a write (one TLS record and syscall per answer would make the mock, not
+    /// the client, set the pace of a run against a slow server).
+    private(set) var answeredByTimer = false
     private(set) var state = State.open
     let openedAt = ContinuousClock.now
     /// When the client last sent a byte.
@@ -185,6 +189,7 @@ final class MockConnection: NGHTTP2SessionOwner {
 
     /// Moves nghttp2's pending frames to the socket, then closes the connection if it is finished.
     func flush() {
+        answeredByTimer = false
         guard case .open = state, let session else { return }
         // Answers submitted before a dropped-connection fault still go out: the fault loses the
         // requests after it, not answers the server already gave (and recorded).
@@ -280,7 +285,7 @@ final class MockConnection: NGHTTP2SessionOwner {
                 // recorded), and the client sends the notification again.
                 guard case .open = self.state, !self.dropRequested else { return }
                 self.answer(streamID, response, apnsID: apnsID, accepted: accepted)
-                self.flush()
+                self.answeredByTimer = true
             }
         case .refuse:
             if let session {

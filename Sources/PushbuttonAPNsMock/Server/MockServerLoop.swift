@@ -99,6 +99,7 @@ final class MockServerLoop: @unchecked Sendable {
                 if events & Int16(POLLOUT) != 0 { connection.writable() }
             }
             fireTimers()
+            for connection in connections where connection.answeredByTimer { connection.flush() }
             let now = ContinuousClock.now
             for connection in connections {
                 connection.checkDrainDeadline(now: now)
