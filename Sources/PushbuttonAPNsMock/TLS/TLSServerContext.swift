@@ -49,6 +49,7 @@ final class TLSServerContext: @unchecked Sendable {
         SSL_set_fd(ssl, socket)
         SSL_set_accept_state(ssl)
         pushbutton_ssl_set_partial_write(ssl)
+        SSL_set_read_ahead(ssl, 1)  // as the client does: one read(2) for the records that arrived
         return ssl
     }
 

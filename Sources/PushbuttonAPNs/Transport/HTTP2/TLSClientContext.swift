@@ -41,6 +41,9 @@
             SSL_set_fd(ssl, socket)
             SSL_set_connect_state(ssl)
             pushbutton_ssl_set_partial_write(ssl)
+            // One read(2) takes in whatever records have arrived, not a header and a body per record: the
+            // loop reads until the socket is drained, so nothing waits in OpenSSL's buffer unseen.
+            SSL_set_read_ahead(ssl, 1)
             var address = in6_addr()
             let isAddress = inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
             if isAddress {
