@@ -463,8 +463,12 @@ public final class SQLGatewayStore: GatewayStore {
         var shared: [UInt8]?
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
+        var skippedAtIntake = false
         try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
             count += deliveries.count
+            if !skippedAtIntake {
+                skippedAtIntake = deliveries.indices.contains { deliveries[$0].skippedBecause != nil }
+            }
             if let lowest = try insert(
                 deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
                 into: connection)
@@ -475,10 +479,28 @@ public final class SQLGatewayStore: GatewayStore {
         if let first {
             let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
             tallies.move(spec.id, from: .queued, to: .skipped, skipped)
-            try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+            var ids = newIDs
+            if ids == nil, skipped == 0, !skippedAtIntake {
+                ids = try Self.consecutiveIDs(from: first, count: count, connection)
+            }
+            try QueueBatches.create(notification: spec.id, from: first, ids: ids, due: now, connection)
         }
         try tallies.write(into: connection)
         return count
+    }
+
+    /// The ids of an SQLite page of `count` new rows, all at or above `first` (the bound ``insert`` gave),
+    /// when they are exactly `first` and the ones after it (as SQLite numbers the rows of its one writer):
+    /// then the page's batches are made from them, instead of reading every row back through a window query
+    /// (about 1.5 µs a recipient). `nil` when they are not, and the page is read back.
+    private static func consecutiveIDs(from first: Int64, count: Int, _ connection: any SQLConnection)
+        throws(StoreError) -> [Int64]?
+    {
+        guard count > 0,
+            let last = try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer,
+            last - first + 1 == Int64(count)
+        else { return nil }
+        return Array(first...last)
     }
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
