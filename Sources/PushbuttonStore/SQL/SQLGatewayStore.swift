@@ -26,7 +26,10 @@ public final class SQLGatewayStore: GatewayStore {
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
-        let connection = try SQLiteConnection(path: path, cacheKiB: 16384)
+        // The writer's page cache holds what leases and outcomes work on (a few batches of rows, the ends of
+        // the indexes): 4 MiB measured as fast as 16 MiB, which filled during a campaign and made up ~12 MiB
+        // of the server's peak.
+        let connection = try SQLiteConnection(path: path, cacheKiB: 4096)
         try StoreMigrations.migrateSQLite(connection.database, now: now)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
