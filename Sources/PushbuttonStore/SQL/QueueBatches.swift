@@ -131,17 +131,14 @@ enum QueueBatches {
                 FROM queue_batches WHERE id = ?
                 """, [.integer(highest + 1), .integer(max(size - Int64(rows.count), 1)), .integer(id)])
         }
-        // A held batch's size is how many recipients its lease took: every one in its range still to send
-        // (a limit that stopped short split the range above), so the outcome that records that many finishes
-        // it (``removeFinished(_:recorded:_:)``).
         try connection.query(
             """
             UPDATE queue_batches SET lease_token = ?, lease_until = ?, leases = ?, last_id = ?, size = ?
             WHERE id = ?
             """,
             [
-                .text(token), SQLGatewayStore.time(until), leases, .integer(end), .integer(Int64(rows.count)),
-                .integer(id),
+                .text(token), SQLGatewayStore.time(until), leases, .integer(end),
+                .integer(end == last ? size : Int64(rows.count)), .integer(id),
             ])
         let leaseCount = Int(leases.integer ?? 1)
         for row in rows {
@@ -155,33 +152,23 @@ enum QueueBatches {
     /// Locks (PostgreSQL) the batches the leases `tokens` hold, in id order, before an outcome or a release
     /// writes their recipients' rows: a lease skips a batch an outcome holds (and takes its rest once the
     /// outcome committed), or the outcome waits for the lease that took its expired batch and is refused. Returns
-    /// the batches: id, notification_id, first_id, last_id, lease_token, size.
+    /// the batches: id, notification_id, first_id, last_id, lease_token.
     static func lock(held tokens: Set<String>, dialect: SQLDialect, _ connection: any SQLConnection)
         throws(StoreError) -> [[SQLValue]]
     {
         guard !tokens.isEmpty else { return [] }
         let sorted = tokens.sorted()
         return try connection.query(
-            "SELECT id, notification_id, first_id, last_id, lease_token, size FROM queue_batches WHERE lease_token IN ("
+            "SELECT id, notification_id, first_id, last_id, lease_token FROM queue_batches WHERE lease_token IN ("
                 + Array(repeating: "?", count: sorted.count).joined(separator: ", ") + ") ORDER BY id"
                 + dialect.lockRow, sorted.map { .text($0) })
     }
 
     /// Removes those of `batches` (as ``lock(held:dialect:_:)`` answered them) with no recipient left
-    /// queued or leased, in the outcome's transaction. `recorded[i]` is how many outcomes this transaction
-    /// recorded in `batches[i]`: as many as its lease took (its size) finish it without a read of its rows
-    /// (~0.7 µs a recipient on SQLite, a row read for its state); fewer, and its rows are asked.
-    static func removeFinished(_ batches: [[SQLValue]], recorded: [Int], _ connection: any SQLConnection)
-        throws(StoreError)
-    {
-        for (index, batch) in batches.enumerated() {
+    /// queued or leased, in the outcome's transaction.
+    static func removeFinished(_ batches: [[SQLValue]], _ connection: any SQLConnection) throws(StoreError) {
+        for batch in batches {
             guard let id = batch[0].integer else { continue }
-            if batch.count > 5, let size = batch[5].integer, size > 0, index < recorded.count,
-                Int64(recorded[index]) == size
-            {
-                try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)])
-                continue
-            }
             let unfinished = try connection.query(
                 """
                 SELECT 1 FROM deliveries WHERE notification_id = ? AND id BETWEEN ? AND ?

@@ -687,17 +687,14 @@ public final class SQLGatewayStore: GatewayStore {
                 var delivered: [(group: DeliveredGroup, ids: [Int64])] = []
                 var others: [CompletedDelivery] = []
                 var held = HeldBatches(batches)
-                // Each outcome's batch (by its position in `batches`), to count what each finished.
-                var holders: [Int?] = []
-                holders.reserveCapacity(results.count)
                 for index in results.indices {
                     let id = results[index].delivery.id
                     // A recipient whose batch its lease no longer holds is another lease's now: refused.
-                    let holder = held.holder(
-                        token: results[index].delivery.leaseToken,
-                        notification: results[index].delivery.notificationID, id: id)
-                    holders.append(holder)
-                    guard holder != nil else { continue }
+                    guard
+                        held.holds(
+                            token: results[index].delivery.leaseToken,
+                            notification: results[index].delivery.notificationID, id: id)
+                    else { continue }
                     if case .delivered = results[index].outcome {
                         let group = DeliveredGroup(
                             leases: results[index].delivery.leases, attempts: results[index].attempts)
@@ -791,11 +788,7 @@ public final class SQLGatewayStore: GatewayStore {
                 }
                 if let run { tallies.move(run.notification, from: .leased, to: run.state, run.count) }
                 try tallies.write(into: connection)
-                var recordedPerBatch = Array(repeating: 0, count: batches.count)
-                for index in results.indices where wasRecorded[index] {
-                    if let holder = holders[index] { recordedPerBatch[holder] += 1 }
-                }
-                try QueueBatches.removeFinished(batches, recorded: recordedPerBatch, connection)
+                try QueueBatches.removeFinished(batches, connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
                 var deactivated: [String: Int] = [:]
