@@ -29,6 +29,34 @@ struct QueueBatchesTests {
         }
     }
 
+    /// An SQLite page's batches: from its consecutive ids when nothing in it was skipped, else read back
+    /// (the skipped recipient in no batch); the same ranges either way.
+    @Test func anSQLitePageIsBatchedByItsIdsOrReadBackWhenARecipientIsSkipped() async throws {
+        let store = try await StoreBackend.sqlite.makeStore()
+        _ = try store.enqueue(Self.spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
+        let count = 2 * QueueBatches.rows + 200
+        let page = Self.deliveries(count, prefix: "c")
+        #expect(try store.append(campaign: "c1", deliveries: page, now: Self.t0) == count)
+        let ranges = {
+            try store.with { connection throws(StoreError) in
+                try connection.query("SELECT first_id, last_id, size FROM queue_batches ORDER BY first_id")
+            }.map { $0.compactMap(\.integer) }
+        }
+        #expect(try ranges() == [[1, 500, 500], [501, 1000, 500], [1001, 1200, 200]])
+
+        // A dead device's recipient is skipped at intake and left out of the batches of the next page.
+        _ = try store.register(
+            DeviceRegistration(app: "chat", token: page[10].token, registeredAt: Self.t0), now: Self.t0)
+        #expect(try store.markInactive(app: "chat", token: page[10].token, since: Self.t0 + 1, now: Self.t0 + 1))
+        let second = Self.deliveries(QueueBatches.rows + 2, prefix: "d")
+        #expect(try store.append(campaign: "c1", deliveries: second, now: Self.t0 + 2) == second.count)
+        #expect(try ranges().suffix(2) == [[1201, 1701, 500], [1702, 1702, 1]], "row 1211 skipped, in no batch")
+        #expect(try store.notification(id: "c1", limit: 0, after: 0)?.counts == [.queued: count + 501, .skipped: 1])
+        // The pages went in without the notification_id check; the connection checks again after them.
+        let checks = try store.with { connection throws(StoreError) in try connection.query("PRAGMA foreign_keys") }
+        #expect(checks.first?.first?.integer == 1)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func leasesSplitBatchesAndTheLastOutcomeRemovesThem(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()

@@ -245,7 +245,7 @@ final class IntakeService: Sendable {
     /// each further line a recipient. More pages of recipients may follow with ``appendPage(campaign:app:body:)``.
     func createCampaign(app: AppRuntime, body: [UInt8], idempotencyKey: String?) throws(GatewayError) -> HTTPResponse {
         let lines = Self.lines(body)
-        guard let (header, _) = lines.first(where: { !$0.text.isEmpty }) else {
+        guard let (headerRange, _) = lines.first(where: { !$0.range.isEmpty }) else {
             throw .invalid(
                 [
                     Diagnostic(
@@ -253,7 +253,8 @@ final class IntakeService: Sendable {
                         hint: "line 1: the campaign (payload or category, title, body…); then one recipient per line")
                 ], what: "the campaign")
         }
-        let document = try Self.document(Array(header), what: "the campaign's first line")
+        let header = Array(body[headerRange])
+        let document = try Self.document(header, what: "the campaign's first line")
         var diagnostics: [Diagnostic] = []
         guard let draft = NotificationDraft.read(document.value, campaign: true, diagnostics: &diagnostics),
             !diagnostics.containsErrors
@@ -263,9 +264,10 @@ final class IntakeService: Sendable {
         let spec = NotificationSpec(
             id: id, app: app.id, kind: .campaign, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: now(),
-            request: Array(header))
+            request: header)
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
-        let page = try checkRecipients(lines, skipFirst: true, app: app.id, compiled: compiled, defaults: draft.data)
+        let page = try checkRecipients(
+            body, lines, skipFirst: true, app: app.id, compiled: compiled, defaults: draft.data)
         // The first page goes in with the campaign and its idempotency key, in one transaction.
         let deliveries = page.deliveries
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, body)) }
@@ -299,7 +301,8 @@ final class IntakeService: Sendable {
         }
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: id, locate: document.locating)
         let lines = Self.lines(body)
-        let page = try checkRecipients(lines, skipFirst: false, app: app.id, compiled: compiled, defaults: draft.data)
+        let page = try checkRecipients(
+            body, lines, skipFirst: false, app: app.id, compiled: compiled, defaults: draft.data)
         let added = try storeRecipients(page, campaign: id)
         metrics.accepted(app.id, added)
         return try campaign(id: id, app: app.id, status: 202, replayed: false)
@@ -314,7 +317,7 @@ final class IntakeService: Sendable {
         var ownData = false
     }
 
-    private func readRecipient(_ text: [UInt8], line: Int, defaults: [String: JSONValue])
+    private func readRecipient(_ text: ArraySlice<UInt8>, line: Int, defaults: [String: JSONValue])
         throws(GatewayError) -> RecipientLine
     {
         func refuse(_ path: JSONPath, _ message: String, hint: String? = nil) -> GatewayError {
@@ -329,7 +332,7 @@ final class IntakeService: Sendable {
         if let token = TokenOnlyLine.deviceToken(text) {
             return RecipientLine(token: token, user: nil, data: defaults, ownData: false)
         }
-        guard let value = try? JSONParser.parse(text), let object = value.objectValue else {
+        guard let value = try? JSONParser.parse(Array(text)), let object = value.objectValue else {
             throw refuse(
                 .root, "not a JSON object", hint: #"one recipient per line: {"token": "<64 hex>", "data": {…}}"#)
         }
@@ -367,7 +370,15 @@ final class IntakeService: Sendable {
         /// Each recipient (a user's every active device), with a new `apns-id`.
         func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
             for recipient in recipients {
-                for token in recipient.token.map({ [$0] }) ?? users[recipient.user ?? ""] ?? [] {
+                // A token is passed on as it is: no array of one made for each recipient.
+                if let token = recipient.token {
+                    try body(
+                        NewDelivery(
+                            token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                            payload: recipient.payload))
+                    continue
+                }
+                for token in users[recipient.user ?? ""] ?? [] {
                     try body(
                         NewDelivery(
                             token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
@@ -384,32 +395,40 @@ final class IntakeService: Sendable {
         }
     }
 
-    /// The lines of an NDJSON body, numbered from 1, split by the model's ``LineSplitter`` (as `pushbutton
-    /// send` reads its input), without their leading blanks. The body is already bounded by the server's limit.
-    static func lines(_ body: [UInt8]) -> [(text: [UInt8], line: Int)] {
-        var splitter = LineSplitter(maximumLength: max(1, body.count))
-        var lines: [(text: [UInt8], line: Int)] = []
-        func keep(_ line: LineSplitter.Line) {
-            guard case .text(let bytes) = line else { return }
-            let blanks = bytes.prefix { $0 == 0x20 || $0 == 0x09 }.count
-            lines.append((blanks == 0 ? bytes : Array(bytes.dropFirst(blanks)), lines.count + 1))
+    /// Where the lines of an NDJSON body are in it, numbered from 1, split as the model's ``LineSplitter``
+    /// splits `pushbutton send`'s input (at `\n`, a `\r` before it dropped, a last line without a break kept),
+    /// without their leading blanks. Ranges, not a copy of each line: a page of 10,000 recipients made 10,000
+    /// arrays only to read each once. The body is already bounded by the server's limit.
+    static func lines(_ body: [UInt8]) -> [(range: Range<Int>, line: Int)] {
+        var lines: [(range: Range<Int>, line: Int)] = []
+        body.withUnsafeBufferPointer { bytes in
+            var start = 0
+            while start < bytes.count {
+                let newline = bytes[start...].firstIndex(of: 0x0A)
+                var end = newline ?? bytes.count
+                if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+                var first = start
+                while first < end, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+                lines.append((first..<end, lines.count + 1))
+                guard let newline else { break }
+                start = newline + 1
+            }
         }
-        splitter.feed(body, keep)
-        splitter.finish(keep)
         return lines
     }
 
     /// Reads every recipient line and renders its payload; a bad line refuses the whole page.
     private func checkRecipients(
-        _ lines: [(text: [UInt8], line: Int)], skipFirst: Bool, app: String, compiled: Compiled,
-        defaults: [String: JSONValue]
+        _ body: [UInt8], _ lines: [(range: Range<Int>, line: Int)], skipFirst: Bool, app: String,
+        compiled: Compiled, defaults: [String: JSONValue]
     ) throws(GatewayError) -> Page {
         var page = Page()
         var users: Set<String> = []
         var campaignPayload: [UInt8]?
-        let first = skipFirst ? (lines.first { !$0.text.isEmpty }?.line ?? 0) : 0
-        for (text, line) in lines where !text.isEmpty && line != first {
-            let recipient = try readRecipient(text, line: line, defaults: defaults)
+        let first = skipFirst ? (lines.first { !$0.range.isEmpty }?.line ?? 0) : 0
+        page.recipients.reserveCapacity(lines.count)
+        for (range, line) in lines where !range.isEmpty && line != first {
+            let recipient = try readRecipient(body[range], line: line, defaults: defaults)
             // Recipients without data of their own share one rendering (and one buffer) of the campaign's.
             let payload: [UInt8]
             if !recipient.ownData, let shared = campaignPayload {

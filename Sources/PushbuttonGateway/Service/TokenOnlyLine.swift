@@ -15,7 +15,10 @@ enum TokenOnlyLine {
     /// The token of such a line as a device token (``DeviceToken``'s rules: 64 to
     /// ``DeviceToken/maximumDigits`` digits, an even number), in lowercase, checked and copied in one pass;
     /// nil for any other line or a token of the wrong length (the parser's path then says what is wrong).
-    static func deviceToken(_ line: [UInt8]) -> String? {
+    static func deviceToken(_ line: [UInt8]) -> String? { deviceToken(line[...]) }
+
+    /// ``deviceToken(_:)-([UInt8])`` of a line within a larger buffer (a campaign page's body), uncopied.
+    static func deviceToken(_ line: ArraySlice<UInt8>) -> String? {
         line.withUnsafeBufferPointer { bytes -> String? in
             guard let range = hexRange(bytes), (64...DeviceToken.maximumDigits).contains(range.count),
                 range.count % 2 == 0

@@ -141,7 +141,7 @@ final class DeliveryWorkers: Sendable {
                         expiration: deliveries[index].expiration, collapseID: deliveries[index].collapseID,
                         apnsID: apnsID))
             }
-            let batch = WorkerBatch(deliveries: deliveries, notifications: notifications)
+            let batch = WorkerBatch(deliveries: deliveries, notifications: consume notifications)
             let started = ContinuousClock.now
             // The workers share the client: together they keep as many under way as its connections carry, not
             // 1,000 each — the rest would only wait in the client's queue, each with its timer.

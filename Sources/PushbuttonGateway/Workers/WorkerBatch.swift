@@ -18,22 +18,20 @@ final class WorkerBatch: SynchronousNotificationSource {
 
     /// The leased rows, in the order of the notifications.
     let deliveries: [LeasedDelivery]
-    /// Each notification's position, by apns-id (unique within a lease: the store gives each row its own).
-    private let positions: [UUID: Int]
+    /// Each slot's apns-id (nil for a row not sent), to check the position a notification carries back.
+    private let apnsIDs: [UUID?]
     private let state: Locked<State>
 
     /// `notifications[i]` is `deliveries[i]`'s, `nil` for a row not to send (its outcome is not this batch's).
-    init(deliveries: [LeasedDelivery], notifications: [APNsNotification?]) {
+    init(deliveries: [LeasedDelivery], notifications: consuming [APNsNotification?]) {
         precondition(deliveries.count == notifications.count, "one slot per leased row")
         self.deliveries = deliveries
-        var positions: [UUID: Int] = [:]
-        positions.reserveCapacity(notifications.count)
-        for (index, notification) in notifications.enumerated() {
-            if let apnsID = notification?.apnsID { positions[apnsID] = index }
-        }
-        self.positions = positions
-        state = Locked(
-            State(notifications: notifications, outcomes: Array(repeating: nil, count: notifications.count)))
+        // Each notification carries its position (1-based) to its answer: no table by apns-id to fill and
+        // look up, per batch and per answer. Numbered in place (the array is the batch's, consumed).
+        for index in notifications.indices { notifications[index]?.inputLine = index + 1 }
+        apnsIDs = notifications.map { $0?.apnsID }
+        let count = notifications.count
+        state = Locked(State(notifications: notifications, outcomes: Array(repeating: nil, count: count)))
     }
 
     func poll() -> NotificationPoll {
@@ -56,13 +54,21 @@ final class WorkerBatch: SynchronousNotificationSource {
     func finish(_ notification: APNsNotification, outcome: DeliveryOutcome, attempts: Int, latency: Double = 0)
         -> Bool
     {
-        guard let index = positions[notification.apnsID] else { return false }
+        guard let index = position(of: notification) else { return false }
         return state.withLock { state in
             guard state.outcomes[index] == nil else { return false }
             state.outcomes[index] = (outcome, attempts)
             state.tally.add(outcome, latency: latency)
             return true
         }
+    }
+
+    /// Where `notification` is in the batch: the position it carries, when its apns-id is that slot's (the
+    /// sender's answers), else found by apns-id (a notification from elsewhere, as tests hand in).
+    private func position(of notification: APNsNotification) -> Int? {
+        let carried = notification.inputLine - 1
+        if apnsIDs.indices.contains(carried), apnsIDs[carried] == notification.apnsID { return carried }
+        return apnsIDs.firstIndex(of: notification.apnsID)
     }
 
     /// The outcomes kept so far, counted for ``GatewayMetrics``.

@@ -26,7 +26,10 @@ public final class SQLGatewayStore: GatewayStore {
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
-        let connection = try SQLiteConnection(path: path, cacheKiB: 16384)
+        // The writer's page cache holds what leases and outcomes work on (a few batches of rows, the ends of
+        // the indexes): 4 MiB measured as fast as 16 MiB, which filled during a campaign and made up ~12 MiB
+        // of the server's peak.
+        let connection = try SQLiteConnection(path: path, cacheKiB: 4096)
         try StoreMigrations.migrateSQLite(connection.database, now: now)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
@@ -420,9 +423,20 @@ public final class SQLGatewayStore: GatewayStore {
                 }
             }
         }
+        // Without SQLite's check of each new row's notification_id against notifications (a lookup per
+        // recipient, ~0.7 µs): `append` reads the campaign's row first in the same transaction and adds
+        // nothing unless it is there, and notifications are never deleted, so the check cannot fail
+        // (PostgreSQL dropped it in migration 8i). The pragma only takes effect outside a transaction.
+        func unchecked<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+            try with { connection throws(StoreError) in
+                try connection.script("PRAGMA foreign_keys=OFF")
+                defer { try? connection.script("PRAGMA foreign_keys=ON") }
+                return try body(connection)
+            }
+        }
         if pages.count > 1 {
             let together = Result { () throws(StoreError) -> [Int?] in
-                try with { connection throws(StoreError) in
+                try unchecked { connection throws(StoreError) in
                     try connection.transaction { () throws(StoreError) -> [Int?] in
                         var counts: [Int?] = []
                         for page in pages { counts.append(try one(page, connection)) }
@@ -434,7 +448,7 @@ public final class SQLGatewayStore: GatewayStore {
         }
         return pages.map { page in
             Result { () throws(StoreError) -> Int? in
-                try with { connection throws(StoreError) in
+                try unchecked { connection throws(StoreError) in
                     try connection.transaction { () throws(StoreError) -> Int? in try one(page, connection) }
                 }
             }
@@ -463,8 +477,12 @@ public final class SQLGatewayStore: GatewayStore {
         var shared: [UInt8]?
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
+        var skippedAtIntake = false
         try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
             count += deliveries.count
+            if !skippedAtIntake {
+                skippedAtIntake = deliveries.indices.contains { deliveries[$0].skippedBecause != nil }
+            }
             if let lowest = try insert(
                 deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
                 into: connection)
@@ -475,10 +493,28 @@ public final class SQLGatewayStore: GatewayStore {
         if let first {
             let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
             tallies.move(spec.id, from: .queued, to: .skipped, skipped)
-            try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+            var ids = newIDs
+            if ids == nil, skipped == 0, !skippedAtIntake {
+                ids = try Self.consecutiveIDs(from: first, count: count, connection)
+            }
+            try QueueBatches.create(notification: spec.id, from: first, ids: ids, due: now, connection)
         }
         try tallies.write(into: connection)
         return count
+    }
+
+    /// The ids of an SQLite page of `count` new rows, all at or above `first` (the bound ``insert`` gave),
+    /// when they are exactly `first` and the ones after it (as SQLite numbers the rows of its one writer):
+    /// then the page's batches are made from them, instead of reading every row back through a window query
+    /// (about 1.5 µs a recipient). `nil` when they are not, and the page is read back.
+    private static func consecutiveIDs(from first: Int64, count: Int, _ connection: any SQLConnection)
+        throws(StoreError) -> [Int64]?
+    {
+        guard count > 0,
+            let last = try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer,
+            last - first + 1 == Int64(count)
+        else { return nil }
+        return Array(first...last)
     }
 
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
