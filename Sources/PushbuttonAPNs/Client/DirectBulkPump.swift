@@ -14,6 +14,13 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     // `@unchecked Sendable`: the counters, the result lists and `completion` are only reached under `lock`;
     // `source`, `client`, `window` and `onResult` are constants.
     typealias ResultHandler = @Sendable (APNsNotification, APNsResult, Int) -> Void
+    /// A result waiting for the end of the loop's turn. A struct, not a tuple: a tuple's elements are copied
+    /// through the runtime's generic value witnesses.
+    private struct TurnResult {
+        let delivery: Delivery
+        let result: APNsResult
+        let attempts: Int
+    }
     private let lock = NSLock()
     private let source: any SynchronousNotificationSource
     private let client: APNsClient
@@ -31,9 +38,9 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     private var completed = false
     /// Results finished during the current loop turn, handed on at its end: each with its delivery, whose
     /// notification is read in place then (no copy of it), and which goes back to `spare` only afterwards.
-    private var turnResults: [(Delivery, APNsResult, Int)] = []
+    private var turnResults: [TurnResult] = []
     /// An emptied list of results kept for the next turn (no allocation per turn).
-    private var spareResults: [(Delivery, APNsResult, Int)] = []
+    private var spareResults: [TurnResult] = []
     /// Whether a loop turn will hand `turnResults` on.
     private var resultsDeferred = false
     /// Results finished and not yet handed on: the caller resumes only once none is left.
@@ -67,7 +74,7 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
                 inFlight -= 1
                 // Owed until handed on, so the caller's task resumes after the last one.
                 resultsOwed += 1
-                turnResults.append((delivery, result, attempts))
+                turnResults.append(TurnResult(delivery: delivery, result: result, attempts: attempts))
                 register = !resultsDeferred
                 resultsDeferred = true
                 return beginRefill(&caller, &reused)
@@ -89,7 +96,7 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     }
 
     func turnEnded() {
-        var results = lock.withLock { () -> [(Delivery, APNsResult, Int)] in
+        var results = lock.withLock { () -> [TurnResult] in
             resultsDeferred = false
             var taken = spareResults
             spareResults = []
@@ -97,12 +104,12 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
             return taken
         }
         for index in results.indices {
-            onResult(results[index].0.notification, results[index].1, results[index].2)
+            onResult(results[index].delivery.notification, results[index].result, results[index].attempts)
         }
         let caller = lock.withLock { () -> CheckedContinuation<Void, Never>? in
             resultsOwed -= results.count
             // Their notifications are handed on: the deliveries may carry the next ones.
-            for index in results.indices { spare.append(results[index].0) }
+            for index in results.indices { spare.append(results[index].delivery) }
             results.removeAll(keepingCapacity: true)
             if spareResults.capacity < results.capacity { swap(&spareResults, &results) }
             return completionIfDone()
