@@ -31,10 +31,6 @@
         private var consecutiveFailures = 0
         private var nextConnectAllowed = ContinuousClock.now
         @exclusivity(unchecked) private var nextTimerCheck = ContinuousClock.now
-        /// When the last `poll` returned: the start of a reused stream's timeout (a clock read per request
-        /// cost more than the rest of reusing the stream). A timeout counted from it ends at most one turn's
-        /// work early, never late.
-        @exclusivity(unchecked) private var polledAt = ContinuousClock.now
         private let finished = ThreadExit()
         /// The loop's thread, checked in debug builds wherever loop-only state is touched.
         let ownership = ThreadOwnership()
@@ -103,7 +99,7 @@
         func reusableStream(for delivery: Delivery, authorization: String?, timeout: Duration) -> ClientStream? {
             guard isLoopThread, let stream = spareStreams.popLast() else { return nil }
             streamsReused.add(1, ordering: .relaxed)
-            stream.reuse(delivery: delivery, authorization: authorization, timeout: timeout, now: polledAt)
+            stream.reuse(delivery: delivery, authorization: authorization, timeout: timeout)
             return stream
         }
 
@@ -341,7 +337,6 @@
                 descriptors.append(pollfd(fd: connection.socket, events: connection.pollEvents, revents: 0))
             }
             _ = poll(&descriptors, nfds_t(descriptors.count), 50)
-            polledAt = .now
             if descriptors[0].revents != 0 { wakeUp.drain() }
             for (index, connection) in polled.enumerated() {
                 let events = descriptors[index + 1].revents

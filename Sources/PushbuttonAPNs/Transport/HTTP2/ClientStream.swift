@@ -54,15 +54,15 @@
 
         /// Makes a finished notification stream of the loop's pool (see ``ClientLoop/recycle(_:)``) a new one
         /// for `delivery`, as ``init(delivery:authorization:timeout:)`` would: a notification costs no stream
-        /// allocation once the pool holds as many streams as are under way. The deadline counts from `now`.
-        func reuse(delivery: Delivery, authorization: String?, timeout: Duration, now: ContinuousClock.Instant) {
+        /// allocation once the pool holds as many streams as are under way.
+        func reuse(delivery: Delivery, authorization: String?, timeout: Duration) {
             self.delivery = delivery
             // The same token on every request of a bulk send: assigned only when it changed (no retain and
             // release of the same string).
             if !Self.same(self.authorization, authorization) { self.authorization = authorization }
             isFinished = false
             if self.timeout != timeout { self.timeout = timeout }
-            deadline = now + timeout
+            deadline = .now + timeout
             status = 0
             if !headers.isEmpty { headers = [:] }
             if uniqueID != nil { uniqueID = nil }
