@@ -51,7 +51,7 @@ final class Delivery: @unchecked Sendable {
         let apnsID = notification.apnsID
         self.notification = consume notification  // moved in: no copy of its strings and bytes
         started = client.isObserved ? .now : nil
-        let token = client.tokens?.freshToken()
+        let token = freshToken()
         step { state in
             state.reset(apnsID: apnsID)  // in place: the state is not copied into the lock
             return state.start(freshToken: token)
@@ -59,8 +59,16 @@ final class Delivery: @unchecked Sendable {
     }
 
     func start() {
-        let fresh = client.tokens?.freshToken()
+        let fresh = freshToken()
         step { $0.start(freshToken: fresh) }
+    }
+
+    /// The provider's token when it can be had without waiting: on a transport's loop thread read once per
+    /// loop turn, elsewhere from the provider.
+    private func freshToken() -> ProviderToken? {
+        guard let tokens = client.tokens else { return nil }
+        if let turn = LoopTurn.current { return turn.freshToken(from: tokens) }
+        return tokens.freshToken()
     }
 
     /// The caller's task was cancelled (see ``DeliveryState/cancel()``).

@@ -12,32 +12,40 @@ import Foundation
 /// connection, so work done before the write sets the pace).
 final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable {
     // `@unchecked Sendable`: the counters, the result lists and `completion` are only reached under `lock`;
-    // `source`, `client`, `window` and `onResult` are constants.
+    // `source`, `client`, `window` and `onResult` are constants. No two accesses overlap, so the properties
+    // used per notification skip the runtime's exclusivity checks (`@exclusivity(unchecked)`).
     typealias ResultHandler = @Sendable (APNsNotification, APNsResult, Int) -> Void
+    /// A result waiting for the end of the loop's turn. A struct, not a tuple: a tuple's elements are copied
+    /// through the runtime's generic value witnesses.
+    private struct TurnResult {
+        let delivery: Delivery
+        let result: APNsResult
+        let attempts: Int
+    }
     private let lock = NSLock()
     private let source: any SynchronousNotificationSource
     private let client: APNsClient
     private let window: Int
     private let onResult: ResultHandler
-    private var inFlight = 0
+    @exclusivity(unchecked) private var inFlight = 0
     /// Finished deliveries, started again for the next notifications: one allocation fewer per notification.
-    private var spare: [Delivery] = []
-    private var inputFinished = false
-    private var stopped = false
+    @exclusivity(unchecked) private var spare: [Delivery] = []
+    @exclusivity(unchecked) private var inputFinished = false
+    @exclusivity(unchecked) private var stopped = false
     /// Set while one thread starts deliveries (see ``BulkPump``'s).
-    private var refilling = false
+    @exclusivity(unchecked) private var refilling = false
     /// The caller, waiting for the last result.
     private var completion: CheckedContinuation<Void, Never>?
     private var completed = false
     /// Results finished during the current loop turn, handed on at its end: each with its delivery, whose
     /// notification is read in place then (no copy of it), and which goes back to `spare` only afterwards.
-    private var turnResults: [(Delivery, APNsResult, Int)] = []
+    @exclusivity(unchecked) private var turnResults: [TurnResult] = []
     /// An emptied list of results kept for the next turn (no allocation per turn).
-    private var spareResults: [(Delivery, APNsResult, Int)] = []
+    @exclusivity(unchecked) private var spareResults: [TurnResult] = []
     /// Whether a loop turn will hand `turnResults` on.
-    private var resultsDeferred = false
+    @exclusivity(unchecked) private var resultsDeferred = false
     /// Results finished and not yet handed on: the caller resumes only once none is left.
-    private var resultsOwed = 0
+    @exclusivity(unchecked) private var resultsOwed = 0
 
     init(source: any SynchronousNotificationSource, client: APNsClient, window: Int, onResult: @escaping ResultHandler)
     {
@@ -67,7 +75,7 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
                 inFlight -= 1
                 // Owed until handed on, so the caller's task resumes after the last one.
                 resultsOwed += 1
-                turnResults.append((delivery, result, attempts))
+                turnResults.append(TurnResult(delivery: delivery, result: result, attempts: attempts))
                 register = !resultsDeferred
                 resultsDeferred = true
                 return beginRefill(&caller, &reused)
@@ -89,7 +97,7 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
     }
 
     func turnEnded() {
-        var results = lock.withLock { () -> [(Delivery, APNsResult, Int)] in
+        var results = lock.withLock { () -> [TurnResult] in
             resultsDeferred = false
             var taken = spareResults
             spareResults = []
@@ -97,12 +105,12 @@ final class DirectBulkPump: DeliverySink, LoopTurnObserver, @unchecked Sendable 
             return taken
         }
         for index in results.indices {
-            onResult(results[index].0.notification, results[index].1, results[index].2)
+            onResult(results[index].delivery.notification, results[index].result, results[index].attempts)
         }
         let caller = lock.withLock { () -> CheckedContinuation<Void, Never>? in
             resultsOwed -= results.count
             // Their notifications are handed on: the deliveries may carry the next ones.
-            for index in results.indices { spare.append(results[index].0) }
+            for index in results.indices { spare.append(results[index].delivery) }
             results.removeAll(keepingCapacity: true)
             if spareResults.capacity < results.capacity { swap(&spareResults, &results) }
             return completionIfDone()

@@ -61,8 +61,13 @@ struct SendResultLine {
         if let line { integer("line", Int64(line)) }
     }
 
+    /// Written raw: a device token is lowercase hex (``DeviceToken`` checks it), which JSON never escapes, so
+    /// the escaping scan per result is skipped.
     private mutating func token(_ notification: APNsNotification) {
-        string("token", notification.deviceToken.hex)
+        var hex = notification.deviceToken.hex  // String.withUTF8 is specialized here, DeviceToken's is not
+        writer.writeRaw(",\"token\":\"")
+        hex.withUTF8 { writer.writeRaw($0) }
+        writer.writeRaw("\"")
     }
 
     private mutating func string(_ key: StaticString, _ value: String) {

@@ -6,7 +6,9 @@
     /// the device token and the apns-id, and where those two are. A bulk send's next notification nearly
     /// always has the same shape (same token length, topic, push type, priority, provider token and payload
     /// size), so its headers are those two values rewritten in place, not a header list built again.
-    struct NotificationHeaderShape {
+    /// A class: the connection reads its shape once per request, and a struct's copy out of the connection
+    /// would retain and release each of its strings.
+    final class NotificationHeaderShape {
         let authorization: String?
         let topic: String
         let pushType: PushType
@@ -18,6 +20,22 @@
         /// The fields holding the `:path` and the `apns-id`.
         let pathField: Int
         let apnsIDField: Int
+
+        init(
+            authorization: String?, topic: String, pushType: PushType, priority: Int?, expiration: Int64?,
+            collapseID: String?, tokenLength: Int, bodyLength: Int, pathField: Int, apnsIDField: Int
+        ) {
+            self.authorization = authorization
+            self.topic = topic
+            self.pushType = pushType
+            self.priority = priority
+            self.expiration = expiration
+            self.collapseID = collapseID
+            self.tokenLength = tokenLength
+            self.bodyLength = bodyLength
+            self.pathField = pathField
+            self.apnsIDField = apnsIDField
+        }
 
         /// Whether `notification`'s headers differ from this shape's only in the token and the apns-id.
         /// The strings are nearly always the very same ones (one topic, one provider token for minutes), which
