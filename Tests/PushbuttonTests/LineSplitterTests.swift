@@ -38,4 +38,13 @@ import Testing
                 ])
         }
     }
+
+    @Test(arguments: ["", "\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\r\n\r\n", "a\n\n\nb", "a\rb\n", "a\r", "\r"])
+    func rangesOfAWholeInputAreTheStreamedLines(_ text: String) {
+        let input = Array(text.utf8)
+        let ranges = input.withUnsafeBufferPointer { LineSplitter.lineRanges(in: $0) }
+        #expect(
+            ranges.map { LineSplitter.Line.text(Array(input[$0])) } == Self.lines(input, chunk: 3),
+            "\(text.debugDescription)")
+    }
 }

@@ -63,6 +63,23 @@ public struct LineSplitter: Sendable {
         }
     }
 
+    /// Where the lines of an input held whole in memory are, split by the same rule as ``feed(_:_:)`` and
+    /// ``finish(_:)`` (at `\n`, a `\r` before it dropped, a last line without a line break kept), as ranges
+    /// of `bytes` rather than a copy of each line. No length limit: the caller has bounded the input.
+    public static func lineRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        while start < bytes.count {
+            let newline = bytes[start...].firstIndex(of: 0x0A)
+            var end = newline ?? bytes.count
+            if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+            ranges.append(start..<end)
+            guard let newline else { break }
+            start = newline + 1
+        }
+        return ranges
+    }
+
     /// Ends the input: a last line without a line break is passed on.
     public mutating func finish(_ body: (Line) throws -> Void) rethrows {
         if !pending.isEmpty || skipped != nil { try emit(body) }

@@ -18,8 +18,9 @@ public struct APNsNotification: Sendable, Hashable {
     public var collapseID: String?
     /// `apns-id`: kept across retries, so APNs and the device can tell a retry from a new notification.
     public var apnsID: UUID
-    /// Where the sender's input had it (its line number), or 0: carried to the result with the notification,
-    /// so a bulk send needs no table from apns-id to line shared by its reading and its answering threads.
+    /// Where its sender keeps it, from 1, or 0: `send`'s input line, a gateway worker batch's slot. Carried to
+    /// the result with the notification, so a bulk send needs no table from apns-id to origin shared by its
+    /// reading and its answering threads.
     /// Not part of the notification's identity (``==`` and hashing leave it out).
     package var inputLine = 0
 
