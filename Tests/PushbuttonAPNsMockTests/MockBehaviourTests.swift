@@ -43,11 +43,10 @@ import Testing
         )
         let fixture = try await MockFixture(faults: plan)
         // A timeout resends an answer that was merely slow (a busy machine: a duplicate APNs would accept
-        // too); it has to outlast the slowest answer, and only the silenced requests wait for it. 300 at once
-        // in a debug build beside the rest of `make test` took over 2 s to answer on a slow VM (a duplicate
-        // acceptance in CI at 2 s), hence 5 s, as in `SoakTests`.
+        // too); the default (MockFixture.requestTimeout) outlasts the slowest answer, and only the silenced
+        // requests wait for it.
         let client = try fixture.client(
-            connections: 2, timeout: .seconds(5) * MockFixture.timeScale,
+            connections: 2,
             policy: RetryPolicy(maximumAttempts: 12, baseBackoff: .milliseconds(1)))
         let results = try await Self.sendMany(client, count: 300)
         #expect(results.count == 300)

@@ -33,8 +33,15 @@ struct MockFixture {
         Int(ProcessInfo.processInfo.environment["PUSHBUTTON_TEST_TIME_SCALE"] ?? "") ?? 1
     }
 
+    /// A request that times out is sent again; if the mock had answered it meanwhile, that is a second acceptance.
+    /// So the default timeout stays well above what an answer really takes: with N in flight, N over the rate
+    /// (Little's law), and debug builds beside the rest of `make test` on 2 cores ran at about 500/s (SoakTests'
+    /// 500 in flight: 1 s timeouts gave 2-128 duplicate acceptances in 6 full runs of 7; everyFaultAtOnce's 300
+    /// at once: one at 2 s). Scaled by ``timeScale``; tests that want a timeout to fire pass a short one.
+    static var requestTimeout: Duration { .seconds(5) * timeScale }
+
     func client(
-        connections: Int = 1, timeout: Duration = .seconds(5),
+        connections: Int = 1, timeout: Duration = MockFixture.requestTimeout,
         policy: RetryPolicy = RetryPolicy(baseBackoff: .milliseconds(2)),
         teamID: String = MockFixture.teamID, now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> APNsClient {

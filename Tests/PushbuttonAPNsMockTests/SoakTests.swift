@@ -22,13 +22,9 @@ import Testing
             parsing: "429=0.02,500=0.01,503=0.01,refuse=0.01,drop=0.0005,delay=0.01,delay-ms=50,silence=0.0005,"
                 + "goaway=0.0005,goaway-after=2500,seed=2026")
         let fixture = try await MockFixture(faults: plan, recordingLimit: 0)
-        // A request that times out is sent again, and if the mock had answered it meanwhile, that is a second
-        // acceptance: the timeout must stay well above the time an answer really takes. With 500 in flight
-        // that is 500 over the rate (Little's law): debug builds beside the rest of `make test` on 2 cores
-        // ran at about 500/s, so a second per answer, and 1 s timeouts gave 2-128 duplicate acceptances in
-        // 6 full runs of 7 (0 when the suite runs alone); at 5 s, 0 in 3 of 3. Silent streams cost 5 s.
+        // The default timeout (see MockFixture.requestTimeout): silent streams wait for it.
         let client = try fixture.client(
-            connections: 2, timeout: .seconds(5) * MockFixture.timeScale,
+            connections: 2,
             policy: RetryPolicy(maximumAttempts: 10, baseBackoff: .milliseconds(5)))
         // Every 100th notification goes to a dead token: a final error that must not be retried.
         for number in stride(from: 100, through: Self.count, by: 100) {
