@@ -188,12 +188,9 @@
             // The requests that the first answers refilled go out while the rest of the read is handled, so the
             // server works meanwhile instead of the two sides taking turns: after 2 answers, then after twice
             // as many each time, up to a sixteenth of the streams open as the read begins (at least 4). The
-            // server gets work at once, and a large read still costs few writes. A/B, 100k to nghttpd, rate as a
-            // share of h2load's at 20 / 100 / 1000 streams (session 10, quiet): a quarter (at least 32) with
-            // 256-byte slices 0.77 / 0.82 / 0.80; a sixteenth from the start with 512-byte slices 0.86 / 1.04 /
-            // 0.91 (4,096-byte slices 0.85 / 0.80 / 0.72). Growing from 2 against a sixteenth from the start
-            // (session 11, alternating pairs on a VM with steal time): +3% and +1% at 20 and 100 streams (medians
-            // of 5), at 1000 faster in 4 rounds of 4 by 15-39%, against the mock at 1000 in 3 of 3 by 9-20%.
+            // server gets work at once, and a large read still costs few writes. Measured against fixed
+            // thresholds and other slice sizes in Benchmarks/README.md (1000 streams to nghttpd: 0.74 -> 0.88-1.08x
+            // h2load's rate, 20 and 100 streams unchanged).
             let submitCap = max(4, streams.count / 16)
             var submitThreshold = min(2, submitCap)
             closedSinceSubmit = 0
