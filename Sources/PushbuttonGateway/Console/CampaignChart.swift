@@ -21,7 +21,7 @@ enum CampaignChart {
     }
 
     /// Taps per button, each bar the button's rate of deliveries (the axis runs to the largest rate, at least 10%).
-    static func buttons(_ stats: CampaignStats, titles: [String: String]) -> String {
+    static func buttons(_ stats: TapStats, titles: [String: String]) -> String {
         let top = max(
             0.1,
             (stats.buttons.map(\.rateOfDeliveries) + [Double(stats.body) / Double(max(1, stats.delivered))]).max() ?? 0)
@@ -52,7 +52,7 @@ enum CampaignChart {
     }
 
     /// Median and 90th-percentile time from delivery to the tap.
-    static func timeToTap(_ stats: CampaignStats) -> String {
+    static func timeToTap(_ stats: TapStats) -> String {
         let values = [("Median", stats.medianTimeToTap), ("90th percentile", stats.p90TimeToTap)]
         let top = max(1, values.compactMap(\.1).max() ?? 0)
         let bars = values.map { label, milliseconds in

@@ -12,7 +12,7 @@ enum CampaignPage {
     }
 
     static func render(
-        _ record: NotificationRecord, stats: CampaignStats?, statsProblem: String?, catalog: ConsoleCatalog,
+        _ record: NotificationRecord, stats: TapStats?, statsProblem: String?, catalog: ConsoleCatalog,
         session: ConsoleSession
     ) -> String {
         let e = ConsolePage.escape
