@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -233,7 +234,7 @@ struct ConsoleTests {
             ], body: 1, dismissals: nil, foreground: 1, background: 3, medianTimeToTap: 1500, p90TimeToTap: 42000)
         #expect(stats.buttons.map(\.button) == ["like", "reply"] && stats.dismissals == nil)
         #expect(stats.medianTimeToTap == 1500 && stats.p90TimeToTap == 42000 && stats.deadTokens == 1)
-        let chart = CampaignChart.buttons(stats, titles: ["like": "Like"])
+        let chart = CampaignChart.buttons(stats, titles: ["like": "Like"]).text
         #expect(
             chart.contains(#"role="img""#) && chart.contains("Like (like)") && chart.contains("3 · 37.5% of deliveries")
         )
@@ -241,7 +242,7 @@ struct ConsoleTests {
         #expect(chart.contains(#"class="value" x="170" y="40" width="320""#))
         #expect(chart.contains(#"class="value" x="170" y="78" width="0""#))
         #expect(!chart.contains("Dismissed"))
-        let times = CampaignChart.timeToTap(stats)
+        let times = CampaignChart.timeToTap(stats).text
         #expect(times.contains("1.5 s") && times.contains("42.0 s"))
         #expect(CampaignChart.duration(850) == "850 ms" && CampaignChart.duration(600_000) == "10.0 min")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonStore
+import PushbuttonSupport
 
 /// The web console under `/console`: sign-in with an app's secret key (a session cookie, HttpOnly,
 /// SameSite=Strict, Secure over TLS), and the compose, campaigns and devices pages. Each route reads the
@@ -273,10 +274,9 @@ struct ConsoleRoutes: Sendable {
             body: Array(text.utf8))
     }
 
-    private func page(_ title: String, _ session: ConsoleSession?, _ message: String) -> String {
+    private func page(_ title: String, _ session: ConsoleSession?, _ message: String) -> HTML {
         ConsolePage.html(
-            title, section: .compose, session: session,
-            content: "<p class=\"error-box\" role=\"alert\">\(ConsolePage.escape(message))</p>")
+            title, section: .compose, session: session, content: "<p class=\"error-box\" role=\"alert\">\(message)</p>")
     }
 
     private func forbidden(_ session: ConsoleSession) -> HTTPResponse {
