@@ -55,7 +55,7 @@ extension SQLGatewayStore {
         // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
         // (a few recipients, a single notification's, come back by RETURNING: one statement fewer).
         var first: Int64?
-        let bounded = dialect == .sqlite && deliveries.count >= Self.rowsToCopy
+        let bounded = dialect.hasOneWriter && deliveries.count >= Self.rowsToCopy
         if bounded {
             first = (try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer ?? 0) + 1
             newIDs = nil
@@ -193,7 +193,7 @@ extension SQLGatewayStore {
         campaign id: String, now: Date,
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> Int? {
-        guard dialect == .sqlite else {
+        guard dialect.hasOneWriter else {
             return try with { connection throws(StoreError) in
                 try connection.transaction { () throws(StoreError) -> Int? in
                     // PostgreSQL copies a page at once, streamed from `produce` a copy at a time.

@@ -5,114 +5,127 @@ extension SQLGatewayStore {
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         let token = UUID().uuidString.lowercased()
         let (rows, payloads, specs, sharedBy) = try with { connection throws(StoreError) in
-            // A lease is committed without waiting for the disk (SQLite: synchronous=NORMAL for this one
-            // transaction; PostgreSQL: synchronous_commit off): a killed process loses nothing the kernel has,
+            // A lease is committed without waiting for the disk: a killed process loses nothing the kernel has,
             // and a lease lost with the machine's power is an expired lease (its rows due again, same
             // apns-ids). Outcomes, intake and everything else stay durable.
-            if dialect == .sqlite { try connection.script("PRAGMA synchronous=NORMAL") }
-            defer { if dialect == .sqlite { try? connection.script("PRAGMA synchronous=FULL") } }
-            return try connection.transaction {
+            try dialect.transactionWithoutWaitingForDisk(connection) {
                 () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
-                if dialect == .postgres { try connection.script("SET LOCAL synchronous_commit = off") }
                 let rows = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
-                // The recipients' own payloads (a campaign's per-recipient data); the rest share their
-                // notification's, looked up once per notification below rather than kept per row.
-                var payloads: [Int64: [UInt8]] = [:]
-                var start = 0
-                if let low = rows.lazy.map(\.id).min(), let high = rows.lazy.map(\.id).max(),
-                    high - low < Int64(4 * rows.count + Self.rowsPerStatement)
-                {
-                    // Leases take due rows mostly in id order: one range read instead of a statement per chunk
-                    // (an id in the range not leased here is another lease's: skipped below, by lookup).
-                    for row in try connection.query(
-                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
-                        [.integer(low), .integer(high)])
-                    {
-                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
-                    }
-                    if !payloads.isEmpty {
-                        let leasedIDs = Set(rows.map(\.id))
-                        payloads = payloads.filter { leasedIDs.contains($0.key) }
-                    }
-                    start = rows.count
-                }
-                while start < rows.count {
-                    let end = min(start + Self.rowsPerStatement, rows.count)
-                    var ids = rows[start..<end].map { SQLValue.integer($0.id) }
-                    // Padded with the last id repeated: a few statement shapes, not one per count.
-                    ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
-                    for row in try connection.query(
-                        "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
-                            + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
-                    {
-                        if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
-                    }
-                    start = end
-                }
-                // The headers are the notification's (each row has copies): read once per notification, not
-                // turned into strings again for each recipient, and kept for the next leases. Rows come mostly
-                // grouped by notification: the last one's are at hand without a lookup.
-                var specs: [String: [SQLValue]] = [:]
-                var last: String?
-                for row in rows {
-                    let notification = row.notification
-                    guard notification != last else { continue }
-                    last = notification
-                    guard specs[notification] == nil else { continue }
-                    if let kept = headers.spec(notification) {
-                        specs[notification] = kept
-                        continue
-                    }
-                    let spec =
-                        try connection.query(
-                            "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
-                            [.text(notification)]
-                        ).first ?? []
-                    specs[notification] = spec
-                    if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
-                }
-                // The shared payloads of the notifications with a row without its own.
-                var sharedBy: [String: [UInt8]] = [:]
-                last = nil
-                for row in rows where payloads.isEmpty || payloads[row.id] == nil {
-                    let notification = row.notification
-                    guard notification != last else { continue }
-                    last = notification
-                    guard sharedBy[notification] == nil else { continue }
-                    if let kept = headers.shared(notification) {
-                        sharedBy[notification] = kept
-                    } else {
-                        let shared =
-                            try connection.query(
-                                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
-                            ).first?[0].blob
-                        sharedBy[notification] = shared ?? []
-                        if let shared { headers.keep(shared: shared, for: notification) }
-                    }
-                }
-                // The campaigns' tallies, a move per run of rows of one campaign.
+                let payloads = try Self.ownPayloads(of: rows, connection)
+                let specs = try headerColumns(of: rows, connection)
+                let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)
                 var tallies = CampaignTallies()
-                var run: (notification: String, count: Int)?
-                for row in rows {
-                    let notification = row.notification
-                    guard row.wasQueued, let spec = specs[notification], spec.count > 6,
-                        spec[6].text == NotificationSpec.Kind.campaign.rawValue
-                    else { continue }
-                    if run?.notification == notification {
-                        run?.count += 1
-                    } else {
-                        if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
-                        run = (notification, 1)
-                    }
-                }
-                if let run { tallies.move(run.notification, from: .queued, to: .leased, run.count) }
+                tallies.lease(rows, specs: specs)
                 try tallies.write(into: connection)
                 return (rows, payloads, specs, sharedBy)
             }
         }
-        // One set of shared fields (and shared payload) per notification, referenced by its rows: made once,
-        // the last notification's at hand without a lookup.
+        return Self.leased(rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy)
+    }
+
+    /// The recipients' own payloads (a campaign's per-recipient data), by row id; the rest share their
+    /// notification's, looked up once per notification (``sharedPayloads(of:without:_:)``) rather than kept
+    /// per row.
+    private static func ownPayloads(of rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
+        -> [Int64: [UInt8]]
+    {
+        var payloads: [Int64: [UInt8]] = [:]
+        var start = 0
+        if let low = rows.lazy.map(\.id).min(), let high = rows.lazy.map(\.id).max(),
+            high - low < Int64(4 * rows.count + rowsPerStatement)
+        {
+            // Leases take due rows mostly in id order: one range read instead of a statement per chunk
+            // (an id in the range not leased here is another lease's: skipped below, by lookup).
+            for row in try connection.query(
+                "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
+                [.integer(low), .integer(high)])
+            {
+                if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+            }
+            if !payloads.isEmpty {
+                let leasedIDs = Set(rows.map(\.id))
+                payloads = payloads.filter { leasedIDs.contains($0.key) }
+            }
+            start = rows.count
+        }
+        while start < rows.count {
+            let end = min(start + rowsPerStatement, rows.count)
+            var ids = rows[start..<end].map { SQLValue.integer($0.id) }
+            // Padded with the last id repeated: a few statement shapes, not one per count.
+            ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
+            for row in try connection.query(
+                "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
+                    + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
+            {
+                if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+            }
+            start = end
+        }
+        return payloads
+    }
+
+    /// The header columns of the rows' notifications (app, topic, push type, priority, expiration, collapse id,
+    /// kind). The headers are the notification's (each row has copies): read once per notification, not turned
+    /// into strings again for each recipient, and kept for the next leases. Rows come mostly grouped by
+    /// notification: the last one's are at hand without a lookup.
+    private func headerColumns(of rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
+        -> [String: [SQLValue]]
+    {
+        var specs: [String: [SQLValue]] = [:]
+        var last: String?
+        for row in rows {
+            let notification = row.notification
+            guard notification != last else { continue }
+            last = notification
+            guard specs[notification] == nil else { continue }
+            if let kept = headers.spec(notification) {
+                specs[notification] = kept
+                continue
+            }
+            let spec =
+                try connection.query(
+                    "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                    [.text(notification)]
+                ).first ?? []
+            specs[notification] = spec
+            if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
+        }
+        return specs
+    }
+
+    /// The shared payloads of the notifications with a row without its own (not in `payloads`).
+    private func sharedPayloads(
+        of rows: [LeasedRow], without payloads: [Int64: [UInt8]], _ connection: any SQLConnection
+    ) throws(StoreError) -> [String: [UInt8]] {
+        var sharedBy: [String: [UInt8]] = [:]
+        var last: String?
+        for row in rows where payloads.isEmpty || payloads[row.id] == nil {
+            let notification = row.notification
+            guard notification != last else { continue }
+            last = notification
+            guard sharedBy[notification] == nil else { continue }
+            if let kept = headers.shared(notification) {
+                sharedBy[notification] = kept
+            } else {
+                let shared =
+                    try connection.query(
+                        "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
+                    ).first?[0].blob
+                sharedBy[notification] = shared ?? []
+                if let shared { headers.keep(shared: shared, for: notification) }
+            }
+        }
+        return sharedBy
+    }
+
+    /// The leased recipients, made from their rows outside the transaction. One set of shared fields (and
+    /// shared payload) per notification, referenced by its rows: made once, the last notification's at hand
+    /// without a lookup.
+    private static func leased(
+        _ rows: [LeasedRow], token: String, payloads: [Int64: [UInt8]], specs: [String: [SQLValue]],
+        sharedBy: [String: [UInt8]]
+    ) -> [LeasedDelivery] {
         var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
         var last: (headers: LeaseHeaders, payload: [UInt8])?
         var leased: [LeasedDelivery] = []
@@ -153,11 +166,8 @@ extension SQLGatewayStore {
                 let batches = try QueueBatches.lock(
                     held: Set(deliveries.map(\.leaseToken)), dialect: dialect, connection)
                 let freed = try QueueBatches.free(batches, releasing: deliveries, connection)
-                let campaigns = try CampaignTallies.campaigns(among: Set(freed.keys), connection)
                 var tallies = CampaignTallies()
-                for (notification, count) in freed where campaigns.contains(notification) {
-                    tallies.move(notification, from: .leased, to: .queued, count)
-                }
+                tallies.release(freed, campaigns: try CampaignTallies.campaigns(among: Set(freed.keys), connection))
                 try tallies.write(into: connection)
             }
         }
