@@ -29,7 +29,7 @@ extension SQLGatewayStore {
             let stored = try connection.query(
                 "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(id)]
             ).first?[0].blob
-        else { throw StoreError("the shared payload vanished", context: "INSERT INTO shared_payloads") }
+        else { throw StoreError(.inconsistent, "the shared payload vanished", context: "INSERT INTO shared_payloads") }
         return stored
     }
 
@@ -101,7 +101,8 @@ extension SQLGatewayStore {
             var payloads: [SQLValue] = []
             for delivery in deliveries[start..<end] where delivery.payload != shared {
                 guard let id = ids[delivery.apnsID] else {
-                    throw StoreError("an inserted recipient did not come back", context: "INSERT INTO deliveries")
+                    throw StoreError(
+                        .inconsistent, "an inserted recipient did not come back", context: "INSERT INTO deliveries")
                 }
                 payloads += [.integer(id), .blob(delivery.payload)]
             }
@@ -156,7 +157,7 @@ extension SQLGatewayStore {
                             "SELECT notification_id, fingerprint FROM idempotency_keys WHERE app = ? AND key = ?",
                             [.text(spec.app), .text(idempotency.key)])
                         guard let first = row.first, let id = first[0].text else {
-                            throw StoreError("the idempotency key vanished", context: "enqueue")
+                            throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
                         }
                         return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
                     }
