@@ -66,26 +66,8 @@ extension SQLGatewayStore {
         var skipped = 0
         for chunk in StatementShapes.chunks(deliveries.count) {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
-            var values: [SQLValue] = []
-            values.reserveCapacity((end - start) * 8)
-            for delivery in deliveries[start..<end] {
-                values.append(notification)
-                values.append(app)
-                values.append(.text(delivery.token))
-                values.append(.text(delivery.apnsID))
-                if let reason = delivery.skippedBecause {
-                    skipped += 1
-                    values.append(Self.skippedState)
-                    values.append(time)
-                    values.append(.text(reason))
-                    values.append(time)
-                } else {
-                    values.append(Self.queuedState)
-                    values.append(time)
-                    values.append(.null)
-                    values.append(.null)
-                }
-            }
+            let values = Self.rowValues(
+                deliveries[start..<end], notification: notification, app: app, time: time, skipped: &skipped)
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
             // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
@@ -96,28 +78,66 @@ extension SQLGatewayStore {
                 newIDs? += rows.compactMap { $0[0].integer }
             }
             guard ownPayloads else { continue }
-            var ids: [String: Int64] = [:]
-            for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
-            var payloads: [SQLValue] = []
-            for delivery in deliveries[start..<end] where delivery.payload != shared {
-                guard let id = ids[delivery.apnsID] else {
-                    throw StoreError(
-                        .inconsistent, "an inserted recipient did not come back", context: "INSERT INTO deliveries")
-                }
-                payloads += [.integer(id), .blob(delivery.payload)]
-            }
-            for rows in StatementShapes.chunks(payloads.count / 2) {
-                try connection.query(
-                    "INSERT INTO payloads (delivery_id, payload) VALUES "
-                        + Array(repeating: "(?, ?)", count: rows.count).joined(separator: ", "),
-                    Array(payloads[2 * rows.lowerBound..<2 * rows.upperBound]))
-            }
+            try Self.insertOwnPayloads(of: deliveries[start..<end], shared: shared, inserted: rows, connection)
         }
         if spec.kind == .campaign {
             tallies.add(spec.id, .queued, deliveries.count - skipped)
             tallies.add(spec.id, .skipped, skipped)
         }
         return first
+    }
+
+    /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:)``'s columns), queued or
+    /// skipped (counted in `skipped`) as each says.
+    private static func rowValues(
+        _ deliveries: ArraySlice<NewDelivery>, notification: SQLValue, app: SQLValue, time: SQLValue,
+        skipped: inout Int
+    ) -> [SQLValue] {
+        var values: [SQLValue] = []
+        values.reserveCapacity(deliveries.count * 8)
+        for delivery in deliveries {
+            values.append(notification)
+            values.append(app)
+            values.append(.text(delivery.token))
+            values.append(.text(delivery.apnsID))
+            if let reason = delivery.skippedBecause {
+                skipped += 1
+                values.append(Self.skippedState)
+                values.append(time)
+                values.append(.text(reason))
+                values.append(time)
+            } else {
+                values.append(Self.queuedState)
+                values.append(time)
+                values.append(.null)
+                values.append(.null)
+            }
+        }
+        return values
+    }
+
+    /// Inserts the payloads of the `deliveries` whose payload is not `shared`, by the row ids `inserted` (their
+    /// INSERT's `RETURNING id, apns_id`) gave them.
+    private static func insertOwnPayloads(
+        of deliveries: ArraySlice<NewDelivery>, shared: [UInt8]?, inserted rows: [[SQLValue]],
+        _ connection: any SQLConnection
+    ) throws(StoreError) {
+        var ids: [String: Int64] = [:]
+        for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
+        var payloads: [SQLValue] = []
+        for delivery in deliveries where delivery.payload != shared {
+            guard let id = ids[delivery.apnsID] else {
+                throw StoreError(
+                    .inconsistent, "an inserted recipient did not come back", context: "INSERT INTO deliveries")
+            }
+            payloads += [.integer(id), .blob(delivery.payload)]
+        }
+        for rows in StatementShapes.chunks(payloads.count / 2) {
+            try connection.query(
+                "INSERT INTO payloads (delivery_id, payload) VALUES "
+                    + Array(repeating: "(?, ?)", count: rows.count).joined(separator: ", "),
+                Array(payloads[2 * rows.lowerBound..<2 * rows.upperBound]))
+        }
     }
 
     private static let queuedState = SQLValue.text(DeliveryState.queued.rawValue)
