@@ -49,10 +49,14 @@ public final class HTTPServer: Sendable {
         let pointer: UnsafeMutablePointer<pb_http_ticket_t>
     }
 
-    /// Starts listening and serving; `handler` runs on a concurrent queue, once per request.
+    /// Starts listening and serving; `handler` runs on a concurrent queue, once per request. Raises the
+    /// descriptor limit to its hard limit and ignores SIGPIPE from then on.
     public init(_ options: HTTPServerOptions, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse)
         throws(HTTPServerError)
     {
+        // h2o writes with writev, without MSG_NOSIGNAL: a client that resets its connection mid-answer (what a
+        // rapid-reset client does by the thousand) must not end the process.
+        signal(SIGPIPE, SIG_IGN)
         self.options = options
         let state = State(handler: handler, options: options)
         let cap = FileDescriptorLimit.connectionCap(
@@ -99,6 +103,9 @@ public final class HTTPServer: Sendable {
 
     /// How many handler threads are running (0 once ``stop()`` returned).
     var runningHandlerThreads: Int { state.threads.runningThreads + state.reserved.runningThreads }
+
+    /// How many requests wait for a handler thread (the reserved paths' excepted).
+    var waitingRequests: Int { state.threads.waitingJobs }
 
     /// What the defences did so far, for tests and operators.
     public struct DefenceCounters: Sendable, Hashable {
