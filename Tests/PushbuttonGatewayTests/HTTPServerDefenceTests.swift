@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Pushbutton
 import Synchronization
 import Testing
 
@@ -119,5 +120,25 @@ struct HTTPServerDefenceTests {
         #expect(FileDescriptorLimit.connectionCap(configured: 5000, limit: 1024) == 896)
         #expect(FileDescriptorLimit.connectionCap(configured: nil, limit: 100) == 16)
         #expect(FileDescriptorLimit.raiseSoftToHard() >= 256)
+    }
+
+    @Test func limitsMaxConnectionsIsReadAndRangeChecked() throws {
+        let base = NSTemporaryDirectory() + "pushbutton-config-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try GatewayFixture.manifest.write(toFile: base + "/manifest.json", atomically: true, encoding: .utf8)
+        let text = GatewayFixture.configurationText(
+            mockPort: 2197, caFile: nil, webhookPort: nil, store: "sqlite:gateway.db")
+        let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: base)
+        #expect(try #require(parsed.configuration).listen.maximumConnections == nil)
+        let capped = text.replacingOccurrences(
+            of: #""maxRecipients": 5000"#, with: #""maxRecipients": 5000, "maxConnections": 500"#)
+        let read = GatewayConfiguration.parse(Array(capped.utf8), baseDirectory: base)
+        #expect(try #require(read.configuration, "\(read.diagnostics)").listen.maximumConnections == 500)
+        let tiny = text.replacingOccurrences(
+            of: #""maxRecipients": 5000"#, with: #""maxRecipients": 5000, "maxConnections": 2"#)
+        let refused = GatewayConfiguration.parse(Array(tiny.utf8), baseDirectory: base)
+        #expect(refused.configuration == nil)
+        #expect(refused.diagnostics.contains { $0.path.description == "limits.maxConnections" })
     }
 }
