@@ -47,6 +47,15 @@ public protocol GatewayStore: Sendable {
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> Int?
 
+    /// ``append(campaign:now:produce:)`` with an `Idempotency-Key` scoped to the campaign, stored in the page's
+    /// transaction: a key the campaign has seen before stores nothing (`produce` is not called) and says whether
+    /// this page matches the first one's fingerprint. `nil` when the campaign is unknown, or not open and the
+    /// key is new.
+    func append(
+        campaign id: String, idempotency: IdempotencyKey, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> PageAppendResult?
+
     /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`.
     /// Several processes may lease at once; none gets a recipient another holds.
     func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]

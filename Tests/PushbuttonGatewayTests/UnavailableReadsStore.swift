@@ -44,6 +44,12 @@ final class UnavailableReadsStore: GatewayStore {
     ) throws(StoreError) -> Int? {
         try inner.append(campaign: id, now: now, produce: produce)
     }
+    func append(
+        campaign id: String, idempotency: IdempotencyKey, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> PageAppendResult? {
+        try inner.append(campaign: id, idempotency: idempotency, now: now, produce: produce)
+    }
     func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
         try inner.lease(limit: limit, duration: duration, now: now)
     }

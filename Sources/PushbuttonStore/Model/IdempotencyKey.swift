@@ -17,3 +17,11 @@ public enum EnqueueResult: Sendable, Hashable {
     /// The key was seen before: the first request's id, and whether this request matches it.
     case replayed(id: String, sameRequest: Bool)
 }
+
+/// What an append of a campaign's page with an idempotency key did.
+public enum PageAppendResult: Sendable, Hashable {
+    /// Stored now: how many recipients were added.
+    case added(Int)
+    /// The campaign saw the key before: nothing stored; whether this page matches the first one.
+    case replayed(sameRequest: Bool)
+}

@@ -6,4 +6,6 @@ struct AppendedPage: Sendable {
     var campaign: String
     var now: Date
     var deliveries: [NewDelivery]
+    /// The page's `Idempotency-Key`, stored with it.
+    var idempotency: IdempotencyKey?
 }

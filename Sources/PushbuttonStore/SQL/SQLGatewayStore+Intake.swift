@@ -214,11 +214,30 @@ extension SQLGatewayStore {
         campaign id: String, now: Date,
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> Int? {
+        switch try append(campaign: id, idempotency: nil, now: now, produce: produce) {
+        case .added(let count): count
+        case .replayed, nil: nil
+        }
+    }
+
+    /// A page with its `Idempotency-Key`, kept in `idempotency_keys` under ``pageKey(campaign:_:)``.
+    public func append(
+        campaign id: String, idempotency: IdempotencyKey, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> PageAppendResult? {
+        try append(campaign: id, idempotency: Optional(idempotency), now: now, produce: produce)
+    }
+
+    private func append(
+        campaign id: String, idempotency: IdempotencyKey?, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> PageAppendResult? {
         guard dialect.hasOneWriter else {
             return try with { connection throws(StoreError) in
-                try connection.transaction { () throws(StoreError) -> Int? in
+                try connection.transaction { () throws(StoreError) -> PageAppendResult? in
                     // PostgreSQL copies a page at once, streamed from `produce` a copy at a time.
-                    try append(campaign: id, now: now, connection) { flush throws(StoreError) in
+                    try append(campaign: id, idempotency: idempotency, now: now, connection) {
+                        flush throws(StoreError) in
                         var buffer: [NewDelivery] = []
                         buffer.reserveCapacity(Self.rowsPerCopy)
                         // `produce` calls back into `flush` only from this thread, within this call.
@@ -241,16 +260,17 @@ extension SQLGatewayStore {
         var deliveries: [NewDelivery] = []
         try produce { (delivery: NewDelivery) throws(StoreError) in deliveries.append(delivery) }
         return try intake.submit(
-            AppendedPage(campaign: id, now: now, deliveries: deliveries), weight: deliveries.count,
-            run: appendGroup)
+            AppendedPage(campaign: id, now: now, deliveries: deliveries, idempotency: idempotency),
+            weight: deliveries.count, run: appendGroup)
     }
 
     /// Appends a group of pages in one transaction; if any fails, each again in its own (a failed page does
     /// not fail the others).
-    private func appendGroup(_ pages: [AppendedPage]) -> [Result<Int?, StoreError>] {
-        func one(_ page: AppendedPage, _ connection: any SQLConnection) throws(StoreError) -> Int? {
+    private func appendGroup(_ pages: [AppendedPage]) -> [Result<PageAppendResult?, StoreError>] {
+        func one(_ page: AppendedPage, _ connection: any SQLConnection) throws(StoreError) -> PageAppendResult? {
             // SQLite inserts in multi-row statements, straight from the page's array.
-            try append(campaign: page.campaign, now: page.now, connection) { flush throws(StoreError) in
+            try append(campaign: page.campaign, idempotency: page.idempotency, now: page.now, connection) {
+                flush throws(StoreError) in
                 for start in stride(from: 0, to: page.deliveries.count, by: Self.rowsPerStatement) {
                     try flush(page.deliveries[start..<min(start + Self.rowsPerStatement, page.deliveries.count)])
                 }
@@ -268,10 +288,10 @@ extension SQLGatewayStore {
             }
         }
         if pages.count > 1 {
-            let together = Result { () throws(StoreError) -> [Int?] in
+            let together = Result { () throws(StoreError) -> [PageAppendResult?] in
                 try unchecked { connection throws(StoreError) in
-                    try connection.transaction { () throws(StoreError) -> [Int?] in
-                        var counts: [Int?] = []
+                    try connection.transaction { () throws(StoreError) -> [PageAppendResult?] in
+                        var counts: [PageAppendResult?] = []
                         for page in pages { counts.append(try one(page, connection)) }
                         return counts
                     }
@@ -280,9 +300,11 @@ extension SQLGatewayStore {
             if case .success(let counts) = together { return counts.map { .success($0) } }
         }
         return pages.map { page in
-            Result { () throws(StoreError) -> Int? in
+            Result { () throws(StoreError) -> PageAppendResult? in
                 try unchecked { connection throws(StoreError) in
-                    try connection.transaction { () throws(StoreError) -> Int? in try one(page, connection) }
+                    try connection.transaction { () throws(StoreError) -> PageAppendResult? in
+                        try one(page, connection)
+                    }
                 }
             }
         }
@@ -291,9 +313,9 @@ extension SQLGatewayStore {
     /// One page of a campaign's recipients, inside the caller's transaction: `feed` hands its recipients to
     /// `flush` a statement's or a COPY's worth at a time.
     private func append(
-        campaign id: String, now: Date, _ connection: any SQLConnection,
+        campaign id: String, idempotency: IdempotencyKey?, now: Date, _ connection: any SQLConnection,
         feed: (_ flush: (ArraySlice<NewDelivery>) throws(StoreError) -> Void) throws(StoreError) -> Void
-    ) throws(StoreError) -> Int? {
+    ) throws(StoreError) -> PageAppendResult? {
         // PostgreSQL: the campaign's row stays locked until the page is in, so a cancel waits for the
         // page and then cancels it too, or (when first) makes this append see the campaign closed.
         guard
@@ -304,7 +326,25 @@ extension SQLGatewayStore {
             ).first
         else { return nil }
         let (spec, state) = Self.spec(row)
+        // A page's key is the campaign's (the row lock above orders concurrent pages of one campaign): a key
+        // seen before is answered from what was stored, even once the campaign is closed.
+        let pageKey = idempotency.map { Self.pageKey(campaign: id, $0.key) }
+        if let pageKey, let idempotency,
+            let seen = try connection.query(
+                "SELECT fingerprint FROM idempotency_keys WHERE app = ? AND key = ?", [.text(spec.app), .text(pageKey)]
+            ).first
+        {
+            return .replayed(sameRequest: seen[0].text == idempotency.fingerprint)
+        }
         guard state == "open" else { return nil }
+        if let pageKey, let idempotency {
+            try connection.query(
+                """
+                INSERT INTO idempotency_keys (app, key, fingerprint, notification_id, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                """,
+                [.text(spec.app), .text(pageKey), .text(idempotency.fingerprint), .text(id), Self.time(now)])
+        }
         var count = 0
         var first: Int64?
         var shared: [UInt8]?
@@ -333,7 +373,13 @@ extension SQLGatewayStore {
             try QueueBatches.create(notification: spec.id, from: first, ids: ids, due: now, connection)
         }
         try tallies.write(into: connection)
-        return count
+        return .added(count)
+    }
+
+    /// Where a campaign page's `Idempotency-Key` is kept among the create routes' keys of the app: prefixed
+    /// with the campaign and a line feed, which no HTTP header value holds, so it meets no create route's key.
+    static func pageKey(campaign id: String, _ key: String) -> String {
+        "campaign \(id) page\n" + key
     }
 
     /// The ids of an SQLite page of `count` new rows, all at or above `first` (the bound ``insert`` gave),

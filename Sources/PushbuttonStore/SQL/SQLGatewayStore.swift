@@ -14,7 +14,7 @@ public final class SQLGatewayStore: GatewayStore {
     let headers = NotificationHeaders()
     /// SQLite's campaign pages, committed in groups (at most about three pages of 10,000 a group, so a lease
     /// waits behind no more than that).
-    let intake = GroupCommit<AppendedPage, Int?>(maximumWeight: 30_000)
+    let intake = GroupCommit<AppendedPage, PageAppendResult?>(maximumWeight: 30_000)
 
     init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
         self.pool = pool
