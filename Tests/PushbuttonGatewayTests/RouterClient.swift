@@ -27,7 +27,8 @@ final class RouterClient: Sendable {
     let metrics = GatewayMetrics()
     let router: Router
 
-    init(now: @escaping @Sendable () -> Date = { Date() }) throws {
+    /// `maximumRecipients` replaces the configuration's `limits.maxRecipients` when given.
+    init(now: @escaping @Sendable () -> Date = { Date() }, maximumRecipients: Int? = nil) throws {
         directory = NSTemporaryDirectory() + "pushbutton-router-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try P256PrivateKey.generate().pemRepresentation.write(
@@ -45,7 +46,8 @@ final class RouterClient: Sendable {
             apps[app.id] = AppRuntime(configuration: app, validator: PayloadValidator(manifest: manifest), client: nil)
         }
         let services = GatewayServices(
-            store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
+            store: store, apps: apps, maximumRecipients: maximumRecipients ?? configuration.maximumRecipients,
+            metrics: metrics, now: now)
         router = Router(
             services: services, keys: KeyRing(configuration.apps), metrics: metrics,
             console: ConsoleRoutes(apps: configuration.apps, secureCookies: false, now: now))

@@ -73,13 +73,21 @@ struct ConfigReader {
         return flag
     }
 
-    func strings(_ key: String, diagnostics: inout [Diagnostic]) -> [String]? {
+    /// An array of strings; with `maximumCount`, a longer array is refused before its elements are read.
+    func strings(_ key: String, maximumCount: Int = .max, diagnostics: inout [Diagnostic]) -> [String]? {
         guard let value = members[key] else { return nil }
         guard let array = value.arrayValue else {
             diagnostics.append(
                 Diagnostic(
                     .error, .typeMismatch, at: path.appending(key),
                     "'\(key)' must be an array of strings, not \(value.typeDescription)"))
+            return nil
+        }
+        guard array.count <= maximumCount else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .valueRange, at: path.appending(key),
+                    "'\(key)' has \(array.count) elements, more than the limit of \(maximumCount)"))
             return nil
         }
         var result: [String] = []

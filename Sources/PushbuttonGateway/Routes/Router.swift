@@ -178,9 +178,10 @@ struct Router: Sendable {
             let credential = try call.secretCredential()
             let services = call.router.services
             guard let app = services.apps[credential.app] else { throw .notFound("no app '\(credential.app)'") }
-            let record = try services.campaigns.append(
-                campaign: call.captures[0], app: app, recipients: RecipientList(call.request.body))
-            return .json(202, Rendering.campaign(record))
+            let accepted = try services.campaigns.append(
+                campaign: call.captures[0], app: app, recipients: RecipientList(call.request.body),
+                idempotencyKey: call.request.header("idempotency-key"))
+            return .json(202, Rendering.acceptedCampaign(accepted))
         },
         Route("POST", "v1/campaigns/{id}/cancel") { call throws(GatewayError) in
             let credential = try call.secretCredential()

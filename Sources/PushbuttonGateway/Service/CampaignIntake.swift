@@ -77,15 +77,18 @@ final class CampaignIntake: Sendable {
         }
     }
 
-    /// `POST /v1/campaigns/{id}/recipients`: one more page of recipient lines; the campaign as it is now.
-    func append(campaign id: String, app: AppRuntime, recipients: RecipientList) throws(GatewayError)
-        -> NotificationRecord
+    /// `POST /v1/campaigns/{id}/recipients`: one more page of recipient lines; the campaign as it is now. With
+    /// an `Idempotency-Key` the campaign saw before, nothing is stored: the same page is answered as replayed,
+    /// another page is a conflict.
+    func append(campaign id: String, app: AppRuntime, recipients: RecipientList, idempotencyKey: String? = nil)
+        throws(GatewayError) -> AcceptedNotification
     {
         let record = try campaign(id: id, app: app.id)
-        guard record.state == "open" else {
-            throw GatewayError(409, "campaign_closed", "campaign \(id) was cancelled; it takes no more recipients")
+        let key = idempotencyKey.map {
+            IdempotencyKey(key: $0, fingerprint: notifications.fingerprint(app, Array(id.utf8) + [0] + recipients.body))
         }
-        let document = try IntakeRequest.document(record.spec.request, what: "the stored campaign")
+        guard record.state == "open" || key != nil else { throw Self.closed(id) }
+        let document = try IntakeRequest.document(record.spec.request, what: "the stored campaign", checked: false)
         var diagnostics: [Diagnostic] = []
         guard let draft = NotificationDraft.read(document.value, campaign: true, diagnostics: &diagnostics) else {
             throw .invalid(diagnostics, what: "the stored campaign")
@@ -93,9 +96,19 @@ final class CampaignIntake: Sendable {
         let compiled = try notifications.compile(
             draft, app: app, notificationID: id, campaignID: id, locate: document.locating)
         let page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
-        let added = try storeRecipients(page, campaign: id)
-        notifications.metrics.accepted(app.id, added)
-        return try campaign(id: id, app: app.id)
+        let result = try storeRecipients(page, campaign: id, idempotency: key)
+        switch result {
+        case .added(let added):
+            notifications.metrics.accepted(app.id, added)
+            return AcceptedNotification(record: try campaign(id: id, app: app.id), warnings: [], replayed: false)
+        case .replayed(let same):
+            guard same else { throw NotificationIntake.idempotencyConflict() }
+            return AcceptedNotification(record: try campaign(id: id, app: app.id), warnings: [], replayed: true)
+        }
+    }
+
+    private static func closed(_ id: String) -> GatewayError {
+        GatewayError(409, "campaign_closed", "campaign \(id) was cancelled; it takes no more recipients")
     }
 
     /// Reads every recipient line and renders its payload; a bad line refuses the whole page.
@@ -103,7 +116,7 @@ final class CampaignIntake: Sendable {
         _ list: RecipientList, app: String, compiled: NotificationIntake.Compiled, defaults: [String: JSONValue]
     ) throws(GatewayError) -> RecipientPage {
         var page = RecipientPage()
-        var users: Set<String> = []
+        var users: [String: Int] = [:]
         var campaignPayload: [UInt8]?
         let dataPath = JSONPath(components: list.path.components + [.key("data")])
         page.recipients.reserveCapacity(list.lines.count)
@@ -117,7 +130,7 @@ final class CampaignIntake: Sendable {
                 payload = try notifications.render(compiled, data: recipient.data, at: dataPath, line: line)
                 if !recipient.ownData { campaignPayload = payload }
             }
-            if let user = recipient.user { users.insert(user) }
+            if let user = recipient.user, users[user] == nil { users[user] = line }
             page.recipients.append((recipient.token, recipient.user, payload))
             guard page.recipients.count <= maximumRecipients else {
                 throw .invalid(
@@ -130,24 +143,46 @@ final class CampaignIntake: Sendable {
                     ], what: "the recipient list")
             }
         }
-        for user in users {
-            page.users[user] = try storing { () throws(StoreError) in
-                try store.tokens(app: app, audience: .user(user), limit: 1000)
+        for (user, line) in users {
+            // One more than the limit tells a user over it, which refuses the page, never cuts the user's devices.
+            let tokens = try storing { () throws(StoreError) in
+                try store.tokens(app: app, audience: .user(user), limit: Self.devicesPerUser + 1)
             }
+            guard tokens.count <= Self.devicesPerUser else {
+                throw .invalid(
+                    [
+                        Diagnostic(
+                            .error, .valueRange, at: list.path.appending("user"),
+                            "line \(line): the user '\(user)' has more than \(Self.devicesPerUser) active devices, "
+                                + "the limit for a campaign line's user; nothing of this page was stored",
+                            hint: "list that user's device tokens as lines of their own (one token a line)",
+                            location: SourceLocation(line: line, column: 1, offset: 0))
+                    ], what: "the recipient list")
+            }
+            page.users[user] = tokens
         }
         return page
     }
 
-    /// Streams a checked page into the campaign in one transaction.
-    private func storeRecipients(_ page: RecipientPage, campaign id: String) throws(GatewayError) -> Int {
-        let added = try storing { () throws(StoreError) -> Int? in
-            try store.append(campaign: id, now: notifications.now()) {
-                (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
+    /// The most active devices a campaign line's `user` may reach; a user with more refuses the page.
+    static let devicesPerUser = 1000
+
+    /// Streams a checked page into the campaign in one transaction, with its idempotency key.
+    private func storeRecipients(_ page: RecipientPage, campaign id: String, idempotency: IdempotencyKey?)
+        throws(GatewayError) -> PageAppendResult
+    {
+        let now = notifications.now()
+        let result = try storing { () throws(StoreError) -> PageAppendResult? in
+            let produce = { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
                 try page.forEachDelivery(emit)
             }
+            guard let idempotency else {
+                return try store.append(campaign: id, now: now, produce: produce).map { .added($0) }
+            }
+            return try store.append(campaign: id, idempotency: idempotency, now: now, produce: produce)
         }
-        guard let added else { throw .notFound("campaign \(id) is not open") }
-        return added
+        guard let result else { throw Self.closed(id) }
+        return result
     }
 
     /// A campaign of `app` (`404` for no campaign, `403` for another app's).

@@ -39,10 +39,11 @@ final class DeviceIntake: Sendable {
                     .error, .unknownValue, at: .root.appending("environment"),
                     "'environment' must be production or sandbox", hint: "development builds use sandbox"))
         }
-        var registeredAt = now()
+        let now = self.now()
+        var registeredAt = now
         if let value = reader.members["registered_at"] {
             if let milliseconds = value.integerValue, milliseconds > 0 {
-                registeredAt = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+                registeredAt = Self.registeredAt(milliseconds: milliseconds, now: now)
             } else {
                 diagnostics.append(
                     Diagnostic(
@@ -50,14 +51,36 @@ final class DeviceIntake: Sendable {
                         "'registered_at' must be epoch milliseconds (when the app got its token)"))
             }
         }
+        func bounded(_ key: String, _ maximumBytes: Int) -> String? {
+            let text = reader.string(key, diagnostics: &diagnostics)
+            if let text {
+                InputLimits.check(
+                    text, key, at: .root.appending(key), maximumBytes: maximumBytes, diagnostics: &diagnostics)
+            }
+            return text
+        }
+        let locale = bounded("locale", InputLimits.localeBytes)
+        let appVersion = bounded("app_version", InputLimits.appVersionBytes)
+        let userID = bounded("user_id", InputLimits.userIDBytes)
+        // The count first: a million tags is one diagnostic, not one per tag.
+        let tags = reader.strings("tags", maximumCount: InputLimits.tagsPerDevice, diagnostics: &diagnostics) ?? []
+        for (index, tag) in tags.enumerated() {
+            InputLimits.check(
+                tag, "tags[\(index)]", at: .root.appending("tags").appending(index),
+                maximumBytes: InputLimits.tagBytes, diagnostics: &diagnostics)
+        }
         let registration = DeviceRegistration(
-            app: app.id, token: token.lowercased(), environment: environment,
-            locale: reader.string("locale", diagnostics: &diagnostics),
-            appVersion: reader.string("app_version", diagnostics: &diagnostics),
-            userID: reader.string("user_id", diagnostics: &diagnostics),
-            tags: reader.strings("tags", diagnostics: &diagnostics) ?? [], registeredAt: registeredAt)
+            app: app.id, token: token.lowercased(), environment: environment, locale: locale, appVersion: appVersion,
+            userID: userID, tags: tags, registeredAt: registeredAt)
         guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the device") }
-        return try storing { () throws(StoreError) in try store.register(registration, now: now()) }
+        return try storing { () throws(StoreError) in try store.register(registration, now: now) }
+    }
+
+    /// When a device says it registered, bounded by the server's clock: a time in the future is taken as now.
+    /// A token dies for good only by a 410 newer than its registration, so a registration dated in 2100 would
+    /// make the token immune to every 410 until then.
+    static func registeredAt(milliseconds: Int64, now: Date) -> Date {
+        min(Date(timeIntervalSince1970: Double(milliseconds) / 1000), now)
     }
 
     /// Forgets a device; whether one was registered.

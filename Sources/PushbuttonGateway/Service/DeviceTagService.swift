@@ -31,20 +31,16 @@ final class DeviceTagService: Sendable {
         guard let reader = ConfigReader(document.value, at: .root, what: "the tag change", diagnostics: &diagnostics)
         else { throw .invalid(document.locating(diagnostics), what: "the tag change") }
         reader.unknownKeys(known: ["add", "remove"], diagnostics: &diagnostics)
-        let add = reader.strings("add", diagnostics: &diagnostics) ?? []
-        let remove = reader.strings("remove", diagnostics: &diagnostics) ?? []
+        // The count before the elements: a million tags is one diagnostic.
+        let add = reader.strings("add", maximumCount: Self.maximumTags, diagnostics: &diagnostics) ?? []
+        let remove = reader.strings("remove", maximumCount: Self.maximumTags, diagnostics: &diagnostics) ?? []
         for (key, tags) in [("add", add), ("remove", remove)] {
-            if tags.count > Self.maximumTags {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, .valueRange, at: .root.appending(key), "more than \(Self.maximumTags) tags in '\(key)'")
-                )
-            }
-            for (index, tag) in tags.enumerated() where tag.isEmpty || tag.count > TapService.maximumIdentifierLength {
+            // Bytes, as a registration's tags: what the store keeps.
+            for (index, tag) in tags.enumerated() where tag.isEmpty || tag.utf8.count > InputLimits.tagBytes {
                 diagnostics.append(
                     Diagnostic(
                         .error, .valueRange, at: .root.appending(key).appending(index),
-                        "a tag is 1 to \(TapService.maximumIdentifierLength) characters"))
+                        "a tag is 1 to \(InputLimits.tagBytes) bytes"))
             }
         }
         guard !diagnostics.containsErrors else {

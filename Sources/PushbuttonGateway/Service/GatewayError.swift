@@ -26,12 +26,14 @@ public struct GatewayError: Error, Sendable {
 
     static func notFound(_ message: String) -> GatewayError { GatewayError(404, "not_found", message) }
 
+    /// A `422` with the first ``InputLimits/diagnosticsPerAnswer`` diagnostics (and one counting the rest):
+    /// a body of a million bad elements gets an answer of a hundred.
     static func invalid(_ diagnostics: [Diagnostic], what: String = "the request") -> GatewayError {
-        let errors = diagnostics.filter { $0.severity == .error }
-        let first = errors.first.map { ": \($0.path): \($0.message)" } ?? ""
+        let errors = diagnostics.count { $0.severity == .error }
+        let first = diagnostics.first { $0.severity == .error }.map { ": \($0.path): \($0.message)" } ?? ""
         return GatewayError(
-            422, "invalid_request", "\(what) has \(errors.count) error(s)\(first); nothing was queued",
-            diagnostics: diagnostics)
+            422, "invalid_request", "\(what) has \(errors) error(s)\(first); nothing was queued",
+            diagnostics: InputLimits.capped(diagnostics))
     }
 
     /// A store failure as clients see it: 503, "the store is unavailable". The store's own message (SQL, table

@@ -23,10 +23,13 @@ struct IntakeRequest {
         locate = { $0 }
     }
 
-    /// `body` parsed, or a `422` that says where its JSON syntax is wrong.
-    static func document(_ body: [UInt8], what: String) throws(GatewayError) -> JSONDocument {
+    /// `body` parsed, or a `422` that says where its JSON syntax is wrong. A client's body (`checked`) is also
+    /// refused when a member name appears twice in an object (a body that means two things is not guessed at)
+    /// or a string holds a NUL (the store cannot keep it); a body the gateway stored itself is read as it is.
+    static func document(_ body: [UInt8], what: String, checked: Bool = true) throws(GatewayError) -> JSONDocument {
+        let document: JSONDocument
         do {
-            return try JSONParser.parseDocument(body, recordingLocations: true)
+            document = try JSONParser.parseDocument(body, recordingLocations: true)
         } catch {
             throw .invalid(
                 [
@@ -34,6 +37,22 @@ struct IntakeRequest {
                         .error, .jsonSyntax, at: .root, "malformed JSON: \(error.message)",
                         hint: "fix the JSON syntax at this position", location: error.location)
                 ], what: what)
+        }
+        guard checked else { return document }
+        var diagnostics = duplicateKeys(document)
+        InputLimits.nulStrings(in: document.value, diagnostics: &diagnostics)
+        guard diagnostics.isEmpty else { throw .invalid(document.locating(diagnostics), what: what) }
+        return document
+    }
+
+    /// A `422` diagnostic for each member name that appears more than once in its object.
+    static func duplicateKeys(_ document: JSONDocument) -> [Diagnostic] {
+        document.duplicateKeys.prefix(InputLimits.diagnosticsPerAnswer + 1).map { path, location in
+            var name = ""
+            if case .key(let key) = path.components.last { name = key }
+            return Diagnostic(
+                .error, .duplicateKey, at: path, "member '\(name)' appears more than once in its object",
+                hint: "send each member once: which one was meant cannot be guessed", location: location)
         }
     }
 }

@@ -96,13 +96,15 @@ struct NotificationDraft: Sendable {
         }
         var collapseID: String?
         if let value = object["collapse_id"] {
-            if let text = value.stringValue, !text.isEmpty, text.utf8.count <= 64 {
+            if let text = value.stringValue, isCollapseID(text) {
                 collapseID = text
             } else {
                 diagnostics.append(
                     Diagnostic(
                         .error, .valueRange, at: .root.appending("collapse_id"),
-                        "'collapse_id' must be a string of 1 to 64 bytes"))
+                        "'collapse_id' must be a string of 1 to \(InputLimits.collapseIDBytes) bytes without "
+                            + "control characters (CR, LF, NUL…)",
+                        hint: "it is sent as the apns-collapse-id header, which cannot hold them"))
             }
         }
         var data: [String: JSONValue] = [:]
@@ -119,6 +121,12 @@ struct NotificationDraft: Sendable {
         return NotificationDraft(
             audience: audience, payload: payload, pushType: pushType, priority: priority, expiration: expiration,
             collapseID: collapseID, data: data, givenWhole: givenWhole)
+    }
+
+    /// Whether `text` can be sent as `apns-collapse-id`: 1 to 64 bytes, no control character (a header value
+    /// cannot hold CR, LF or NUL: such an id was accepted, then failed at every send).
+    static func isCollapseID(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= InputLimits.collapseIDBytes && !InputLimits.hasControlCharacter(text)
     }
 
     private static func readAudience(_ value: JSONValue?, diagnostics: inout [Diagnostic]) -> Audience? {
@@ -138,7 +146,17 @@ struct NotificationDraft: Sendable {
                 return nil
             }
             var tokens: [String] = []
+            var refused = 0
             for (index, element) in array.enumerated() {
+                // A list of a million bad tokens is not checked (nor answered) element by element.
+                guard refused < InputLimits.diagnosticsPerAnswer - 1 else {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, "invalid-token", at: path.appending(key),
+                            "\(array.count - index) more token(s) not checked after \(refused) invalid ones"))
+                    break
+                }
+                refused += 1
                 guard let text = element.stringValue else {
                     diagnostics.append(
                         Diagnostic(
@@ -150,6 +168,7 @@ struct NotificationDraft: Sendable {
                 // The sender's own check (64 to 200 hex digits), so the gateway accepts exactly what it can send.
                 do {
                     tokens.append(try DeviceToken(text).hex)
+                    refused -= 1
                 } catch {
                     diagnostics.append(
                         Diagnostic(
@@ -162,6 +181,14 @@ struct NotificationDraft: Sendable {
             guard let text = member.stringValue, !text.isEmpty else {
                 diagnostics.append(
                     Diagnostic(.error, .typeMismatch, at: path.appending(key), "'\(key)' must be a non-empty string"))
+                return nil
+            }
+            let limit = key == "user" ? InputLimits.userIDBytes : InputLimits.tagBytes
+            guard text.utf8.count <= limit else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .valueRange, at: path.appending(key),
+                        "'\(key)' is longer than \(limit) bytes, so no device has it"))
                 return nil
             }
             return key == "user" ? .user(text) : .tag(text)

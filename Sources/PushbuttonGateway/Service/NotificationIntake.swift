@@ -136,10 +136,33 @@ final class NotificationIntake: Sendable {
             }
             return Array(Set(given)).sorted()
         case .user, .tag:
-            return try storing { () throws(StoreError) in
-                try store.tokens(app: app.id, audience: audience, limit: maximumRecipients)
+            // One more than the limit tells an audience over it, which is refused, never cut to the limit.
+            let tokens = try storing { () throws(StoreError) in
+                try store.tokens(app: app.id, audience: audience, limit: maximumRecipients + 1)
             }
+            guard tokens.count <= maximumRecipients else { throw audienceTooLarge(audience) }
+            return tokens
         }
+    }
+
+    /// A user or a tag with more active devices than one notification may reach: a `422` that names the limit
+    /// and points to a campaign, which takes any number in pages.
+    private func audienceTooLarge(_ audience: Audience) -> GatewayError {
+        let (what, key): (String, String) =
+            switch audience {
+            case .user(let user): ("the user '\(user)'", "user")
+            case .tag(let tag): ("the tag '\(tag)'", "tag")
+            case .tokens: ("the tokens", "tokens")
+            }
+        return .invalid(
+            [
+                Diagnostic(
+                    .error, .valueRange, at: .root.appending("to").appending(key),
+                    "\(what) reaches more than \(maximumRecipients) active devices, this gateway's limit per "
+                        + "notification (limits.maxRecipients); nothing was sent to any of them",
+                    hint: "send to them as a campaign (POST /v1/apps/{app}/campaigns), in pages of at most "
+                        + "\(maximumRecipients) lines")
+            ], what: "the notification")
     }
 
     static func idempotencyConflict() -> GatewayError {

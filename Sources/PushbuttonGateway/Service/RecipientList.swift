@@ -93,9 +93,17 @@ struct RecipientList {
             }
             return Recipient(token: token.hex, user: nil, data: defaults, ownData: false)
         }
-        guard let value = try? JSONParser.parse(Array(text)), let object = value.objectValue else {
+        guard let document = try? JSONParser.parseDocument(Array(text), recordingLocations: true),
+            let object = document.value.objectValue
+        else {
             throw refuse(
                 .root, "not a JSON object", hint: #"one recipient per line: {"token": "<64 hex>", "data": {…}}"#)
+        }
+        // As a request's body: a member twice, or a NUL the store cannot keep, refuses the line.
+        var refused = IntakeRequest.duplicateKeys(document)
+        InputLimits.nulStrings(in: document.value, diagnostics: &refused)
+        if let first = refused.first {
+            throw refuse(first.path, first.message, hint: first.hint)
         }
         for key in object.keys where !["token", "user", "data"].contains(key) {
             throw refuse(.root.appending(key), "'\(key)' is not a recipient field", hint: "use token, user and data")
@@ -117,6 +125,9 @@ struct RecipientList {
             return Recipient(token: checked.hex, user: nil, data: data, ownData: ownData)
         }
         if let user = object["user"]?.stringValue, !user.isEmpty {
+            guard user.utf8.count <= InputLimits.userIDBytes else {
+                throw refuse(.root.appending("user"), "'user' is longer than \(InputLimits.userIDBytes) bytes")
+            }
             return Recipient(token: nil, user: user, data: data, ownData: ownData)
         }
         throw refuse(.root, "a recipient needs a 'token' or a 'user'")
