@@ -27,6 +27,12 @@
         private let presentation: ForegroundPresentation
         private let originals = Locked([String: (model: Pushbutton.Category, object: UNNotificationCategory)]())
         private let installedDelegate = Locked<PushbuttonNotificationDelegate?>(nil)
+        private let startupState = Locked<NotificationStartup?>(nil)
+
+        /// The set-up the last ``start(routingTo:registering:authorization:remoteNotifications:deviceTokens:)`` made.
+        public var startup: NotificationStartup? { startupState.withLock { $0 } }
+
+        func setStartup(_ startup: NotificationStartup) { startupState.withLock { $0 = startup } }
 
         /// - Parameters:
         ///   - locale: the language for titles (default: the user's preferred language).
