@@ -22,6 +22,8 @@
         ///     app that only shows local notifications).
         ///   - deviceTokens: who registers the token (`GatewayClient` from PushbuttonOutbox, or your own).
         /// - Returns: the set-up in progress, for an app that wants its ``StartReport``; there is no need to wait.
+        @available(iOSApplicationExtension, unavailable)
+        @available(macCatalystApplicationExtension, unavailable)
         @discardableResult
         public func start(
             routingTo router: ResponseRouter, registering manifest: Manifest,
@@ -41,6 +43,8 @@
         /// The two-line set-up: makes the router (over this center, delivering callbacks to `backend` and opening
         /// links with `urlOpener`), starts as ``start(routingTo:registering:authorization:remoteNotifications:deviceTokens:)``
         /// does, and returns the router, so the app registers its actions on it.
+        @available(iOSApplicationExtension, unavailable)
+        @available(macCatalystApplicationExtension, unavailable)
         @discardableResult
         public func start(
             registering manifest: Manifest, backend: (any BackendDelivery)? = nil, urlOpener: (any URLOpener)? = nil,
@@ -67,6 +71,8 @@
         }
 
         /// `UIApplication.shared` on iOS (and Linux's stand-in), where apps register with APNs; `nil` elsewhere.
+        @available(iOSApplicationExtension, unavailable)
+        @available(macCatalystApplicationExtension, unavailable)
         public static var defaultRemoteNotifications: (any RemoteNotificationRegistration)? {
             #if os(iOS) || os(visionOS) || !canImport(UserNotifications)
                 UIKitRemoteNotifications()

@@ -56,6 +56,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var removedDelivered: [String] = []
         var grants = true
         var authorizationRequests: [UNAuthorizationOptions] = []
+        var categoryCalls: [String] = []
         var setCategoriesCalls = 0
         var holdsCategoryReads = false
         var heldReads: [@Sendable (Set<UNNotificationCategory>) -> Void] = []
@@ -95,6 +96,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         state.withLock { state in
             state.categories = categories
             state.setCategoriesCalls += 1
+            state.categoryCalls.append("set")
         }
     }
 
@@ -103,6 +105,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     @available(tvOS, unavailable)
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
         let answer: Set<UNNotificationCategory>? = state.withLock { state in
+            state.categoryCalls.append("get")
             if state.holdsCategoryReads {
                 state.heldReads.append(completionHandler)
                 return nil
@@ -148,6 +151,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public var standInAuthorizationRequests: [UNAuthorizationOptions] { state.withLock { $0.authorizationRequests } }
     /// The pending local requests.
     public var standInPendingRequests: [UNNotificationRequest] { state.withLock { $0.requests } }
+    /// The category calls made, in order: `set` for `setNotificationCategories`, `get` for
+    /// `getNotificationCategories`.
+    public var standInCategoryCalls: [String] { state.withLock { $0.categoryCalls } }
     /// How many times `setNotificationCategories` was called.
     public var standInSetCategoriesCalls: Int { state.withLock { $0.setCategoriesCalls } }
     /// The identifiers passed to `removeDeliveredNotifications`.

@@ -1,0 +1,20 @@
+// A background "Like" that reaches the backend during the tap: committed to the outbox, then sent at once
+// within the action's background window; what does not make it waits in the outbox.
+import Foundation
+import Pushbutton
+import PushbuttonOutbox
+import PushbuttonReceiver
+import PushbuttonUserNotifications
+
+// snippet.hide
+#if !os(tvOS)
+    func startWithImmediateDelivery(center: SystemNotificationCenter, manifest: Manifest) throws -> ResponseRouter {
+        // snippet.show
+        let outbox = try Outbox.applicationSupport()
+        let backend = ImmediateDelivery(
+            outbox: outbox, sender: URLSessionSender(timeout: .seconds(8)), budget: .seconds(15))
+        let router = center.start(registering: manifest, backend: backend)
+        // snippet.hide
+        return router
+    }
+#endif
