@@ -54,4 +54,7 @@ import PushbuttonUserNotifications
         }
     }
 // snippet.hide
+#else
+    /// macOS, watchOS, tvOS: no UIKit app delegate; `swift build` on a Mac still gets an entry point.
+    @main enum NoUIKit { static func main() {} }
 #endif

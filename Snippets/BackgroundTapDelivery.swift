@@ -7,12 +7,13 @@ import PushbuttonReceiver
 import PushbuttonUserNotifications
 
 // snippet.hide
-#if !os(tvOS)
+#if os(iOS) || os(Linux)
     func startWithImmediateDelivery(center: SystemNotificationCenter, manifest: Manifest) throws -> ResponseRouter {
         // snippet.show
         let outbox = try Outbox.applicationSupport()
         let backend = ImmediateDelivery(
-            outbox: outbox, sender: URLSessionSender(timeout: .seconds(8)), budget: .seconds(15))
+            outbox: outbox, sender: URLSessionSender(timeout: .seconds(8)), budget: .seconds(15),
+            window: UIKitBackgroundWindow())  // a background task assertion; stops when iOS says time is up
         let router = center.start(registering: manifest, backend: backend)
         // snippet.hide
         return router

@@ -28,9 +28,11 @@ final class ChatterAppDelegate: NSObject, UIApplicationDelegate {
             let outbox = try Outbox.applicationSupport(appGroup: "group.com.example.chatter")
             let gateway = try GatewayClient(connection: Self.gateway, outbox: outbox)
             let sender = gateway.sender()
+            // A Like reaches the gateway during the tap, under a background task assertion.
+            let backend = ImmediateDelivery(outbox: outbox, sender: sender, window: UIKitBackgroundWindow())
             let router = center.start(
                 registering: try Manifest.bundled(),  // notifications.json, the Chatter manifest
-                backend: ImmediateDelivery(outbox: outbox, sender: sender),  // a Like reaches the gateway now
+                backend: backend,
                 urlOpener: UIKitURLOpener(), deviceTokens: gateway)
             gateway.attach(to: router)
             try ChatterActions.register(on: router)

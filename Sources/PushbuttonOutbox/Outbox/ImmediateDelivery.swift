@@ -37,21 +37,32 @@ public final class ImmediateDelivery: BackendDelivery {
     /// How long an attempt may take (default 15 seconds: under the router's 20 s background deadline, itself
     /// under iOS's window of about 30 s).
     public let budget: Duration
+    /// The system's time for the attempt (`UIKitBackgroundWindow` on iOS); when it nears its end the attempt is
+    /// stopped, whatever the budget says.
+    public let window: (any BackgroundWindow)?
     private let clock: AnyDurationClock
     private let observers = Locked([@Sendable (Attempt) -> Void]())
 
-    /// - Parameter clock: the clock the budget is measured on (a `ManualClock` in tests).
-    public init<C: Clock>(outbox: Outbox, sender: any OutboxSender, budget: Duration = .seconds(15), clock: C)
-    where C.Duration == Duration, C: Sendable {
+    /// - Parameters:
+    ///   - window: a background task assertion held during each attempt (default none).
+    ///   - clock: the clock the budget is measured on (a `ManualClock` in tests).
+    public init<C: Clock>(
+        outbox: Outbox, sender: any OutboxSender, budget: Duration = .seconds(15),
+        window: (any BackgroundWindow)? = nil, clock: C
+    ) where C.Duration == Duration, C: Sendable {
         self.outbox = outbox
         self.sender = sender
         self.budget = budget
+        self.window = window
         self.clock = AnyDurationClock(clock)
     }
 
     /// An immediate delivery on the continuous clock.
-    public convenience init(outbox: Outbox, sender: any OutboxSender, budget: Duration = .seconds(15)) {
-        self.init(outbox: outbox, sender: sender, budget: budget, clock: ContinuousClock())
+    public convenience init(
+        outbox: Outbox, sender: any OutboxSender, budget: Duration = .seconds(15),
+        window: (any BackgroundWindow)? = nil
+    ) {
+        self.init(outbox: outbox, sender: sender, budget: budget, window: window, clock: ContinuousClock())
     }
 
     /// Calls `observer` with the outcome of every attempt (for logs and tests).
@@ -80,6 +91,8 @@ public final class ImmediateDelivery: BackendDelivery {
                 return .failed("\(error)")
             }
         }
+        // The system's window closing stops the drain: it returns with what it did, and the rest waits.
+        let held = await window?.begin("Pushbutton delivery") { drain.cancel() }
         let resumed = Locked(false)
         let timer = Locked<Task<Void, Never>?>(nil)
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Attempt, Never>) in
@@ -105,6 +118,7 @@ public final class ImmediateDelivery: BackendDelivery {
         // A drain still under way at the deadline is cancelled; what it had in flight is sent again later, under
         // the same idempotency key.
         if outcome == .outOfTime { drain.cancel() }
+        if let held { await window?.end(held) }
         return outcome
     }
 }
