@@ -24,6 +24,7 @@ public struct EnvironmentSetting: Sendable {
     public var name: String
     /// Where it goes, below the configuration's root or (for `PUSHBUTTON_APP_…`) below the app it describes.
     public var path: [String]
+    /// How its text is read.
     public var kind: Kind
     /// Shown as `***` by `serve --print-config`.
     public var isSecret: Bool
