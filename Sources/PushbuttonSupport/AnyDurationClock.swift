@@ -1,6 +1,10 @@
-/// A clock reduced to what the router needs (sleep, and time elapsed since a start), so any
-/// `Clock` with `Duration` can be injected: `ContinuousClock` in apps, ``ManualClock`` in tests.
+/// A clock reduced to what waiting code needs (sleep, and time elapsed since a start), so any
+/// `Clock` with `Duration` can be injected: `ContinuousClock` in apps and servers, ``ManualClock`` in tests
+/// (the router's deadlines, the sender's backoffs and request deadlines, the outbox's and the gateway's polls).
 package struct AnyDurationClock: Sendable {
+    /// The wall clock everything runs on outside tests.
+    package static let continuous = AnyDurationClock(ContinuousClock())
+
     private let sleepFor: @Sendable (Duration) async throws -> Void
     private let startStopwatch: @Sendable () -> @Sendable () -> Duration
 

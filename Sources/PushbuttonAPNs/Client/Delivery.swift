@@ -98,7 +98,11 @@ final class Delivery: @unchecked Sendable {
         case .finish(let result):
             sink.finished(self, result, attempts: attempt)
         case .retry(let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
+            // On the client's clock (a `ManualClock` in tests). Nothing cancels this sleep: a cancellation
+            // meanwhile is the state machine's to handle when the backoff ends, as before.
+            let clock = client.clock
+            Task { [self] in
+                try? await clock.sleep(for: delay)
                 step { $0.backoffEnded() }
             }
         case .obtainToken:
