@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -28,6 +29,7 @@ import Testing
             let now = underWay.add(1, ordering: .relaxed).newValue
             mostUnderWay.max(now, ordering: .relaxed)
             defer { underWay.subtract(1, ordering: .relaxed) }
+            // Sleeps by design: the double stands for a server that takes `delay` to answer (not a test waiting).
             if delay > .zero { try? await Task.sleep(for: delay) }
             let status = lock.withLock { statuses.isEmpty ? 200 : statuses.removeFirst() }
             let body = status == 200 ? [] : Array(#"{"reason":"ServiceUnavailable"}"#.utf8)
@@ -83,7 +85,7 @@ import Testing
             transport: transport, tokens: nil, retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
         let notification = try Self.notification()
         let task = Task { await client.send(notification) }
-        while transport.requests.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await yieldUntil { transport.requests.load(ordering: .relaxed) > 0 }
         task.cancel()
         #expect(
             await task.value
@@ -118,7 +120,7 @@ import Testing
                 if result.isDelivered { reported.add(1, ordering: .relaxed) }
             }
         }
-        while reported.load(ordering: .relaxed) < 8 { try await Task.sleep(for: .milliseconds(5)) }
+        await yieldUntil { reported.load(ordering: .relaxed) >= 8 }
         task.cancel()
         await task.value
         let count = reported.load(ordering: .relaxed)
@@ -161,6 +163,7 @@ import Testing
         let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
         let producer = Thread {
             for notification in notifications {
+                // Sleeps by design: the producer trickles its input in (the behaviour under test), nothing is awaited.
                 usleep(20_000)
                 channel.send(notification)
             }

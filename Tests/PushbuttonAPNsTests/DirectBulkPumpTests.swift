@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -59,6 +60,7 @@ import Testing
         let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
         let producer = Thread {
             for notification in notifications {
+                // Sleeps by design: the producer trickles its input in (the behaviour under test), nothing is awaited.
                 usleep(20_000)
                 channel.send(notification)
             }
@@ -93,7 +95,7 @@ import Testing
         producer.start()
         let collected = Collected()
         let task = Task { await client.send(polling: channel, maximumInFlight: 4) { collected.add($0, $1, $2) } }
-        while collected.count < 8 { try await Task.sleep(for: .milliseconds(5)) }
+        await yieldUntil { collected.count >= 8 }
         task.cancel()
         await task.value
         let count = collected.count

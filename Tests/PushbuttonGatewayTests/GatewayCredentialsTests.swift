@@ -132,10 +132,7 @@ struct GatewayCredentialsTests {
             #"{"to": {"tokens": ["\#(GatewayFixture.token(1))"]}, "payload": {"aps": {"alert": "Hi"}}}"#.utf8)
         let (data, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: data, as: UTF8.self))")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while mock.notifications.isEmpty && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        await yieldUntil { !mock.notifications.isEmpty }
         #expect(mock.notifications.count == 1)
         #expect(mock.notifications.first?.topic == GatewayFixture.topic)
         #expect(proxy.requests.map(\.target) == ["127.0.0.1:\(mock.port)"])

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -20,8 +21,7 @@ struct HandlerThreadsTests {
             #expect(count == 1 << 20)
         }
         // The thread drops its own reference when the job returns, just after the caller resumed.
-        let deadline = Date() + 5
-        while released != nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await yieldUntil { released == nil }
         #expect(released == nil)
         await threads.stop()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonStore
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -34,9 +35,9 @@ struct OutcomeRecorderTests {
         leased.map { CompletedDelivery($0, outcome: .delivered, attempts: 1) }
     }
 
-    /// Waits (a bounded while) until `condition` holds.
+    /// Waits until `condition` holds (the suite's time limit bounds it).
     static func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        await yieldUntil(condition)
         #expect(condition())
     }
 
