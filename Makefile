@@ -31,20 +31,22 @@ test: deps
 	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
 	@# Public API of the shipped products without /// may not grow (swift-format's documentation rule counts it).
 	python3 scripts/doc_coverage.py
-	@# One process: tests wait for processes off Swift's cooperative pool (Subprocess, OffPool) and for events or
-	@# an injected ManualClock, not for the wall clock, so no suite needs a process of its own.
-	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest
+	@# The sender's and the mock's tests time retries and timeouts; in one process with the suites that run
+	@# processes synchronously they wait for a thread of Swift's two-thread pool (PushbuttonTestSupport's Subprocess
+	@# is the async way; most CLI tests still call CLI.run synchronously).
+	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
 # The concurrent parts under the thread sanitizer: the receiving side (router, registry, simulator) and
 # the sender with the mock APNs (event loops, callbacks, retries, the soak).
-# One process, as `make test`. The fault tests whose silenced requests end only by a real request timeout have it
-# scaled for the sanitizer's slowdown (PUSHBUTTON_TEST_TIME_SCALE, MockFixture.requestTimeout);
-# scripts/tsan-suppressions.txt says what is suppressed and why.
+# The sender's and the mock's fault tests run in a process of their own (as in `make test`), with their request
+# timeouts scaled for the sanitizer's slowdown; scripts/tsan-suppressions.txt says what is suppressed and why.
 TSAN_ENV := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt halt_on_error=0" PUSHBUTTON_TEST_TIME_SCALE=10
 test-tsan: deps
 	$(TSAN_ENV) $(SWIFT) test --disable-xctest --sanitize=thread \
-		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonStoreTests|PushbuttonGatewayTests|PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonStoreTests|PushbuttonGatewayTests"
+	$(TSAN_ENV) $(SWIFT) test --disable-xctest --sanitize=thread --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 bench: deps
 	@Benchmarks/payload-throughput.sh
