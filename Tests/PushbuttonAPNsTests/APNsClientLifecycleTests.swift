@@ -15,6 +15,8 @@ import Testing
         private let lock = NSLock()
         private var statuses: [Int]
         let requests = Atomic<Int>(0)
+        /// Told of every request, for a test to await one.
+        let requested = ChangeSignal()
         let underWay = Atomic<Int>(0)
         let mostUnderWay = Atomic<Int>(0)
         let delay: Duration
@@ -26,6 +28,7 @@ import Testing
 
         func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
             requests.add(1, ordering: .relaxed)
+            requested.notify()
             let now = underWay.add(1, ordering: .relaxed).newValue
             mostUnderWay.max(now, ordering: .relaxed)
             defer { underWay.subtract(1, ordering: .relaxed) }
@@ -85,7 +88,7 @@ import Testing
             transport: transport, tokens: nil, retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
         let notification = try Self.notification()
         let task = Task { await client.send(notification) }
-        await yieldUntil { transport.requests.load(ordering: .relaxed) > 0 }
+        await transport.requested.wait { transport.requests.load(ordering: .relaxed) > 0 }
         task.cancel()
         #expect(
             await task.value
@@ -115,12 +118,14 @@ import Testing
             continuation.finish()
         }
         let reported = Atomic<Int>(0)
+        let changed = ChangeSignal()
         let task = Task {
             await client.send(input, maximumInFlight: 4) { _, result in
                 if result.isDelivered { reported.add(1, ordering: .relaxed) }
+                changed.notify()
             }
         }
-        await yieldUntil { reported.load(ordering: .relaxed) >= 8 }
+        await changed.wait { reported.load(ordering: .relaxed) >= 8 }
         task.cancel()
         await task.value
         let count = reported.load(ordering: .relaxed)

@@ -1,5 +1,4 @@
 import Foundation
-import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -21,7 +20,8 @@ struct HandlerThreadsTests {
             #expect(count == 1 << 20)
         }
         // The thread drops its own reference when the job returns, just after the caller resumed.
-        await yieldUntil { released == nil }
+        let deadline = Date() + 5
+        while released != nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(released == nil)
         await threads.stop()
     }

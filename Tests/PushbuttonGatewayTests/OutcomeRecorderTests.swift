@@ -1,6 +1,5 @@
 import Foundation
 import PushbuttonStore
-import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -35,9 +34,9 @@ struct OutcomeRecorderTests {
         leased.map { CompletedDelivery($0, outcome: .delivered, attempts: 1) }
     }
 
-    /// Waits until `condition` holds (the suite's time limit bounds it).
+    /// Waits (a bounded while) until `condition` holds.
     static func until(_ condition: () -> Bool) async throws {
-        await yieldUntil(condition)
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
         #expect(condition())
     }
 

@@ -4,7 +4,6 @@ import PushbuttonReceiver
 import PushbuttonReceiverTesting
 import PushbuttonSQLite
 import PushbuttonSupport
-import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonOutbox
@@ -199,7 +198,7 @@ struct Fixture {
         let worker = Task { try await outbox.run(sender: sender, pollInterval: .milliseconds(10)) }
         try await outbox.enqueue(Fixture.request("live-1"))
         try await outbox.enqueue(Fixture.request("live-2"))
-        try await yieldUntil { try await outbox.status().delivered >= 2 }
+        while try await outbox.status().delivered < 2 { try await Task.sleep(for: .milliseconds(5)) }
         // While it runs, no second worker may start.
         await #expect(throws: OutboxError.workerBusy(fixture.path)) { try await outbox.drain(sender: sender) }
         worker.cancel()

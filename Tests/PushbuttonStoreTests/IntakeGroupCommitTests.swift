@@ -56,7 +56,7 @@ struct IntakeGroupCommitTests {
             }
         }
         // The first page's leader waits for the writer; the others wait for the next group.
-        await yieldUntil { store.intake.counts.waiting >= pages.count - 1 }
+        while store.intake.counts.waiting < pages.count - 1 { try await Task.sleep(for: .milliseconds(5)) }
         release.signal()
         try await holder.value
         return try await answers.value

@@ -56,13 +56,9 @@ package final class ChangeSignal: Sendable {
     }
 }
 
-/// Waits, yielding, until `condition` holds: for state in another thread of this process that offers no signal
-/// (a server's counters); no timer is involved. A test that never sees it is ended by its suite's `.timeLimit`.
+/// Waits, yielding, until `condition` holds: only for state that threads of their own (not Swift's pool) change
+/// soon and that offers no signal (a server's counters, a producer thread filling a channel); no timer is involved.
+/// A test that never sees it is ended by its suite's `.timeLimit`.
 package func yieldUntil(_ condition: () -> Bool) async {
     while !condition() && !Task.isCancelled { await Task.yield() }
-}
-
-/// ``yieldUntil(_:)`` for a condition read asynchronously (an actor's state).
-package func yieldUntil(_ condition: () async throws -> Bool) async rethrows {
-    while try await !condition() && !Task.isCancelled { await Task.yield() }
 }
