@@ -34,10 +34,10 @@ struct Router: Sendable {
         }
         if ["GET", "HEAD"].contains(method), segments == ["readyz"] {
             do {
-                try intake.store.ping()
+                try intake.store.checkReady()
                 return (Self.label("GET", "readyz"), .text(200, "ready\n"))
             } catch {
-                return (Self.label("GET", "readyz"), .text(503, "the store is not reachable: \(error.message)\n"))
+                return (Self.label("GET", "readyz"), .text(503, "the store is not ready: \(error.message)\n"))
             }
         }
         if segments.first == "console" {
