@@ -16,12 +16,18 @@ public final class SQLGatewayStore: GatewayStore {
     /// SQLite's campaign pages, committed in groups (at most about three pages of 10,000 a group, so a lease
     /// waits behind no more than that).
     let intake = GroupCommit<AppendedPage, Int?>(maximumWeight: 30_000)
+    /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
+    let committedWork: CommittedWork
 
-    init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
+    init(
+        pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String,
+        committedWork: CommittedWork = CommittedWork()
+    ) {
         self.pool = pool
         self.readers = readers ?? pool
         self.dialect = dialect
         self.location = location
+        self.committedWork = committedWork
     }
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
@@ -314,7 +320,7 @@ public final class SQLGatewayStore: GatewayStore {
     public func enqueue(
         _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
     ) throws(StoreError) -> EnqueueResult {
-        try with { connection throws(StoreError) in
+        let result = try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> EnqueueResult in
                 if let idempotency {
                     let inserted = try connection.run(
@@ -357,11 +363,14 @@ public final class SQLGatewayStore: GatewayStore {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
                     try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+                    try notifyCommittedWork(connection)
                 }
                 try tallies.write(into: connection)
                 return .created(id: spec.id)
             }
         }
+        if case .created = result, !deliveries.isEmpty { committedWorkHere() }
+        return result
     }
 
     private static let specColumns =
@@ -382,10 +391,10 @@ public final class SQLGatewayStore: GatewayStore {
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> Int? {
         guard dialect == .sqlite else {
-            return try with { connection throws(StoreError) in
+            let added = try with { connection throws(StoreError) in
                 try connection.transaction { () throws(StoreError) -> Int? in
                     // PostgreSQL copies a page at once, streamed from `produce` a copy at a time.
-                    try append(campaign: id, now: now, connection) { flush throws(StoreError) in
+                    let added = try append(campaign: id, now: now, connection) { flush throws(StoreError) in
                         var buffer: [NewDelivery] = []
                         buffer.reserveCapacity(Self.rowsPerCopy)
                         // `produce` calls back into `flush` only from this thread, within this call.
@@ -400,16 +409,22 @@ public final class SQLGatewayStore: GatewayStore {
                         }
                         try flush(buffer[...])
                     }
+                    if let added, added > 0 { try notifyCommittedWork(connection) }
+                    return added
                 }
             }
+            if let added, added > 0 { committedWorkHere() }
+            return added
         }
         // SQLite: the page is read on the caller's thread, then committed with the pages that arrive while the
         // one writer commits others (one transaction and one fsync for the group); answered once it is durable.
         var deliveries: [NewDelivery] = []
         try produce { (delivery: NewDelivery) throws(StoreError) in deliveries.append(delivery) }
-        return try intake.submit(
+        let added = try intake.submit(
             AppendedPage(campaign: id, now: now, deliveries: deliveries), weight: deliveries.count,
             run: appendGroup)
+        if let added, added > 0 { committedWorkHere() }
+        return added
     }
 
     /// Appends a group of pages in one transaction; if any fails, each again in its own (a failed page does
