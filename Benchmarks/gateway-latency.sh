@@ -41,9 +41,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-swift build -c release --product pushbutton >/dev/null
-swift build -c release --product LatencyBenchmark >/dev/null
-bin_dir=$(swift build -c release --show-bin-path)
+# LATENCY_TOOL_DIR=DIR: a directory holding pushbutton and LatencyBenchmark built before (no build here).
+if [ -n "${LATENCY_TOOL_DIR:-}" ]; then
+  bin_dir=$LATENCY_TOOL_DIR
+else
+  swift build -c release --product pushbutton >/dev/null
+  swift build -c release --product LatencyBenchmark >/dev/null
+  bin_dir=$(swift build -c release --show-bin-path)
+fi
 tool=$bin_dir/pushbutton
 floor_bin=$bin_dir/LatencyBenchmark
 builds=()
@@ -105,22 +110,25 @@ start_postgres() {
     -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
 }
 
+# Each run's tokens start with a prefix of its own (set in this shell, not a subshell: the counter must move).
 prefix_counter=0
-next_prefix() { prefix_counter=$((prefix_counter + 1)); printf 'ab%04x' "$prefix_counter"; }
+prefix=
+next_prefix() {
+  prefix_counter=$((prefix_counter + 1))
+  prefix=$(printf 'ab%04x' "$prefix_counter")
+}
 
 floor_file() { echo "$work/floor-$1.txt"; }
 run_floor() { # rate
-  local prefix
-  prefix=$(next_prefix)
+  next_prefix
   "$floor_bin" "$key" MOCKKEY001 MOCKTEAM01 "$mock_port" "$1" "$seconds" "$prefix" "$(floor_file "$1")"
   sleep 0.5 # the last records reach the file
   python3 Benchmarks/Support/latency-table.py "floor: APNsClient.send" "$(floor_file "$1")" "$record"
 }
 
 run_gateway() { # label rate
-  local prefix load=$work/load-$prefix_counter.txt
-  prefix=$(next_prefix)
-  load=$work/load-$prefix.txt
+  next_prefix
+  local load=$work/load-$prefix.txt
   python3 Benchmarks/Support/open-loop-post.py "$2" "$seconds" "$secret" "$prefix" "$load" "${serve_urls[@]}"
   # What the gateway still had queued reaches the mock (at most a few seconds).
   local expected got
@@ -165,7 +173,7 @@ for store in $stores; do
         label="${labels[$index]}, PostgreSQL x2"
       fi
       run_gateway "$label" "$rate"
-      [ "$rate" = "$(echo "$rates" | awk '{ print $NF }')" ] && idle_cpu "$label"
+      if [ "$rate" = "$(echo "$rates" | awk '{ print $NF }')" ]; then idle_cpu "$label"; fi
       stop_serves
     done
   done

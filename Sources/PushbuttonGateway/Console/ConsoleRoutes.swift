@@ -237,8 +237,9 @@ struct ConsoleRoutes: Sendable {
                 if let record = try intake.store.notification(id: id, limit: 0, after: 0) { records.append(record) }
             }
         } catch {
+            GatewayError.log(error)
             return ConsolePage.response(
-                503, CampaignsPage.render([], session: session, unavailable: "The store failed: \(error.message)"))
+                503, CampaignsPage.render([], session: session, unavailable: GatewayError.storeUnavailableForPeople))
         }
         return ConsolePage.response(200, CampaignsPage.render(records, session: session))
     }
@@ -248,7 +249,8 @@ struct ConsoleRoutes: Sendable {
     ) -> HTTPResponse {
         let record: NotificationRecord?
         do { record = try intake.store.notification(id: id, limit: 0, after: 0) } catch {
-            return ConsolePage.response(503, page("Campaign", session, "The store failed: \(error.message)"))
+            GatewayError.log(error)
+            return ConsolePage.response(503, page("Campaign", session, GatewayError.storeUnavailableForPeople))
         }
         // Another app's campaign is "not found" here: the console never tells one app about another's.
         guard let record, record.spec.kind == .campaign, record.spec.app == app.id else {

@@ -37,7 +37,8 @@ struct Router: Sendable {
                 try intake.store.ping()
                 return (Self.label("GET", "readyz"), .text(200, "ready\n"))
             } catch {
-                return (Self.label("GET", "readyz"), .text(503, "the store is not reachable: \(error.message)\n"))
+                GatewayError.log(error)
+                return (Self.label("GET", "readyz"), .text(503, "\(GatewayError.storeUnavailable)\n"))
             }
         }
         if segments.first == "console" {

@@ -1,3 +1,4 @@
+import Foundation
 import Pushbutton
 import PushbuttonStore
 
@@ -33,8 +34,21 @@ public struct GatewayError: Error, Sendable {
             diagnostics: diagnostics)
     }
 
+    /// A store failure as clients see it: 503, "the store is unavailable". The store's own message (SQL, table
+    /// names, a database's host) goes to the log only.
     static func store(_ error: StoreError) -> GatewayError {
-        GatewayError(503, "store_unavailable", "the store failed: \(error.message)")
+        log(error)
+        return GatewayError(503, "store_unavailable", storeUnavailable)
+    }
+
+    /// What a client is told when the store fails.
+    static let storeUnavailable = "the store is unavailable"
+    /// The same on a console page, where the operator reads it: the log has the store's message.
+    static let storeUnavailableForPeople = "The store is unavailable: the gateway's log says why."
+
+    /// Writes a store failure to standard error (the gateway's log), as the workers do theirs.
+    static func log(_ error: StoreError) {
+        FileHandle.standardError.write(Data("pushbutton serve: the store failed [\(error.code)]: \(error)\n".utf8))
     }
 
     /// The JSON answer: `{"error": {"code", "message", "diagnostics": [...]}}`.

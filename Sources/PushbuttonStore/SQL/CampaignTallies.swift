@@ -21,6 +21,62 @@ struct CampaignTallies {
         add(campaign, new, count)
     }
 
+    /// Moves the leased rows of campaigns from queued to leased (only those counted queued: an expired lease's
+    /// rows were counted leased already), a move per run of one campaign's rows. `specs` are the rows'
+    /// notifications' header columns as a lease reads them (the seventh is the kind).
+    mutating func lease(_ rows: [LeasedRow], specs: [String: [SQLValue]]) {
+        var run: (notification: String, count: Int)?
+        for row in rows {
+            let notification = row.notification
+            guard row.wasQueued, let spec = specs[notification], spec.count > 6,
+                spec[6].text == NotificationSpec.Kind.campaign.rawValue
+            else { continue }
+            if run?.notification == notification {
+                run?.count += 1
+            } else {
+                if let run { move(run.notification, from: .queued, to: .leased, run.count) }
+                run = (notification, 1)
+            }
+        }
+        if let run { move(run.notification, from: .queued, to: .leased, run.count) }
+    }
+
+    /// Moves the recipients a release freed (`freed`: counts per notification) from leased back to queued, for
+    /// those notifications that are `campaigns`.
+    mutating func release(_ freed: [String: Int], campaigns: Set<String>) {
+        for (notification, count) in freed where campaigns.contains(notification) {
+            move(notification, from: .leased, to: .queued, count)
+        }
+    }
+
+    /// Moves the recorded results of campaigns (`campaigns[notification] == true`) from leased to their final
+    /// state, a move per run of one campaign's rows in one state. `recorded` says, per result, whether it was.
+    mutating func finish(_ results: [CompletedDelivery], recorded: [Bool], campaigns: [String: Bool]) {
+        var run: (notification: String, state: DeliveryState, count: Int)?
+        // The last notification's kind at hand: a string hash per notification, not per row.
+        var lastKind: (notification: String, isCampaign: Bool)?
+        // (By index: a `for result in results` copies each outcome, retaining its strings.)
+        for index in results.indices where recorded[index] {
+            let notification = results[index].delivery.notificationID
+            let state = results[index].outcome.state
+            let isCampaign: Bool
+            if let lastKind, lastKind.notification == notification {
+                isCampaign = lastKind.isCampaign
+            } else {
+                isCampaign = campaigns[notification] == true
+                lastKind = (notification, isCampaign)
+            }
+            guard isCampaign else { continue }
+            if let current = run, current.notification == notification, current.state == state {
+                run?.count += 1
+            } else {
+                if let run { move(run.notification, from: .leased, to: run.state, run.count) }
+                run = (notification, state, 1)
+            }
+        }
+        if let run { move(run.notification, from: .leased, to: run.state, run.count) }
+    }
+
     /// Inserts a row per campaign whose counts changed.
     func write(into connection: any SQLConnection) throws(StoreError) {
         let rows = changes.filter { $0.value.values.contains { $0 != 0 } }.sorted { $0.key < $1.key }

@@ -56,7 +56,8 @@ final class GroupCommit<Request, Answer>: @unchecked Sendable {
             for (index, entry) in group.enumerated() {
                 answers[entry.ticket] =
                     index < results.count
-                    ? results[index] : .failure(StoreError("a group commit lost an answer", context: "group commit"))
+                    ? results[index]
+                    : .failure(StoreError(.inconsistent, "a group commit lost an answer", context: "group commit"))
             }
             groups += 1
             grouped += group.count

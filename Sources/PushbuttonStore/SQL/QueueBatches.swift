@@ -72,7 +72,7 @@ enum QueueBatches {
         leased.reserveCapacity(limit)
         let time = SQLGatewayStore.time(now)
         // PostgreSQL skips batches another lease holds; SQLite has one writer at a time.
-        let lock = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        let lock = dialect.skipLocked
         var round = 0
         while leased.count < limit, round < 8 {
             // Intake's batches are full but a notification's few recipients are one small batch each: the

@@ -8,7 +8,7 @@ extension SQLGatewayStore {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> [WebhookEvent] in
                 // Another process's claim is skipped (PostgreSQL: its rows are not even waited for).
-                let skip = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+                let skip = dialect.skipLocked
                 let claimed = try connection.query(
                     """
                     UPDATE webhook_events SET claimed_until = ?

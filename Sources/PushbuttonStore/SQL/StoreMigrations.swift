@@ -267,6 +267,7 @@ enum StoreMigrations {
             let known = Set(migrations.prefix(count).map(\.name))
             if let unknown = applied.subtracting(known).sorted().first {
                 throw StoreError(
+                    .newerSchema,
                     "the database has migration '\(unknown)', which this Pushbutton does not know: it was made by a newer version",
                     context: "migrating the gateway store")
             }

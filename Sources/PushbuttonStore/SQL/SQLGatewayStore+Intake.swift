@@ -1,0 +1,376 @@
+import Foundation
+
+/// Intake: notifications and campaigns into the queue (with their recipients, skipped when their device is
+/// inactive), a campaign's pages appended, and a campaign cancelled.
+extension SQLGatewayStore {
+    /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
+    /// transaction, so no worker ever sees them queued.
+    private func skipInactive(notification id: String, from first: Int64, now: Date, _ connection: any SQLConnection)
+        throws(StoreError) -> Int
+    {
+        try connection.run(
+            """
+            UPDATE deliveries SET state = 'skipped', reason = 'DeviceInactive', finished_at = ?
+            WHERE notification_id = ? AND id >= ? AND state = 'queued' AND EXISTS (
+                SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token AND d.active = 0)
+            """, [Self.time(now), .text(id), .integer(first)]
+        ).changes
+    }
+
+    /// The payload `id`'s recipients share: the stored one, or else `candidate`, stored as it. Concurrent
+    /// appends to one campaign agree on one (PostgreSQL's second INSERT waits for the first, then reads it).
+    private func sharedPayload(for id: String, candidate: [UInt8], _ connection: any SQLConnection)
+        throws(StoreError) -> [UInt8]
+    {
+        try connection.query(
+            "INSERT INTO shared_payloads (notification_id, payload) VALUES (?, ?) ON CONFLICT (notification_id) DO NOTHING",
+            [.text(id), .blob(candidate)])
+        guard
+            let stored = try connection.query(
+                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(id)]
+            ).first?[0].blob
+        else { throw StoreError(.inconsistent, "the shared payload vanished", context: "INSERT INTO shared_payloads") }
+        return stored
+    }
+
+    /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
+    /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
+    /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
+    /// gets no row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL
+    /// and a few rows; an SQLite page sets it to nil).
+    @discardableResult
+    private func insert(
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
+        tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: any SQLConnection
+    ) throws(StoreError) -> Int64? {
+        guard !deliveries.isEmpty else { return nil }
+        if shared == nil, let candidate = deliveries.first?.payload {
+            shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
+        }
+        if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
+            return try copy(
+                deliveries, of: spec, shared: shared, now: now, tallies: &tallies, newIDs: &newIDs, into: postgres)
+        }
+        // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
+        // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
+        // (a few recipients, a single notification's, come back by RETURNING: one statement fewer).
+        var first: Int64?
+        let bounded = dialect.hasOneWriter && deliveries.count >= Self.rowsToCopy
+        if bounded {
+            first = (try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer ?? 0) + 1
+            newIDs = nil
+        }
+        let notification = SQLValue.text(spec.id)
+        let app = SQLValue.text(spec.app)
+        let time = Self.time(now)
+        var skipped = 0
+        for chunk in StatementShapes.chunks(deliveries.count) {
+            let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
+            let values = Self.rowValues(
+                deliveries[start..<end], notification: notification, app: app, time: time, skipped: &skipped)
+            // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
+            // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
+            let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
+            let returning = ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
+            let rows = try connection.query(Self.insertDeliveries(end - start) + returning, values)
+            if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
+                first = min(first ?? lowest, lowest)
+                newIDs? += rows.compactMap { $0[0].integer }
+            }
+            guard ownPayloads else { continue }
+            try Self.insertOwnPayloads(of: deliveries[start..<end], shared: shared, inserted: rows, connection)
+        }
+        if spec.kind == .campaign {
+            tallies.add(spec.id, .queued, deliveries.count - skipped)
+            tallies.add(spec.id, .skipped, skipped)
+        }
+        return first
+    }
+
+    /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:)``'s columns), queued or
+    /// skipped (counted in `skipped`) as each says.
+    private static func rowValues(
+        _ deliveries: ArraySlice<NewDelivery>, notification: SQLValue, app: SQLValue, time: SQLValue,
+        skipped: inout Int
+    ) -> [SQLValue] {
+        var values: [SQLValue] = []
+        values.reserveCapacity(deliveries.count * 8)
+        for delivery in deliveries {
+            values.append(notification)
+            values.append(app)
+            values.append(.text(delivery.token))
+            values.append(.text(delivery.apnsID))
+            if let reason = delivery.skippedBecause {
+                skipped += 1
+                values.append(Self.skippedState)
+                values.append(time)
+                values.append(.text(reason))
+                values.append(time)
+            } else {
+                values.append(Self.queuedState)
+                values.append(time)
+                values.append(.null)
+                values.append(.null)
+            }
+        }
+        return values
+    }
+
+    /// Inserts the payloads of the `deliveries` whose payload is not `shared`, by the row ids `inserted` (their
+    /// INSERT's `RETURNING id, apns_id`) gave them.
+    private static func insertOwnPayloads(
+        of deliveries: ArraySlice<NewDelivery>, shared: [UInt8]?, inserted rows: [[SQLValue]],
+        _ connection: any SQLConnection
+    ) throws(StoreError) {
+        var ids: [String: Int64] = [:]
+        for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
+        var payloads: [SQLValue] = []
+        for delivery in deliveries where delivery.payload != shared {
+            guard let id = ids[delivery.apnsID] else {
+                throw StoreError(
+                    .inconsistent, "an inserted recipient did not come back", context: "INSERT INTO deliveries")
+            }
+            payloads += [.integer(id), .blob(delivery.payload)]
+        }
+        for rows in StatementShapes.chunks(payloads.count / 2) {
+            try connection.query(
+                "INSERT INTO payloads (delivery_id, payload) VALUES "
+                    + Array(repeating: "(?, ?)", count: rows.count).joined(separator: ", "),
+                Array(payloads[2 * rows.lowerBound..<2 * rows.upperBound]))
+        }
+    }
+
+    private static let queuedState = SQLValue.text(DeliveryState.queued.rawValue)
+    private static let skippedState = SQLValue.text(DeliveryState.skipped.rawValue)
+
+    /// `INSERT INTO deliveries … VALUES` with `count` rows, written once per row count (a few: see
+    /// ``StatementShapes``).
+    private static func insertDeliveries(_ count: Int) -> String {
+        insertStatements[count] ?? insertText(count)
+    }
+
+    private static let insertStatements = Dictionary(
+        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0)) })
+
+    private static func insertText(_ count: Int) -> String {
+        "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+    }
+
+    public func enqueue(
+        _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
+    ) throws(StoreError) -> EnqueueResult {
+        let result = try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> EnqueueResult in
+                if let idempotency {
+                    let inserted = try connection.run(
+                        """
+                        INSERT INTO idempotency_keys (app, key, fingerprint, notification_id, created_at)
+                        VALUES (?, ?, ?, ?, ?) ON CONFLICT (app, key) DO NOTHING
+                        """,
+                        [
+                            .text(spec.app), .text(idempotency.key), .text(idempotency.fingerprint), .text(spec.id),
+                            Self.time(now),
+                        ])
+                    if inserted.changes == 0 {
+                        let row = try connection.query(
+                            "SELECT notification_id, fingerprint FROM idempotency_keys WHERE app = ? AND key = ?",
+                            [.text(spec.app), .text(idempotency.key)])
+                        guard let first = row.first, let id = first[0].text else {
+                            throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
+                        }
+                        return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
+                    }
+                }
+                try connection.query(
+                    """
+                    INSERT INTO notifications (id, app, kind, state, topic, push_type, priority, expiration,
+                        collapse_id, created_at, request)
+                    VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .text(spec.id), .text(spec.app), .text(spec.kind.rawValue), .text(spec.topic),
+                        .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
+                        Self.time(spec.createdAt), .blob(spec.request),
+                    ])
+                var shared: [UInt8]?
+                var tallies = CampaignTallies()
+                var newIDs: [Int64]? = []
+                let first = try insert(
+                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                    into: connection)
+                if let first {
+                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+                    if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
+                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+                    try notifyCommittedWork(connection)
+                }
+                try tallies.write(into: connection)
+                return .created(id: spec.id)
+            }
+        }
+        if case .created = result, !deliveries.isEmpty { committedWorkHere() }
+        return result
+    }
+
+    public func append(
+        campaign id: String, now: Date,
+        produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int? {
+        guard dialect.hasOneWriter else {
+            let added = try with { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) -> Int? in
+                    // PostgreSQL copies a page at once, streamed from `produce` a copy at a time.
+                    let added = try append(campaign: id, now: now, connection) { flush throws(StoreError) in
+                        var buffer: [NewDelivery] = []
+                        buffer.reserveCapacity(Self.rowsPerCopy)
+                        // `produce` calls back into `flush` only from this thread, within this call.
+                        try withoutActuallyEscaping(flush) { flush throws(StoreError) in
+                            try produce { (delivery: NewDelivery) throws(StoreError) in
+                                buffer.append(delivery)
+                                if buffer.count == Self.rowsPerCopy {
+                                    try flush(buffer[...])
+                                    buffer.removeAll(keepingCapacity: true)
+                                }
+                            }
+                        }
+                        try flush(buffer[...])
+                    }
+                    if let added, added > 0 { try notifyCommittedWork(connection) }
+                    return added
+                }
+            }
+            if let added, added > 0 { committedWorkHere() }
+            return added
+        }
+        // SQLite: the page is read on the caller's thread, then committed with the pages that arrive while the
+        // one writer commits others (one transaction and one fsync for the group); answered once it is durable.
+        var deliveries: [NewDelivery] = []
+        try produce { (delivery: NewDelivery) throws(StoreError) in deliveries.append(delivery) }
+        let added = try intake.submit(
+            AppendedPage(campaign: id, now: now, deliveries: deliveries), weight: deliveries.count,
+            run: appendGroup)
+        if let added, added > 0 { committedWorkHere() }
+        return added
+    }
+
+    /// Appends a group of pages in one transaction; if any fails, each again in its own (a failed page does
+    /// not fail the others).
+    private func appendGroup(_ pages: [AppendedPage]) -> [Result<Int?, StoreError>] {
+        func one(_ page: AppendedPage, _ connection: any SQLConnection) throws(StoreError) -> Int? {
+            // SQLite inserts in multi-row statements, straight from the page's array.
+            try append(campaign: page.campaign, now: page.now, connection) { flush throws(StoreError) in
+                for start in stride(from: 0, to: page.deliveries.count, by: Self.rowsPerStatement) {
+                    try flush(page.deliveries[start..<min(start + Self.rowsPerStatement, page.deliveries.count)])
+                }
+            }
+        }
+        // Without SQLite's check of each new row's notification_id against notifications (a lookup per
+        // recipient, ~0.7 µs): `append` reads the campaign's row first in the same transaction and adds
+        // nothing unless it is there, and notifications are never deleted, so the check cannot fail
+        // (PostgreSQL dropped it in migration 8i). The pragma only takes effect outside a transaction.
+        func unchecked<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
+            try with { connection throws(StoreError) in
+                try connection.script("PRAGMA foreign_keys=OFF")
+                defer { try? connection.script("PRAGMA foreign_keys=ON") }
+                return try body(connection)
+            }
+        }
+        if pages.count > 1 {
+            let together = Result { () throws(StoreError) -> [Int?] in
+                try unchecked { connection throws(StoreError) in
+                    try connection.transaction { () throws(StoreError) -> [Int?] in
+                        var counts: [Int?] = []
+                        for page in pages { counts.append(try one(page, connection)) }
+                        return counts
+                    }
+                }
+            }
+            if case .success(let counts) = together { return counts.map { .success($0) } }
+        }
+        return pages.map { page in
+            Result { () throws(StoreError) -> Int? in
+                try unchecked { connection throws(StoreError) in
+                    try connection.transaction { () throws(StoreError) -> Int? in try one(page, connection) }
+                }
+            }
+        }
+    }
+
+    /// One page of a campaign's recipients, inside the caller's transaction: `feed` hands its recipients to
+    /// `flush` a statement's or a COPY's worth at a time.
+    private func append(
+        campaign id: String, now: Date, _ connection: any SQLConnection,
+        feed: (_ flush: (ArraySlice<NewDelivery>) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int? {
+        // PostgreSQL: the campaign's row stays locked until the page is in, so a cancel waits for the
+        // page and then cancels it too, or (when first) makes this append see the campaign closed.
+        guard
+            let row = try connection.query(
+                "SELECT \(Self.specColumns) FROM notifications WHERE id = ? AND kind = 'campaign'"
+                    + dialect.lockRow,
+                [.text(id)]
+            ).first
+        else { return nil }
+        let (spec, state) = Self.spec(row)
+        guard state == "open" else { return nil }
+        var count = 0
+        var first: Int64?
+        var shared: [UInt8]?
+        var tallies = CampaignTallies()
+        var newIDs: [Int64]? = []
+        var skippedAtIntake = false
+        try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
+            count += deliveries.count
+            if !skippedAtIntake {
+                skippedAtIntake = deliveries.indices.contains { deliveries[$0].skippedBecause != nil }
+            }
+            if let lowest = try insert(
+                deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+                into: connection)
+            {
+                first = min(first ?? lowest, lowest)
+            }
+        }
+        if let first {
+            let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+            tallies.move(spec.id, from: .queued, to: .skipped, skipped)
+            var ids = newIDs
+            if ids == nil, skipped == 0, !skippedAtIntake {
+                ids = try Self.consecutiveIDs(from: first, count: count, connection)
+            }
+            try QueueBatches.create(notification: spec.id, from: first, ids: ids, due: now, connection)
+        }
+        try tallies.write(into: connection)
+        return count
+    }
+
+    /// The ids of an SQLite page of `count` new rows, all at or above `first` (the bound ``insert`` gave),
+    /// when they are exactly `first` and the ones after it (as SQLite numbers the rows of its one writer):
+    /// then the page's batches are made from them, instead of reading every row back through a window query
+    /// (about 1.5 µs a recipient). `nil` when they are not, and the page is read back.
+    private static func consecutiveIDs(from first: Int64, count: Int, _ connection: any SQLConnection)
+        throws(StoreError) -> [Int64]?
+    {
+        guard count > 0,
+            let last = try connection.query("SELECT MAX(id) FROM deliveries").first?[0].integer,
+            last - first + 1 == Int64(count)
+        else { return nil }
+        return Array(first...last)
+    }
+
+    public func cancel(campaign id: String, now: Date) throws(StoreError) -> NotificationRecord? {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> NotificationRecord? in
+                let changed = try connection.run(
+                    "UPDATE notifications SET state = 'cancelled' WHERE id = ? AND kind = 'campaign'", [.text(id)])
+                guard changed.changes == 1 else { return nil }
+                let cancelled = try QueueBatches.cancel(id, now: now, connection)
+                var tallies = CampaignTallies()
+                tallies.move(id, from: .queued, to: .cancelled, cancelled)
+                try tallies.write(into: connection)
+                return try record(id: id, limit: 0, after: 0, connection)
+            }
+        }
+    }
+}

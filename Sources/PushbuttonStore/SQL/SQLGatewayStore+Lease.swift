@@ -1,0 +1,175 @@
+import Foundation
+
+/// Leases: due recipients taken by a worker for a while, and given back.
+extension SQLGatewayStore {
+    public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        let token = UUID().uuidString.lowercased()
+        let (rows, payloads, specs, sharedBy) = try with { connection throws(StoreError) in
+            // A lease is committed without waiting for the disk: a killed process loses nothing the kernel has,
+            // and a lease lost with the machine's power is an expired lease (its rows due again, same
+            // apns-ids). Outcomes, intake and everything else stay durable.
+            try dialect.transactionWithoutWaitingForDisk(connection) {
+                () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
+                let rows = try QueueBatches.lease(
+                    limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
+                let payloads = try Self.ownPayloads(of: rows, connection)
+                let specs = try headerColumns(of: rows, connection)
+                let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)
+                var tallies = CampaignTallies()
+                tallies.lease(rows, specs: specs)
+                try tallies.write(into: connection)
+                return (rows, payloads, specs, sharedBy)
+            }
+        }
+        return Self.leased(rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy)
+    }
+
+    /// The recipients' own payloads (a campaign's per-recipient data), by row id; the rest share their
+    /// notification's, looked up once per notification (``sharedPayloads(of:without:_:)``) rather than kept
+    /// per row.
+    private static func ownPayloads(of rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
+        -> [Int64: [UInt8]]
+    {
+        var payloads: [Int64: [UInt8]] = [:]
+        var start = 0
+        if let low = rows.lazy.map(\.id).min(), let high = rows.lazy.map(\.id).max(),
+            high - low < Int64(4 * rows.count + rowsPerStatement)
+        {
+            // Leases take due rows mostly in id order: one range read instead of a statement per chunk
+            // (an id in the range not leased here is another lease's: skipped below, by lookup).
+            for row in try connection.query(
+                "SELECT delivery_id, payload FROM payloads WHERE delivery_id BETWEEN ? AND ?",
+                [.integer(low), .integer(high)])
+            {
+                if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+            }
+            if !payloads.isEmpty {
+                let leasedIDs = Set(rows.map(\.id))
+                payloads = payloads.filter { leasedIDs.contains($0.key) }
+            }
+            start = rows.count
+        }
+        while start < rows.count {
+            let end = min(start + rowsPerStatement, rows.count)
+            var ids = rows[start..<end].map { SQLValue.integer($0.id) }
+            // Padded with the last id repeated: a few statement shapes, not one per count.
+            ids += Array(repeating: ids[ids.count - 1], count: StatementShapes.padded(ids.count) - ids.count)
+            for row in try connection.query(
+                "SELECT delivery_id, payload FROM payloads WHERE delivery_id IN ("
+                    + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")", ids)
+            {
+                if let id = row[0].integer { payloads[id] = row[1].blob ?? [] }
+            }
+            start = end
+        }
+        return payloads
+    }
+
+    /// The header columns of the rows' notifications (app, topic, push type, priority, expiration, collapse id,
+    /// kind). The headers are the notification's (each row has copies): read once per notification, not turned
+    /// into strings again for each recipient, and kept for the next leases. Rows come mostly grouped by
+    /// notification: the last one's are at hand without a lookup.
+    private func headerColumns(of rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
+        -> [String: [SQLValue]]
+    {
+        var specs: [String: [SQLValue]] = [:]
+        var last: String?
+        for row in rows {
+            let notification = row.notification
+            guard notification != last else { continue }
+            last = notification
+            guard specs[notification] == nil else { continue }
+            if let kept = headers.spec(notification) {
+                specs[notification] = kept
+                continue
+            }
+            let spec =
+                try connection.query(
+                    "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                    [.text(notification)]
+                ).first ?? []
+            specs[notification] = spec
+            if !spec.isEmpty { headers.keep(spec: spec, for: notification) }
+        }
+        return specs
+    }
+
+    /// The shared payloads of the notifications with a row without its own (not in `payloads`).
+    private func sharedPayloads(
+        of rows: [LeasedRow], without payloads: [Int64: [UInt8]], _ connection: any SQLConnection
+    ) throws(StoreError) -> [String: [UInt8]] {
+        var sharedBy: [String: [UInt8]] = [:]
+        var last: String?
+        for row in rows where payloads.isEmpty || payloads[row.id] == nil {
+            let notification = row.notification
+            guard notification != last else { continue }
+            last = notification
+            guard sharedBy[notification] == nil else { continue }
+            if let kept = headers.shared(notification) {
+                sharedBy[notification] = kept
+            } else {
+                let shared =
+                    try connection.query(
+                        "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(notification)]
+                    ).first?[0].blob
+                sharedBy[notification] = shared ?? []
+                if let shared { headers.keep(shared: shared, for: notification) }
+            }
+        }
+        return sharedBy
+    }
+
+    /// The leased recipients, made from their rows outside the transaction. One set of shared fields (and
+    /// shared payload) per notification, referenced by its rows: made once, the last notification's at hand
+    /// without a lookup.
+    private static func leased(
+        _ rows: [LeasedRow], token: String, payloads: [Int64: [UInt8]], specs: [String: [SQLValue]],
+        sharedBy: [String: [UInt8]]
+    ) -> [LeasedDelivery] {
+        var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
+        var last: (headers: LeaseHeaders, payload: [UInt8])?
+        var leased: [LeasedDelivery] = []
+        leased.reserveCapacity(rows.count)
+        for row in rows {
+            let notification = row.notification
+            let shared: (headers: LeaseHeaders, payload: [UInt8])
+            if let last, last.headers.fields.notificationID == notification {
+                shared = last
+            } else if let kept = made[notification] {
+                shared = kept
+            } else {
+                let spec = specs[notification] ?? []
+                func column(_ index: Int) -> SQLValue { index < spec.count ? spec[index] : .null }
+                shared = (
+                    LeaseHeaders(
+                        notificationID: notification, app: column(0).text ?? "", topic: column(1).text ?? "",
+                        pushType: column(2).text ?? "alert", priority: column(3).integer.map(Int.init),
+                        expiration: column(4).integer, collapseID: column(5).text, leaseToken: token),
+                    sharedBy[notification] ?? []
+                )
+                made[notification] = shared
+            }
+            last = shared
+            let payload = payloads.isEmpty ? shared.payload : payloads[row.id] ?? shared.payload
+            leased.append(
+                LeasedDelivery(
+                    id: row.id, token: row.token, apnsID: row.apnsID, payload: payload, leases: row.leases,
+                    shared: shared.headers))
+        }
+        return leased
+    }
+
+    public func release(_ deliveries: [LeasedDelivery]) throws(StoreError) {
+        guard !deliveries.isEmpty else { return }
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) in
+                let batches = try QueueBatches.lock(
+                    held: Set(deliveries.map(\.leaseToken)), dialect: dialect, connection)
+                let freed = try QueueBatches.free(batches, releasing: deliveries, connection)
+                var tallies = CampaignTallies()
+                tallies.release(freed, campaigns: try CampaignTallies.campaigns(among: Set(freed.keys), connection))
+                try tallies.write(into: connection)
+            }
+        }
+    }
+}
