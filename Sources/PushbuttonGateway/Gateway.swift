@@ -19,6 +19,7 @@ public final class Gateway: Sendable {
     let background: Task<Void, Never>
     /// The workers' wake-ups from the store's committed intakes; cancelled at ``stop()``.
     let wakeOnCommit: WorkObservation
+    let drain: DrainState
 
     /// Why the gateway could not start: a manifest with errors, an unreadable key, the store or the port.
     public struct StartError: Error, Sendable, CustomStringConvertible {
@@ -29,9 +30,10 @@ public final class Gateway: Sendable {
     init(
         configuration: GatewayConfiguration, port: Int, metrics: GatewayMetrics, store: any GatewayStore,
         server: HTTPServer, apps: [String: AppRuntime], workers: DeliveryWorkers, background: Task<Void, Never>,
-        wakeOnCommit: WorkObservation
+        wakeOnCommit: WorkObservation, drain: DrainState
     ) {
         self.wakeOnCommit = wakeOnCommit
+        self.drain = drain
         self.configuration = configuration
         self.port = port
         self.metrics = metrics
@@ -101,16 +103,21 @@ public final class Gateway: Sendable {
         let console = ConsoleRoutes(
             apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
         let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
+        let drain = DrainState()
         let server: HTTPServer
         do {
-            server = try HTTPServer(configuration.listen) { router.handle($0) }
+            // Once a stop begins, /readyz says so: a load balancer sends no more requests here.
+            server = try HTTPServer(configuration.listen) { request in
+                if drain.isDraining, request.path == "/readyz" { return .text(503, "shutting down\n") }
+                return router.handle(request)
+            }
         } catch {
             throw await abandon(StartError(message: "listening: \(error.message)"))
         }
         let signal = WorkSignal(clock: pollClock)
         let workers = DeliveryWorkers(
-            store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, now: now,
-            signal: signal)
+            store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
+            now: now, signal: signal)
         // Raised by the store after an intake's commit (here, or another process's on PostgreSQL).
         // A process without workers has no one to wake (and needs no LISTEN connection).
         let wakeOnCommit =
@@ -123,7 +130,7 @@ public final class Gateway: Sendable {
         }
         return Gateway(
             configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
-            workers: workers, background: background, wakeOnCommit: wakeOnCommit)
+            workers: workers, background: background, wakeOnCommit: wakeOnCommit, drain: drain)
     }
 
     private static func runtime(_ app: AppConfiguration, workers: WorkerOptions, proxy: HTTPProxy?)
@@ -173,9 +180,14 @@ public final class Gateway: Sendable {
     /// Threads of its own still running (HTTP handlers and store calls): 0 once ``stop()`` returned.
     var runningThreads: Int { server.runningHandlerThreads + workers.threads.runningThreads }
 
-    /// Stops accepting requests, lets the workers finish their batches, and closes the APNs connections; every
-    /// thread the gateway started has ended when it returns.
+    /// Stops the way SIGTERM asks: `/readyz` answers 503 at once, the API stops accepting and answers the
+    /// requests under way, each worker finishes the batch it is sending and records its outcomes, a batch
+    /// leased but not started goes back to the queue at once, the webhook relay and outbox stop, and the APNs
+    /// connections close; every thread the gateway started has ended when it returns. The caller bounds the
+    /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {
+        drain.begin()
+        workers.signal.raise()  // an idle worker sees the drain now, not at its fallback poll
         await server.stop()
         wakeOnCommit.cancel()
         background.cancel()

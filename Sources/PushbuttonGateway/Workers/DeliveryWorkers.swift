@@ -31,13 +31,16 @@ final class DeliveryWorkers: Sendable {
     /// records) and one for the webhook relay.
     let threads: HandlerThreads
     let recorder: OutcomeRecorder
+    let drain: DrainState
     /// Raised when work is committed; idle workers wait on it.
     let signal: WorkSignal
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
-        webhook: WebhookNotifier?, now: @escaping @Sendable () -> Date, signal: WorkSignal = WorkSignal()
+        webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
+        signal: WorkSignal = WorkSignal()
     ) {
+        self.drain = drain
         self.signal = signal
         self.store = store
         self.apps = apps
@@ -50,8 +53,9 @@ final class DeliveryWorkers: Sendable {
             store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
     }
 
-    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled; each finishes its
-    /// batch first. Then the store threads end.
+    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled or the drain begins;
+    /// each finishes sending the batch it has and records its outcomes first (the send is not cancelled), and
+    /// a batch leased but not started is released to the queue at once. Then the store threads end.
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
@@ -69,7 +73,7 @@ final class DeliveryWorkers: Sendable {
         // The last batch's outcomes on their way into the store; awaited before the next batch's are handed
         // in, and before the worker ends.
         var recording: Task<Void, Never>?
-        while !Task.isCancelled {
+        while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
             let seen = signal.generation
@@ -87,18 +91,36 @@ final class DeliveryWorkers: Sendable {
                 try? await Task.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
                 continue
             }
+            if Task.isCancelled || drain.isDraining {
+                await release(leased)
+                break
+            }
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
                 _ = await signal.wait(after: seen, timeout: options.pollInterval)
                 continue
             }
-            let completed = await send(leased)
+            // In a task of its own: a stop that cancels the workers lets the batch under way finish.
+            let completed = await Task { await self.send(leased) }.value
             await recording?.value
             let recorder = self.recorder
             recording = Task { await recorder.record(completed) }
         }
         await recording?.value
+    }
+
+    /// Gives a batch leased as the stop began back to the queue, due now for another process (not after the
+    /// lease's `leaseSeconds`); if that fails, the lease expires as after a crash.
+    private func release(_ leased: [LeasedDelivery]) async {
+        guard !leased.isEmpty else { return }
+        let store = self.store
+        do {
+            try await threads.perform { () throws(StoreError) in try store.release(leased) }
+        } catch {
+            FileHandle.standardError.write(
+                Data("pushbutton serve: releasing \(leased.count) leased recipient(s) failed: \(error)\n".utf8))
+        }
     }
 
     /// How many notifications each of `workers` workers keeps under way on an app's `connections`: together
