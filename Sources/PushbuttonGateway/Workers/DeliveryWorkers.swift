@@ -13,6 +13,11 @@ import PushbuttonSupport
 /// A worker leases and sends its next batch while its last one's outcomes are recorded (at most one batch
 /// waits per worker), and the ``OutcomeRecorder`` records the batches of several workers in one transaction.
 ///
+/// An idle worker does not sleep out a poll interval: it waits on the ``WorkSignal`` that a committed intake
+/// raises (in this process, or in another through the store's `LISTEN`), with the poll interval only as the
+/// fallback for a signal that was lost. So a lone notification is leased and sent, alone, as soon as it is
+/// committed, while under a campaign every lease still takes a full batch.
+///
 /// The store's calls block (SQLite's fsync, PostgreSQL's round trips): they run on threads of their own
 /// (``threads``), never on Swift's cooperative pool, whose few threads the APNs client's work needs.
 final class DeliveryWorkers: Sendable {
@@ -29,14 +34,17 @@ final class DeliveryWorkers: Sendable {
     let threads: HandlerThreads
     let recorder: OutcomeRecorder
     let drain: DrainState
+    /// Raised when work is committed; idle workers wait on it.
+    let signal: WorkSignal
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
         webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
-        clock: AnyDurationClock = .continuous
+        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal()
     ) {
         self.drain = drain
         self.clock = clock
+        self.signal = signal
         self.store = store
         self.apps = apps
         self.options = options
@@ -70,6 +78,8 @@ final class DeliveryWorkers: Sendable {
         var recording: Task<Void, Never>?
         while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
+            // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
+            let seen = signal.generation
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
                 leased = try await threads.perform { () throws(StoreError) in
@@ -91,7 +101,7 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                try? await clock.sleep(for: options.pollInterval)
+                _ = await signal.wait(after: seen, timeout: options.pollInterval)
                 continue
             }
             // In a task of its own: a stop that cancels the workers lets the batch under way finish.
