@@ -14,12 +14,17 @@ public struct GatewayConfiguration: Sendable {
     public var maximumRecipients: Int
     /// How the apps' connections reach APNs: the environment's proxy by default, a given one, or directly.
     public var proxy: APNsProxySetting
+    /// How long a stop (SIGTERM) may take: in-flight requests and batches finish within it, then the
+    /// process stops anyway (the leases left expire).
+    public var shutdownGrace: Duration
 
     public init(
         listen: HTTPServerOptions = HTTPServerOptions(), store: String = "sqlite:pushbutton-gateway.db",
         apps: [AppConfiguration], webhook: WebhookConfiguration? = nil, workers: WorkerOptions = WorkerOptions(),
-        maximumRecipients: Int = 10_000, proxy: APNsProxySetting = .environment
+        maximumRecipients: Int = 10_000, proxy: APNsProxySetting = .environment,
+        shutdownGrace: Duration = .seconds(30)
     ) {
+        self.shutdownGrace = shutdownGrace
         self.listen = listen
         self.store = store
         self.apps = apps
@@ -96,7 +101,8 @@ public struct WorkerOptions: Sendable, Hashable {
     public var batchSize: Int
     /// How long a lease lasts; a worker that dies leaves its recipients due again after this.
     public var lease: Duration
-    /// How long an idle worker waits before looking again.
+    /// How long an idle worker waits before looking again when nothing wakes it: only the fallback for a lost
+    /// wake-up, since a committed intake wakes the workers at once (``GatewayStore/observeCommittedWork(_:)``).
     public var pollInterval: Duration
     public var retryPolicy: RetryPolicy
     /// One APNs request's time limit.
@@ -104,7 +110,7 @@ public struct WorkerOptions: Sendable, Hashable {
 
     public init(
         count: Int = 2, batchSize: Int = 500, lease: Duration = .seconds(60),
-        pollInterval: Duration = .milliseconds(200),
+        pollInterval: Duration = .milliseconds(2000),
         retryPolicy: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(10)
     ) {
         self.count = count

@@ -36,7 +36,7 @@ struct Router: Sendable {
         }
         if ["GET", "HEAD"].contains(method), segments == ["readyz"] {
             do {
-                try services.store.ping()
+                try services.store.checkReady()
                 return (Self.label("GET", "readyz"), .text(200, "ready\n"))
             } catch {
                 GatewayError.log(error)
