@@ -130,6 +130,39 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func aCampaignPagesKeyStoresItOnceAndIsTheCampaignsOwn(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        for id in ["c1", "c2"] {
+            _ = try store.enqueue(spec(id, kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
+        }
+        func page(_ campaign: String, _ key: String, _ fingerprint: String, _ prefix: String) throws
+            -> PageAppendResult?
+        {
+            let page = deliveries(3, prefix: prefix)
+            return try store.append(
+                campaign: campaign, idempotency: IdempotencyKey(key: key, fingerprint: fingerprint), now: Self.t0
+            ) { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
+                for delivery in page { try emit(delivery) }
+            }
+        }
+        #expect(try page("c1", "p1", "f", "a") == .added(3))
+        #expect(try page("c1", "p1", "f", "b") == .replayed(sameRequest: true))
+        #expect(try page("c1", "p1", "other", "b") == .replayed(sameRequest: false))
+        #expect(try page("c2", "p1", "f", "c") == .added(3))
+        #expect(try page("nope", "p1", "f", "d") == nil)
+        #expect(try store.queueDepth() == 6)
+        // A create route's key of the same text is another key.
+        let created = try store.enqueue(
+            spec("n1"), deliveries: deliveries(1, prefix: "e"),
+            idempotency: IdempotencyKey(key: "p1", fingerprint: "f"),
+            now: Self.t0)
+        #expect(created == .created(id: "n1"))
+        _ = try store.cancel(campaign: "c1", now: Self.t0)
+        #expect(try page("c1", "p1", "f", "b") == .replayed(sameRequest: true))
+        #expect(try page("c1", "p2", "f", "b") == nil)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func campaignsGrowPageByPageAndCancelWhatIsQueued(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         _ = try store.enqueue(spec("c1", kind: .campaign), deliveries: [], idempotency: nil, now: Self.t0)
