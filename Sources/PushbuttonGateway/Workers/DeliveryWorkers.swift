@@ -22,6 +22,8 @@ final class DeliveryWorkers: Sendable {
     let metrics: GatewayMetrics
     let webhook: WebhookNotifier?
     let now: @Sendable () -> Date
+    /// What the polls and the store-failure backoff sleep on (a `ManualClock` in tests).
+    let clock: AnyDurationClock
     /// One thread per worker, plus one for the ``OutcomeRecorder`` (a worker may lease while its last batch
     /// records) and one for the webhook relay.
     let threads: HandlerThreads
@@ -29,8 +31,9 @@ final class DeliveryWorkers: Sendable {
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
-        webhook: WebhookNotifier?, now: @escaping @Sendable () -> Date
+        webhook: WebhookNotifier?, now: @escaping @Sendable () -> Date, clock: AnyDurationClock = .continuous
     ) {
+        self.clock = clock
         self.store = store
         self.apps = apps
         self.options = options
@@ -48,7 +51,7 @@ final class DeliveryWorkers: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
             if let webhook {
-                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now)
+                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now, clock: clock)
                 group.addTask { await relay.run() }
             }
         }
@@ -74,13 +77,13 @@ final class DeliveryWorkers: Sendable {
                 if storeFailures == 1 {
                     FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
                 }
-                try? await Task.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
+                try? await clock.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
                 continue
             }
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                try? await Task.sleep(for: options.pollInterval)
+                try? await clock.sleep(for: options.pollInterval)
                 continue
             }
             let completed = await send(leased)
