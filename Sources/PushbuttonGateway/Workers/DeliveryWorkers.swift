@@ -28,13 +28,16 @@ final class DeliveryWorkers: Sendable {
     /// records) and one for the webhook relay.
     let threads: HandlerThreads
     let recorder: OutcomeRecorder
+    let drain: DrainState
     /// Each app's circuit breaker: while its APNs cannot be reached, its recipients are held, not failed.
     let circuits: [String: APNsCircuit]
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
-        webhook: WebhookNotifier?, now: @escaping @Sendable () -> Date, clock: AnyDurationClock = .continuous
+        webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
+        clock: AnyDurationClock = .continuous
     ) {
+        self.drain = drain
         self.clock = clock
         self.store = store
         self.apps = apps
@@ -48,8 +51,9 @@ final class DeliveryWorkers: Sendable {
         circuits = Self.circuits(apps: apps.keys, clock: clock, metrics: metrics)
     }
 
-    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled; each finishes its
-    /// batch first. Then the store threads end.
+    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled or the drain begins;
+    /// each finishes sending the batch it has and records its outcomes first (the send is not cancelled), and
+    /// a batch leased but not started is released to the queue at once. Then the store threads end.
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
@@ -67,7 +71,7 @@ final class DeliveryWorkers: Sendable {
         // The last batch's outcomes on their way into the store; awaited before the next batch's are handed
         // in, and before the worker ends.
         var recording: Task<Void, Never>?
-        while !Task.isCancelled {
+        while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
@@ -83,13 +87,18 @@ final class DeliveryWorkers: Sendable {
                 try? await clock.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
                 continue
             }
+            if Task.isCancelled || drain.isDraining {
+                await release(leased)
+                break
+            }
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
                 try? await clock.sleep(for: options.pollInterval)
                 continue
             }
-            let (completed, held) = await send(leased)
+            // In a task of its own: a stop that cancels the workers lets the batch under way finish.
+            let (completed, held) = await Task { await self.send(leased) }.value
             await recording?.value
             let recorder = self.recorder
             // Held ones are given back once the rest of their batch is recorded (a batch comes free whole).
@@ -101,6 +110,19 @@ final class DeliveryWorkers: Sendable {
             if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
         await recording?.value
+    }
+
+    /// Gives a batch leased as the stop began back to the queue, due now for another process (not after the
+    /// lease's `leaseSeconds`); if that fails, the lease expires as after a crash.
+    private func release(_ leased: [LeasedDelivery]) async {
+        guard !leased.isEmpty else { return }
+        let store = self.store
+        do {
+            try await threads.perform { () throws(StoreError) in try store.release(leased) }
+        } catch {
+            FileHandle.standardError.write(
+                Data("pushbutton serve: releasing \(leased.count) leased recipient(s) failed: \(error)\n".utf8))
+        }
     }
 
     /// How many notifications each of `workers` workers keeps under way on an app's `connections`: together
