@@ -27,7 +27,10 @@ demo-server: build
 	@scripts/demo-server.sh .build/demo-server
 
 test: deps
+	@# Builds the snippets too (Snippets/, Swift 6, against the UserNotifications stand-in): a snippet that stops
+	@# compiling fails here; snippet_check.py fails on a ```swift block left in the iOS developer's articles.
 	$(SWIFT) build $(WARNINGS_AS_ERRORS)
+	python3 scripts/snippet_check.py
 	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
 	@# Public API of the shipped products without /// may not grow (swift-format's documentation rule counts it).
 	python3 scripts/doc_coverage.py

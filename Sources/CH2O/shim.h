@@ -29,12 +29,34 @@
 
 struct pb_http_server;
 
-/// One request awaiting its answer. Both fields are touched on the loop thread only.
+/// One accepted connection, as the server counts it: held by its socket (until h2o closes it) and by each of
+/// its requests still in h2o. Touched on the loop thread only.
+typedef struct pb_http_connection {
+    struct pb_http_server *server;
+    int references;
+    /// The socket's descriptor; -1 once h2o closed it (the number may then be reused by anything).
+    int fd;
+    /// Requests whose stream was gone (reset, or the client left) before their answer: what a rapid-reset
+    /// client does by the thousand, and what a well-behaved one rarely does.
+    uint64_t cancelled;
+    /// Requests answered while their stream was open.
+    uint64_t answered;
+    /// Set once the connection was shut down for cancelling too many; its later requests get 503 at once.
+    int refused;
+} pb_http_connection_t;
+
+/// One request awaiting its answer. `req`, `answered` and `connection` are touched on the loop thread only;
+/// `gone` and `references` on any thread.
 typedef struct pb_http_ticket {
     /// NULL once h2o has disposed of the request (the client went away).
     h2o_req_t *req;
+    /// Its connection while `req` is alive.
+    pb_http_connection_t *connection;
+    int answered;
+    /// 1 once h2o disposed of the request: a handler thread skips the handler for it.
+    atomic_int gone;
     /// The request pool's reference and the pending answer's: freed when both are gone.
-    int references;
+    atomic_int references;
 } pb_http_ticket_t;
 
 /// Called on the loop thread for each request. Copy what you need before returning; answer later with
@@ -54,6 +76,22 @@ typedef struct pb_http_server {
     atomic_int stopping;
     pb_http_request_cb on_request;
     void *callback_context;
+    /// Connections open now, and the most the server keeps: at the cap it stops accepting (new clients wait
+    /// in the listen backlog) until one closes.
+    int connections;
+    int max_connections;
+    /// Cancelled requests a connection may have beyond the ones it got answered before it is shut down.
+    uint64_t max_cancelled;
+    /// 1 while the listener is not read: at the cap, or after accept failed for want of descriptors.
+    int accept_paused;
+    /// After EMFILE/ENFILE the listener rests instead of spinning (it stays readable), then tries again.
+    h2o_timeout_t accept_retry;
+    h2o_timeout_entry_t accept_retry_entry;
+    /// Counters for tests and metrics (loop thread writes, any thread reads).
+    atomic_ulong refused_connections;
+    atomic_ulong accept_failures;
+    atomic_ulong cancelled_requests;
+    atomic_int open_connections;
 } pb_http_server_t;
 
 typedef struct {
@@ -76,12 +114,49 @@ typedef struct {
 } pb_http_answer_t;
 
 static inline void pb_http_ticket_release(pb_http_ticket_t *ticket) {
-    if (--ticket->references == 0) free(ticket);
+    if (atomic_fetch_sub(&ticket->references, 1) == 1) free(ticket);
+}
+
+/// Whether h2o disposed of the ticket's request (any thread): its handler need not run.
+static inline int pb_http_ticket_is_gone(pb_http_ticket_t *ticket) { return atomic_load(&ticket->gone); }
+
+/// Lets go of a ticket whose request is gone, without an answer (any thread).
+static inline void pb_http_ticket_drop(pb_http_ticket_t *ticket) { pb_http_ticket_release(ticket); }
+
+static inline void pb_http_connection_release(pb_http_connection_t *connection) {
+    if (--connection->references == 0) free(connection);
+}
+
+/// Shuts a connection's socket down (both ways): h2o sees the end on its next read or write and closes the
+/// connection its own way, freeing its streams; nothing of h2o's is touched here.
+static inline void pb_http_connection_shut(pb_http_connection_t *connection) {
+    if (connection->refused || connection->fd < 0) return;
+    connection->refused = 1;
+    shutdown(connection->fd, SHUT_RDWR);
+    atomic_fetch_add(&connection->server->refused_connections, 1);
+}
+
+/// The rapid-reset rule (CVE-2023-44487): a connection whose cancelled requests outnumber its answered ones
+/// by more than the allowance is not a client the server owes more work.
+static inline int pb_http_connection_cancels_too_many(const pb_http_connection_t *connection, uint64_t allowance) {
+    return connection->cancelled > connection->answered + allowance;
 }
 
 static inline void pb_http_ticket_request_gone(void *slot) {
     pb_http_ticket_t *ticket = *(pb_http_ticket_t **)slot;
     ticket->req = NULL;
+    atomic_store(&ticket->gone, 1);
+    pb_http_connection_t *connection = ticket->connection;
+    ticket->connection = NULL;
+    if (connection != NULL) {
+        if (!ticket->answered) {
+            connection->cancelled++;
+            atomic_fetch_add(&connection->server->cancelled_requests, 1);
+            if (pb_http_connection_cancels_too_many(connection, connection->server->max_cancelled))
+                pb_http_connection_shut(connection);
+        }
+        pb_http_connection_release(connection);
+    }
     pb_http_ticket_release(ticket);
 }
 
@@ -116,6 +191,8 @@ static inline void pb_http_deliver(h2o_multithread_receiver_t *receiver, h2o_lin
         if (answer->ticket != NULL) {
             h2o_req_t *req = answer->ticket->req;
             if (req != NULL) {
+                answer->ticket->answered = 1;
+                if (answer->ticket->connection != NULL) answer->ticket->connection->answered++;
                 req->res.status = answer->status;
                 req->res.reason = pb_http_reason(answer->status);
                 for (size_t i = 0; i < answer->header_count; i++) {
@@ -167,24 +244,103 @@ static inline void pb_http_respond(pb_http_server_t *server, pb_http_ticket_t *t
     h2o_multithread_send_message(&server->receiver, &answer->super);
 }
 
+/// The connection record h2o's socket carries for a request (NULL if the socket is not one the server accepted).
+static inline void pb_http_connection_closed(void *data);
+static inline pb_http_connection_t *pb_http_connection_of(h2o_req_t *req) {
+    h2o_socket_t *sock = req->conn->callbacks->get_socket != NULL ? req->conn->callbacks->get_socket(req->conn) : NULL;
+    if (sock == NULL || sock->on_close.cb != pb_http_connection_closed) return NULL;
+    return (pb_http_connection_t *)sock->on_close.data;
+}
+
 static inline int pb_http_on_req(h2o_handler_t *self, h2o_req_t *req) {
     pb_http_server_t *server = ((pb_http_handler_t *)self)->server;
+    pb_http_connection_t *connection = pb_http_connection_of(req);
+    if (connection != NULL && connection->refused) {
+        // Shut down already: what is still parsed from its buffer gets no handler.
+        req->res.status = 503;
+        req->res.reason = pb_http_reason(503);
+        h2o_send_inline(req, NULL, 0);
+        return 0;
+    }
     pb_http_ticket_t *ticket = (pb_http_ticket_t *)malloc(sizeof(pb_http_ticket_t));
     if (ticket == NULL) return -1;
     ticket->req = req;
-    ticket->references = 2;
+    ticket->connection = connection;
+    ticket->answered = 0;
+    atomic_init(&ticket->gone, 0);
+    atomic_init(&ticket->references, 2);
+    if (connection != NULL) connection->references++;
     pb_http_ticket_t **slot = (pb_http_ticket_t **)h2o_mem_alloc_shared(&req->pool, sizeof(*slot), pb_http_ticket_request_gone);
     *slot = ticket;
     server->on_request(server->callback_context, ticket, req);
     return 0;
 }
 
+static inline void pb_http_accept_pause(pb_http_server_t *server) {
+    if (server->accept_paused || server->listener == NULL) return;
+    server->accept_paused = 1;
+    h2o_socket_read_stop(server->listener);
+}
+
+static inline void pb_http_on_accept(h2o_socket_t *listener, const char *error);
+
+static inline void pb_http_accept_resume(pb_http_server_t *server) {
+    if (!server->accept_paused || server->listener == NULL || atomic_load(&server->stopping)) return;
+    if (server->connections >= server->max_connections) return;
+    if (h2o_timeout_is_linked(&server->accept_retry_entry)) return;
+    server->accept_paused = 0;
+    h2o_socket_read_start(server->listener, pb_http_on_accept);
+}
+
+static inline void pb_http_accept_retry(h2o_timeout_entry_t *entry) {
+    pb_http_server_t *server = H2O_STRUCT_FROM_MEMBER(pb_http_server_t, accept_retry_entry, entry);
+    pb_http_accept_resume(server);
+}
+
+/// h2o closed a connection's socket: one fewer counts against the cap.
+static inline void pb_http_connection_closed(void *data) {
+    pb_http_connection_t *connection = (pb_http_connection_t *)data;
+    pb_http_server_t *server = connection->server;
+    connection->fd = -1;
+    server->connections--;
+    atomic_store(&server->open_connections, server->connections);
+    pb_http_connection_release(connection);
+    pb_http_accept_resume(server);
+}
+
 static inline void pb_http_on_accept(h2o_socket_t *listener, const char *error) {
     if (error != NULL) return;
     pb_http_server_t *server = (pb_http_server_t *)listener->data;
     for (int i = 0; i < 64; i++) {
+        if (server->connections >= server->max_connections) {
+            // At the cap: leave the rest in the backlog (not accept-and-close, which a client would retry at
+            // once) until a connection closes.
+            pb_http_accept_pause(server);
+            return;
+        }
+        errno = 0;
         h2o_socket_t *sock = h2o_evloop_socket_accept(listener);
-        if (sock == NULL) return;
+        if (sock == NULL) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                // Out of descriptors: the listener stays readable, so reading on would spin a core. Rest.
+                atomic_fetch_add(&server->accept_failures, 1);
+                pb_http_accept_pause(server);
+                h2o_timeout_link(server->loop, &server->accept_retry, &server->accept_retry_entry);
+            }
+            return;
+        }
+        pb_http_connection_t *connection = (pb_http_connection_t *)calloc(1, sizeof(pb_http_connection_t));
+        if (connection == NULL) {
+            h2o_socket_close(sock);
+            return;
+        }
+        connection->server = server;
+        connection->references = 1;
+        connection->fd = h2o_socket_get_fd(sock);
+        sock->on_close.cb = pb_http_connection_closed;
+        sock->on_close.data = connection;
+        server->connections++;
+        atomic_store(&server->open_connections, server->connections);
         h2o_accept(&server->accept, sock);
     }
 }
@@ -202,12 +358,15 @@ static inline void pb_http_ssl_error(char *buffer, size_t size) {
 /// (h2c). Timeouts are in milliseconds. Returns NULL and fills error on failure.
 static inline pb_http_server_t *pb_http_server_create(const char *address, int port, const char *cert_file,
                                                       const char *key_file, size_t max_body, uint64_t request_timeout,
-                                                      uint64_t idle_timeout, pb_http_request_cb on_request,
+                                                      uint64_t idle_timeout, int max_connections,
+                                                      uint64_t max_cancelled, pb_http_request_cb on_request,
                                                       void *callback_context, char *error, size_t error_size) {
     pb_http_server_t *server = (pb_http_server_t *)calloc(1, sizeof(pb_http_server_t));
     if (server == NULL) { snprintf(error, error_size, "out of memory"); return NULL; }
     server->on_request = on_request;
     server->callback_context = callback_context;
+    server->max_connections = max_connections > 0 ? max_connections : 1;
+    server->max_cancelled = max_cancelled;
     h2o_config_init(&server->config);
     server->config.max_request_entity_size = max_body;
     server->config.http1.req_timeout = request_timeout;
@@ -274,6 +433,8 @@ static inline pb_http_server_t *pb_http_server_create(const char *address, int p
     h2o_multithread_register_receiver(server->queue, &server->receiver, pb_http_deliver);
     server->listener = h2o_evloop_socket_create(server->loop, fd, H2O_SOCKET_FLAG_DONT_READ);
     server->listener->data = server;
+    h2o_timeout_init(server->loop, &server->accept_retry, 100);
+    server->accept_retry_entry.cb = pb_http_accept_retry;
     h2o_socket_read_start(server->listener, pb_http_on_accept);
     return server;
 }
@@ -281,7 +442,8 @@ static inline pb_http_server_t *pb_http_server_create(const char *address, int p
 /// Runs the loop on the calling thread until pb_http_server_stop; then stops accepting.
 static inline void pb_http_server_run(pb_http_server_t *server) {
     while (!atomic_load(&server->stopping)) h2o_evloop_run(server->loop, 1000);
-    h2o_socket_read_stop(server->listener);
+    if (h2o_timeout_is_linked(&server->accept_retry_entry)) h2o_timeout_unlink(&server->accept_retry_entry);
+    if (!server->accept_paused) h2o_socket_read_stop(server->listener);
     h2o_socket_close(server->listener);
     server->listener = NULL;
     // Let answers already queued go out, and the listener's close complete.
@@ -297,6 +459,22 @@ static inline void pb_http_server_stop(pb_http_server_t *server) {
 }
 
 static inline int pb_http_server_port(const pb_http_server_t *server) { return server->port; }
+
+/// Counters of the defences (any thread): connections shut down for cancelling too many requests, accepts
+/// that failed for want of descriptors, requests whose stream was gone before their answer, connections open.
+static inline unsigned long pb_http_server_refused_connections(pb_http_server_t *server) {
+    return atomic_load(&server->refused_connections);
+}
+static inline unsigned long pb_http_server_accept_failures(pb_http_server_t *server) {
+    return atomic_load(&server->accept_failures);
+}
+static inline unsigned long pb_http_server_cancelled_requests(pb_http_server_t *server) {
+    return atomic_load(&server->cancelled_requests);
+}
+static inline int pb_http_server_open_connections(pb_http_server_t *server) {
+    return atomic_load(&server->open_connections);
+}
+
 
 /// The number of request headers, and one of them (name is lowercase).
 static inline size_t pb_http_header_count(const h2o_req_t *req) { return req->headers.size; }

@@ -38,7 +38,7 @@
 
         public func userNotificationCenter(
             _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-            withCompletionHandler completionHandler: @escaping () -> Void
+            withCompletionHandler completionHandler: @escaping @Sendable () -> Void
         ) {
             let previous = self.previous
             let join = JoinedCompletion(
@@ -60,7 +60,7 @@
 
         public func userNotificationCenter(
             _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-            withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+            withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
         ) {
             if let decide = presentation.decide,
                 let options = decide(UserNotificationsMapping.notification(notification))

@@ -72,8 +72,13 @@
             let delivery = ContentDelivery(content: content, handler: contentHandler)
             current.withLock { $0 = delivery }
             let registrar = CategoryRegistrar(center: center)
+            let center = center
             let registration = Task {
                 await registrar.prepare(for: payload)
+                // Read the categories back before handing the content over: the read is answered once the write
+                // is applied, so iOS has the category when it displays the notification (push SDKs document the
+                // read-back as needed for the buttons to show).
+                _ = await center.notificationCategories()
                 delivery.deliver()
             }
             let budget = budget

@@ -27,15 +27,22 @@
         private let presentation: ForegroundPresentation
         private let originals = Locked([String: (model: Pushbutton.Category, object: UNNotificationCategory)]())
         private let installedDelegate = Locked<PushbuttonNotificationDelegate?>(nil)
+        private let startupState = Locked<NotificationStartup?>(nil)
+
+        /// The set-up the last ``start(routingTo:registering:authorization:remoteNotifications:deviceTokens:)`` made.
+        public var startup: NotificationStartup? { startupState.withLock { $0 } }
+
+        func setStartup(_ startup: NotificationStartup) { startupState.withLock { $0 = startup } }
 
         /// - Parameters:
-        ///   - locale: the language for titles (default: the user's preferred language).
+        ///   - locale: the language for titles (default: the app's, ``AppLanguage/current``, the user's first
+        ///     preferred language the app is localized into, so titles match the rest of the app).
         ///   - foregroundPresentation: how notifications arriving while the app is in the foreground are shown
         ///     (default: as the delegate installed before Pushbutton's says, else not at all, as without a delegate).
         ///   - joinDeadline: how long a previously installed delegate may take before the system's completion
         ///     handler is called without it (keep it under the system's window of about 30 seconds).
         public init(
-            center: UNUserNotificationCenter = .current(), locale: String? = Locale.preferredLanguages.first,
+            center: UNUserNotificationCenter = .current(), locale: String? = AppLanguage.current,
             foregroundPresentation: ForegroundPresentation = ForegroundPresentation(),
             joinDeadline: Duration = .seconds(25)
         ) {

@@ -10,11 +10,16 @@ open class UNNotificationServiceExtension: NSObject {
     public override init() { super.init() }
 
     /// The system's default delivers the content unchanged.
+    ///
+    /// Checked against `didReceive(_:withContentHandler:)` (developer.apple.com/documentation/usernotifications/
+    /// unnotificationserviceextension, UNNotificationServiceExtension.h): the content handler is
+    /// `@escaping (UNNotificationContent) -> Void`, **not** `@Sendable`, and the class is not actor-isolated.
     open func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
         contentHandler(request.content)
     }
 
+    /// Checked against `serviceExtensionTimeWillExpire()` (developer.apple.com, UNNotificationServiceExtension.h).
     open func serviceExtensionTimeWillExpire() {}
 }

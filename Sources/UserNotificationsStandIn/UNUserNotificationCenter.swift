@@ -3,16 +3,28 @@ import PushbuttonSupport
 
 /// Mirrors `UNUserNotificationCenterDelegate`. Apple's methods are optional; here they have defaults that do
 /// what the system does when a delegate lacks the method (present nothing, finish at once, open nothing).
+///
+/// Checked against Apple's documentation of the current SDK (developer.apple.com/documentation/usernotifications/
+/// unusernotificationcenterdelegate, the Swift declarations generated from UNUserNotificationCenter.h): the
+/// protocol is not actor-isolated (its methods are called on a background queue), and both completion handlers
+/// are `@escaping @Sendable`. SDKs before Xcode 16 declared them without `@Sendable`; a `@Sendable` handler is
+/// accepted where a plain one is asked for, so code written against this one compiles against both.
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
+    /// Checked against `userNotificationCenter(_:willPresent:withCompletionHandler:)` (developer.apple.com,
+    /// UNUserNotificationCenter.h): `@escaping @Sendable (UNNotificationPresentationOptions) -> Void`.
     @available(iOS 10, macOS 10.14, watchOS 3, tvOS 10, *)
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void)
+    /// Checked against `userNotificationCenter(_:didReceive:withCompletionHandler:)` (developer.apple.com,
+    /// UNUserNotificationCenter.h): `@escaping @Sendable () -> Void`; unavailable on tvOS.
     @available(iOS 10, macOS 10.14, watchOS 3, *)
     @available(tvOS, unavailable)
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void)
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void)
+    /// Checked against `userNotificationCenter(_:openSettingsFor:)` (developer.apple.com, UNUserNotificationCenter.h):
+    /// iOS 12, macOS 10.14; unavailable on watchOS and tvOS.
     @available(iOS 12, macOS 10.14, *)
     @available(watchOS, unavailable)
     @available(tvOS, unavailable)
@@ -22,12 +34,12 @@ public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
 extension UNUserNotificationCenterDelegate {
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
     ) { completionHandler([]) }
 
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void
     ) { completionHandler() }
 
     public func userNotificationCenter(
@@ -43,6 +55,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var requests: [UNNotificationRequest] = []
         var removedDelivered: [String] = []
         var grants = true
+        var authorizationRequests: [UNAuthorizationOptions] = []
+        var categoryCalls: [String] = []
         var setCategoriesCalls = 0
         var holdsCategoryReads = false
         var heldReads: [@Sendable (Set<UNNotificationCategory>) -> Void] = []
@@ -55,30 +69,43 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Stand-in only: a fresh center for a test (apps use `current()`).
     public override init() { super.init() }
 
+    /// Checked against `UNUserNotificationCenter.current()` (developer.apple.com, UNUserNotificationCenter.h).
     open class func current() -> UNUserNotificationCenter { shared }
 
+    /// Checked against `UNUserNotificationCenter.delegate` (developer.apple.com, UNUserNotificationCenter.h): weak.
     open weak var delegate: (any UNUserNotificationCenterDelegate)? {
         get { state.withLock { $0.delegate } }
         set { state.withLock { $0.delegate = newValue } }
     }
 
+    /// Checked against `requestAuthorization(options:completionHandler:)` (developer.apple.com,
+    /// UNUserNotificationCenter.h): `@escaping @Sendable (Bool, (any Error)?) -> Void`.
     open func requestAuthorization(
         options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        completionHandler(state.withLock { $0.grants }, nil)
+        let grants = state.withLock { state in
+            state.authorizationRequests.append(options)
+            return state.grants
+        }
+        completionHandler(grants, nil)
     }
 
+    /// Checked against `setNotificationCategories(_:)` (developer.apple.com, UNUserNotificationCenter.h).
     @available(tvOS, unavailable)
     open func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
         state.withLock { state in
             state.categories = categories
             state.setCategoriesCalls += 1
+            state.categoryCalls.append("set")
         }
     }
 
+    /// Checked against `getNotificationCategories(completionHandler:)` (developer.apple.com,
+    /// UNUserNotificationCenter.h): `@escaping @Sendable (Set<UNNotificationCategory>) -> Void`.
     @available(tvOS, unavailable)
     open func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
         let answer: Set<UNNotificationCategory>? = state.withLock { state in
+            state.categoryCalls.append("get")
             if state.holdsCategoryReads {
                 state.heldReads.append(completionHandler)
                 return nil
@@ -88,6 +115,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         if let answer { completionHandler(answer) }
     }
 
+    /// Checked against `add(_:withCompletionHandler:)` (developer.apple.com, UNUserNotificationCenter.h):
+    /// `(@Sendable ((any Error)?) -> Void)? = nil`.
+    ///
     /// Adds a request. As on Apple's platforms, `userInfo` must hold property-list values only (Apple's raises an
     /// exception when it cannot encode one; the stand-in reports an error instead, so a test sees it).
     open func add(
@@ -102,10 +132,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         completionHandler?(nil)
     }
 
+    /// Checked against `removePendingNotificationRequests(withIdentifiers:)` (developer.apple.com).
     open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
         state.withLock { $0.requests.removeAll { identifiers.contains($0.identifier) } }
     }
 
+    /// Checked against `removeDeliveredNotifications(withIdentifiers:)` (developer.apple.com); unavailable on tvOS.
     @available(tvOS, unavailable)
     open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
         state.withLock { $0.removedDelivered += identifiers }
@@ -115,8 +147,13 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// What the user answers to `requestAuthorization`.
     public func standInSetAuthorizationAnswer(_ grants: Bool) { state.withLock { $0.grants = grants } }
+    /// The options of every `requestAuthorization` call, in order.
+    public var standInAuthorizationRequests: [UNAuthorizationOptions] { state.withLock { $0.authorizationRequests } }
     /// The pending local requests.
     public var standInPendingRequests: [UNNotificationRequest] { state.withLock { $0.requests } }
+    /// The category calls made, in order: `set` for `setNotificationCategories`, `get` for
+    /// `getNotificationCategories`.
+    public var standInCategoryCalls: [String] { state.withLock { $0.categoryCalls } }
     /// How many times `setNotificationCategories` was called.
     public var standInSetCategoriesCalls: Int { state.withLock { $0.setCategoriesCalls } }
     /// The identifiers passed to `removeDeliveredNotifications`.

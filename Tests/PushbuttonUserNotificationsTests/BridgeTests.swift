@@ -106,7 +106,7 @@ final class OtherLibraryDelegate: NSObject, UNUserNotificationCenterDelegate, @u
     init(answers: Bool) { self.answers = answers }
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void
     ) {
         received.withLock { $0.append(response.actionIdentifier) }
         if answers { completionHandler() }

@@ -2,6 +2,7 @@ import Foundation
 import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
+import PushbuttonReceiverTesting
 import PushbuttonUserNotifications
 import Testing
 import UserNotificationsStandIn
@@ -55,5 +56,43 @@ import UserNotificationsStandIn
         #expect(event["button"] == "open")
         #expect(event["foreground"] == true)
         #expect(event["token"]?.stringValue == token)
+    }
+}
+
+/// An immediate delivery holds a background task assertion, and stops when iOS says its time is running out.
+@Suite struct BackgroundWindowTests {
+    @Test func theAttemptHoldsABackgroundTaskAndStopsWhenItExpires() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pb-window-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outbox = try Outbox(path: directory.appendingPathComponent("taps.sqlite").path)
+        let clock = ManualClock()
+        let backend = ImmediateDelivery(
+            outbox: outbox, sender: NeverAnswers(), budget: .seconds(15), window: UIKitBackgroundWindow(),
+            clock: clock)
+        let tap = Task {
+            try await backend.deliver(
+                BackendRequest(
+                    url: "https://api.example.com/like", idempotencyKey: "window-1", notificationIdentifier: "n1",
+                    actionIdentifier: "like"))
+        }
+        await clock.waitForSleepers()  // the budget's timer: the background task is begun by now
+        let open = await MainActor.run { UIApplication.shared.standInOpenBackgroundTasks }
+        #expect(open.contains("Pushbutton delivery"))
+        await MainActor.run { UIApplication.shared.standInExpireBackgroundTasks() }
+        try await tap.value  // returns without the clock reaching the budget
+        let stillOpen = await MainActor.run { UIApplication.shared.standInOpenBackgroundTasks }
+        #expect(!stillOpen.contains("Pushbutton delivery"))
+        let status = try await outbox.status()
+        #expect(status.delivered == 0)
+        #expect(status.pending + status.inFlight == 1)  // waits for the next worker
+    }
+}
+
+/// A network that never answers: waits until its task is cancelled.
+struct NeverAnswers: OutboxSender {
+    func send(_ request: OutgoingRequest) async throws -> Int {
+        let (never, _) = AsyncStream.makeStream(of: Void.self)
+        for await _ in never {}
+        throw CancellationError()
     }
 }

@@ -115,3 +115,35 @@ import UserNotificationsStandIn
         system.standInReleaseCategoryReads()
     }
 }
+
+/// The extension reads the categories back after writing them, before it hands the content over.
+@Suite struct ServiceExtensionReadBackTests {
+    @Test func theCategoriesAreReadBackAfterTheWriteBeforeTheContentIsHandedBack() async {
+        let system = UNUserNotificationCenter()
+        let service = PushbuttonNotificationService(center: system)
+        let callsAtDelivery = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
+            service.didReceive(ServiceExtensionTests.request(ServiceExtensionTests.buttons)) { _ in
+                continuation.resume(returning: system.standInCategoryCalls)
+            }
+        }
+        #expect(callsAtDelivery.suffix(2) == ["set", "get"])
+    }
+}
+
+/// Titles are registered in the app's language: an English-only app shows English buttons to a French user.
+@Suite struct AppLanguageBridgeTests {
+    @Test func anEnglishOnlyAppRegistersEnglishTitlesForAFrenchUser() async {
+        let system = UNUserNotificationCenter()
+        let center = SystemNotificationCenter(
+            center: system, locale: AppLanguage.choose(from: ["en"], preferences: ["fr-FR"]))
+        let manifest = Manifest.parse(
+            #"""
+            {"version": 1, "defaultLocale": "en", "locales": ["en", "fr"], "categories": [
+              {"identifier": "message", "actions": [
+                {"identifier": "like", "title": {"key": "like", "values": {"en": "Like", "fr": "J’aime"}}}]}]}
+            """#
+        ).manifest!
+        await CategoryRegistrar(center: center).register(manifest)
+        #expect(system.standInCategories.first?.actions.map(\.title) == ["Like"])
+    }
+}

@@ -15,7 +15,9 @@ extension GatewayConfiguration {
     static let appKeys = [
         "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections",
     ]
-    static let limitKeys = ["maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients"]
+    static let limitKeys = [
+        "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
+    ]
     static let workerKeys = [
         "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "requestTimeoutSeconds",
     ]
@@ -82,6 +84,9 @@ extension GatewayConfiguration {
             if let seconds = limits.integer("idleTimeoutSeconds", in: 1...86400, diagnostics: &diagnostics) {
                 listen.idleTimeout = .seconds(seconds)
             }
+            listen.maximumConnections =
+                limits.integer("maxConnections", in: 16...1_000_000, diagnostics: &diagnostics)
+                ?? listen.maximumConnections
             maximumRecipients =
                 limits.integer("maxRecipients", in: 1...1_000_000, diagnostics: &diagnostics) ?? maximumRecipients
         }

@@ -15,6 +15,19 @@ public struct HTTPServerOptions: Sendable, Hashable {
     public var idleTimeout: Duration
     /// Threads that run handlers (which may block on the store) at the same time.
     public var handlerThreads: Int
+    /// The most connections kept open at once; at the cap the server stops accepting (new clients wait in the
+    /// listen backlog) until one closes. `nil`: derived from the descriptor limit, which the server raises to
+    /// its hard limit, less a reserve for the store, APNs and the webhook (``FileDescriptorLimit``).
+    public var maximumConnections: Int?
+    /// The most requests waiting for a handler thread; past it a request is answered `503` with `retry-after`
+    /// at once instead of queueing (paths in ``reservedPaths`` excepted).
+    public var maximumQueuedRequests: Int
+    /// How many more requests a connection may cancel (an HTTP/2 stream reset, a client gone) than it had
+    /// answered before the server shuts it down: the HTTP/2 rapid-reset defence (CVE-2023-44487).
+    public var cancelledRequestAllowance: Int
+    /// Paths answered on a thread of their own with a queue of their own (the liveness probe), so they are
+    /// answered while the other handler threads are busy or their queue is full.
+    public var reservedPaths: Set<String>
 
     public struct TLSFiles: Sendable, Hashable {
         public var certificate: String
@@ -27,9 +40,15 @@ public struct HTTPServerOptions: Sendable, Hashable {
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, tls: TLSFiles? = nil, maximumBodyBytes: Int = 1 << 20,
-        requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60), handlerThreads: Int = 8
+        requestTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60), handlerThreads: Int = 8,
+        maximumConnections: Int? = nil, maximumQueuedRequests: Int = 1024, cancelledRequestAllowance: Int = 100,
+        reservedPaths: Set<String> = ["/healthz"]
     ) {
         self.handlerThreads = handlerThreads
+        self.maximumConnections = maximumConnections
+        self.maximumQueuedRequests = maximumQueuedRequests
+        self.cancelledRequestAllowance = cancelledRequestAllowance
+        self.reservedPaths = reservedPaths
         self.host = host
         self.port = port
         self.tls = tls

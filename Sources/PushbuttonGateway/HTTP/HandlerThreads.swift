@@ -97,6 +97,32 @@ final class HandlerThreads: Sendable {
         queue.condition.unlock()
     }
 
+    /// Queues a job unless `limit` jobs already wait for a thread; returns whether it was queued. After
+    /// ``stop()`` it runs on the caller's thread, as with ``run(_:)``.
+    func run(_ job: @escaping @Sendable () -> Void, ifFewerWaitingThan limit: Int) -> Bool {
+        queue.condition.lock()
+        guard !queue.stopping else {
+            queue.condition.unlock()
+            job()
+            return true
+        }
+        guard queue.jobs.count - queue.head < limit else {
+            queue.condition.unlock()
+            return false
+        }
+        queue.jobs.append(job)
+        queue.condition.signal()
+        queue.condition.unlock()
+        return true
+    }
+
+    /// How many jobs wait for a thread.
+    var waitingJobs: Int {
+        queue.condition.lock()
+        defer { queue.condition.unlock() }
+        return queue.jobs.count - queue.head
+    }
+
     /// Runs blocking `body` on one of the threads and returns its result; the calling task is suspended, no
     /// thread of Swift's pool waits.
     func perform<Result: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> Result)

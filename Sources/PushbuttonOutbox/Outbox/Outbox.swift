@@ -33,7 +33,8 @@ public actor Outbox: BackendDelivery {
     /// The waiting count a group commit computed, until its commit succeeds.
     var pendingWaitingCache: (count: Int, dataVersion: Int64)?
 
-    /// Opens (creating, mode 0600) the database at `path` and applies any missing migrations.
+    /// Opens (creating, mode 0600) the database at `path` and applies any missing migrations. The folder it is in
+    /// is created when missing: an app's Application Support folder does not exist at its first launch.
     public init(
         path: String, options: OutboxOptions = OutboxOptions(), now: @escaping @Sendable () -> Date = { Date() },
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
@@ -42,12 +43,42 @@ public actor Outbox: BackendDelivery {
         self.options = options
         self.now = now
         self.jitter = jitter
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw .folder(folder.path, error)
+        }
         do {
             database = try SQLiteDatabase(path: path)
             try OutboxSchema.migrator.migrate(database, now: now().timeIntervalSince1970)
         } catch {
             throw .storage(error)
         }
+    }
+
+    /// The outbox in the app's Application Support folder (created when missing), or in an App Group's container
+    /// when `appGroup` is given, so the app and its extensions share it.
+    ///
+    /// - Parameter name: the database's file name (default `pushbutton-outbox.sqlite`).
+    public static func applicationSupport(
+        named name: String = "pushbutton-outbox.sqlite", appGroup: String? = nil,
+        options: OutboxOptions = OutboxOptions()
+    ) throws(OutboxError) -> Outbox {
+        try Outbox(path: defaultFolder(appGroup: appGroup).appendingPathComponent(name).path, options: options)
+    }
+
+    /// Application Support (or the App Group's container's `Library/Application Support`).
+    static func defaultFolder(appGroup: String?) -> URL {
+        #if canImport(Darwin)
+            if let appGroup,
+                let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
+            {
+                return container.appendingPathComponent("Library/Application Support", isDirectory: true)
+            }
+        #endif
+        return FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? FileManager.default.temporaryDirectory
     }
 
     /// Runs `body` on the database, its failure an ``OutboxError``. Whatever it writes may change how many

@@ -76,6 +76,15 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         OutboxError(.storage, "outbox storage: \(error)", sqliteCode: error.code)
     }
 
+    /// The folder the database goes in could not be created.
+    package static func folder(_ path: String, _ error: any Error) -> OutboxError {
+        OutboxError(
+            .storage,
+            "outbox: cannot create the folder \(path) for its database (\(error)); check that the app can write "
+                + "there (an App Group's container needs the group in both targets' entitlements)",
+            path: path)
+    }
+
     /// Entry `id` (or a row whose id cannot be read, `nil`) of the database at `path` is corrupt.
     package static func corruptEntry(_ id: Int64?, path: String, problem: String) -> OutboxError {
         OutboxError(

@@ -32,6 +32,9 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
     private let clock: AnyDurationClock
     private let responseHandlers = Locked([ResponseHandler]())
     private let observers = Locked([@Sendable (RoutingReport) -> Void]())
+    /// Responses handed to ``handle(_:completionHandler:)`` and still being routed, with the completion handlers
+    /// of the same response handed over again meanwhile.
+    private let inFlight = Locked([NotificationResponse: [SystemCompletionHandler]]())
 
     /// - Parameters:
     ///   - system: the pasteboard, rating prompt, Settings app and share sheet, for the built-in actions that use
@@ -78,9 +81,34 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
 
     /// The delegate entry point: routes in a task and calls `completionHandler` exactly once. It takes the
     /// system's handler as it comes (not `@Sendable`), so a Swift 6 app delegate can pass it straight on.
+    ///
+    /// A response handed over again while it is being routed (an app that both installs Pushbutton's delegate
+    /// and forwards from its own, which Pushbutton's delegate calls as the previous one) is routed once: the
+    /// second hand-over only has its completion handler called, when the first routing finishes.
     public func handle(_ response: NotificationResponse, completionHandler: @escaping () -> Void) {
         let system = SystemCompletionHandler(completionHandler)
-        Task { await route(response, completionHandler: { system() }) }
+        guard Self.claim(response, in: inFlight, orWaitWith: system) else { return }
+        Task {
+            await route(response, completionHandler: { system() })
+            let waiting = inFlight.withLock { $0.removeValue(forKey: response) ?? [] }
+            for waiter in waiting { waiter() }
+        }
+    }
+
+    /// Whether `response` is not being routed already (and is now marked as being routed); if it is, `waiter`
+    /// is queued to be called when that routing finishes.
+    static func claim(
+        _ response: NotificationResponse, in inFlight: Locked<[NotificationResponse: [SystemCompletionHandler]]>,
+        orWaitWith waiter: SystemCompletionHandler
+    ) -> Bool {
+        inFlight.withLock { routing in
+            if routing[response] != nil {
+                routing[response]?.append(waiter)
+                return false
+            }
+            routing[response] = []
+            return true
+        }
     }
 
     /// Routes a response, calls `completionHandler` exactly once, and returns what happened.
