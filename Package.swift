@@ -200,7 +200,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonStoreTests",
-            dependencies: ["PushbuttonTestSupport", "PushbuttonStore", "Pushbutton", "PushbuttonSQLite"],
+            dependencies: [
+                "PushbuttonTestSupport", "PushbuttonStore", "Pushbutton", "PushbuttonSQLite", "PushbuttonSupport",
+                "PushbuttonReceiverTesting",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -32,6 +32,15 @@ needs=(
   "cmd:curl curl"
   "pkg-config:libcurl libcurl4-openssl-dev"
   "cmd:wrk wrk"
+  "py:yaml PyYAML"
+  "py:kubernetes_validate kubernetes-validate"
+  "cmd:dpkg-shlibdeps dpkg-dev"
+  "cmd:fakeroot fakeroot"
+  "cmd:lintian lintian"
+  "cmd:mmdebstrap mmdebstrap"
+  "cmd:umoci umoci"
+  "cmd:podman podman"
+  "cmd:runc runc"
 )
 
 missing=()

@@ -140,7 +140,7 @@ public final class MockAPNs: Sendable {
 
     /// Calls `observer` for every answered request, on the server's thread (keep it quick).
     public func onAnswer(_ observer: @escaping @Sendable (MockAnswer) -> Void) {
-        service.observer.withLock { $0 = observer }
+        service.observer.set(observer)
     }
 
     /// Waits until every forwarded notification has reached its simulated device.

@@ -16,6 +16,7 @@ public final class Gateway: Sendable {
     let apps: [String: AppRuntime]
     let workers: DeliveryWorkers
     let background: Task<Void, Never>
+    let drain: DrainState
 
     /// Why the gateway could not start: a manifest with errors, an unreadable key, the store or the port.
     public struct StartError: Error, Sendable, CustomStringConvertible {
@@ -25,8 +26,10 @@ public final class Gateway: Sendable {
 
     init(
         configuration: GatewayConfiguration, port: Int, metrics: GatewayMetrics, store: any GatewayStore,
-        server: HTTPServer, apps: [String: AppRuntime], workers: DeliveryWorkers, background: Task<Void, Never>
+        server: HTTPServer, apps: [String: AppRuntime], workers: DeliveryWorkers, background: Task<Void, Never>,
+        drain: DrainState
     ) {
+        self.drain = drain
         self.configuration = configuration
         self.port = port
         self.metrics = metrics
@@ -88,14 +91,20 @@ public final class Gateway: Sendable {
         let console = ConsoleRoutes(
             apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
         let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
+        let drain = DrainState()
         let server: HTTPServer
         do {
-            server = try HTTPServer(configuration.listen) { router.handle($0) }
+            // Once a stop begins, /readyz says so: a load balancer sends no more requests here.
+            server = try HTTPServer(configuration.listen) { request in
+                if drain.isDraining, request.path == "/readyz" { return .text(503, "shutting down\n") }
+                return router.handle(request)
+            }
         } catch {
             throw await abandon(StartError(message: "listening: \(error.message)"))
         }
         let workers = DeliveryWorkers(
-            store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, now: now)
+            store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
+            now: now)
         let background = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await workers.run() }
@@ -104,7 +113,7 @@ public final class Gateway: Sendable {
         }
         return Gateway(
             configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
-            workers: workers, background: background)
+            workers: workers, background: background, drain: drain)
     }
 
     private static func runtime(_ app: AppConfiguration, workers: WorkerOptions, proxy: HTTPProxy?)
@@ -154,9 +163,13 @@ public final class Gateway: Sendable {
     /// Threads of its own still running (HTTP handlers and store calls): 0 once ``stop()`` returned.
     var runningThreads: Int { server.runningHandlerThreads + workers.threads.runningThreads }
 
-    /// Stops accepting requests, lets the workers finish their batches, and closes the APNs connections; every
-    /// thread the gateway started has ended when it returns.
+    /// Stops the way SIGTERM asks: `/readyz` answers 503 at once, the API stops accepting and answers the
+    /// requests under way, each worker finishes the batch it is sending and records its outcomes, a batch
+    /// leased but not started goes back to the queue at once, the webhook relay and outbox stop, and the APNs
+    /// connections close; every thread the gateway started has ended when it returns. The caller bounds the
+    /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {
+        drain.begin()
         await server.stop()
         background.cancel()
         await background.value

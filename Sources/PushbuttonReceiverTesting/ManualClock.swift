@@ -25,6 +25,8 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
+        /// Tasks in ``waitForSleepers(_:)``: how many sleepers each waits for.
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Locked(State())
@@ -44,12 +46,17 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = state.withLock { state in
-                    if deadline <= state.now || Task.isCancelled { return true }
+                let (resumeNow, waitersDone) = state.withLock {
+                    state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= state.now || Task.isCancelled { return (true, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    let count = state.sleepers.count
+                    let done = state.sleeperWaiters.filter { $0.count <= count }.map(\.continuation)
+                    state.sleeperWaiters.removeAll { $0.count <= count }
+                    return (false, done)
                 }
                 if resumeNow { continuation.resume() }
+                for waiter in waitersDone { waiter.resume() }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in
@@ -73,9 +80,17 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Waits (yielding) until at least `count` tasks sleep on this clock, so a test can advance time
-    /// knowing the code under test is waiting.
+    /// Waits until at least `count` tasks sleep on this clock, so a test can advance time knowing the code
+    /// under test is waiting. Resumed by the sleeper that makes the count, not by polling: a waiting test holds
+    /// none of Swift's few cooperative threads.
     public func waitForSleepers(_ count: Int = 1) async {
-        while sleeperCount < count { await Task.yield() }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 }

@@ -38,20 +38,17 @@ package final class SQLiteDatabase {
     /// Prepared statements by SQL text: the outbox runs the same few statements for every tap.
     private var statements: [String: OpaquePointer] = [:]
     private var positionsBySQL: [String: [String: Int]] = [:]
+    /// Whether writes work, as this connection has seen them (read from other threads, for `/readyz`).
+    package let writeHealth: SQLiteWriteHealth
 
     /// - Parameters:
     ///   - busyTimeoutMilliseconds: how long a statement waits for another connection's lock.
     ///   - cacheKiB: SQLite's page cache for this connection (`nil`: SQLite's default, 2 MiB).
     package init(path: String, busyTimeoutMilliseconds: Int32 = 5000, cacheKiB: Int? = nil) throws(SQLiteError) {
         self.path = path
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw SQLiteError(
-                code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)), context: "creating \(path)")
-        }
-        // An existing file made with a wider mode is narrowed too: it holds user data.
-        fchmod(descriptor, 0o600)
-        close(descriptor)
+        let directory = (path as NSString).deletingLastPathComponent
+        writeHealth = SQLiteWriteHealth(directory: directory.isEmpty ? "." : directory)
+        try Self.createPrivately(path)
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK else {
@@ -78,6 +75,29 @@ package final class SQLiteDatabase {
         if let cacheKiB { try execute("PRAGMA cache_size=-\(cacheKiB)") }
     }
 
+    /// Creates the file with mode 0600 when it does not exist yet, and narrows an existing file's mode by path.
+    ///
+    /// An existing file is never opened and closed here: `close()` on any descriptor of a file drops every
+    /// POSIX lock this process holds on it, SQLite's connections' locks included (SQLite's "How To Corrupt",
+    /// §2.2). Without its shared lock another process (an operator's `sqlite3`) takes itself for the last
+    /// connection, checkpoints and unlinks the `-wal` file, and later commits go to a deleted file.
+    private static func createPrivately(_ path: String) throws(SQLiteError) {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            // A file that did not exist has no SQLite connection in this process whose locks closing it could drop.
+            close(descriptor)
+            return
+        }
+        guard errno == EEXIST else {
+            throw SQLiteError(
+                code: SQLITE_CANTOPEN, message: String(cString: strerror(errno)),
+                context: "creating \(path): check that its directory exists and is writable")
+        }
+        // An existing file made with a wider mode is narrowed too: it holds user data. By path, not by descriptor.
+        // A file this user cannot chmod (another owner's) is left as it is: SQLite's open reports what matters.
+        chmod(path, 0o600)
+    }
+
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
@@ -90,8 +110,11 @@ package final class SQLiteDatabase {
         guard result == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? "unknown error"
             sqlite3_free(error)
-            throw SQLiteError(code: result, message: message, context: sql)
+            let failure = SQLiteError(code: result, message: message, context: sql)
+            writeHealth.noteFailure(failure)
+            throw failure
         }
+        if sql == "COMMIT" { writeHealth.noteCommit() }
     }
 
     /// Runs one statement with bound values; returns its rows.
@@ -111,12 +134,20 @@ package final class SQLiteDatabase {
     package func withStatement<Result>(_ sql: String, _ body: (SQLiteStatement) throws(SQLiteError) -> Result)
         throws(SQLiteError) -> Result
     {
-        let statement = try prepared(sql)
-        defer {
-            sqlite3_reset(statement)
-            sqlite3_clear_bindings(statement)
+        do {
+            let statement = try prepared(sql)
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            let result = try body(SQLiteStatement(handle: statement, database: handle, sql: sql))
+            // A statement that writes, run outside a transaction, committed.
+            if !isInTransaction && sqlite3_stmt_readonly(statement) == 0 { writeHealth.noteCommit() }
+            return result
+        } catch {
+            writeHealth.noteFailure(error)
+            throw error
         }
-        return try body(SQLiteStatement(handle: statement, database: handle, sql: sql))
     }
 
     /// Runs one statement with bound values; returns its rows, to be read by column name.

@@ -81,9 +81,15 @@ public protocol GatewayStore: Sendable {
 
     /// A cheap round trip, for `/readyz`.
     func ping() throws(StoreError)
+
+    /// For `/readyz`: whether the store answers and can take writes now (at least a ``ping()``).
+    func checkReady() throws(StoreError)
 }
 
 extension GatewayStore {
+    /// A store that cannot tell more is ready when it answers.
+    public func checkReady() throws(StoreError) { try ping() }
+
     /// Adds the recipients of an array to an open campaign.
     public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {
         try append(campaign: id, now: now) { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in

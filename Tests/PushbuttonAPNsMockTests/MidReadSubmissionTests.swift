@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNsMock
+import PushbuttonSupport
 import Synchronization
 import Testing
 
@@ -12,11 +13,12 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct MidReadSubmissionTests {
     @Test func aDeepWindowOnOneConnectionEndsEveryNotificationOnce() async throws {
         let fixture = try await MockFixture(recordingLimit: 0)
-        let transport = try NGHTTP2Transport(.init(environment: fixture.mock.environment, connections: 1))
+        let transport = try NGHTTP2Transport(
+            .init(environment: fixture.mock.environment, connections: 1), clock: MockFixture.stoppedClock)
         let client = APNsClient(
             transport: transport,
             tokens: TokenProvider(key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID),
-            requestTimeout: .seconds(10) * MockFixture.timeScale)
+            requestTimeout: .seconds(10))
         let count = 6000
         let notifications = AsyncStream<APNsNotification> { continuation in
             for number in 1...count {

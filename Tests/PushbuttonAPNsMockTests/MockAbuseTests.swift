@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNs
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonAPNsMock
@@ -46,7 +47,8 @@ import Testing
         let mock = try await MockAPNs.start(configuration)
         let idle = (0..<40).map { _ in Self.silentConnection(port: mock.port) }
         defer { idle.forEach { close($0) } }
-        try await Task.sleep(for: .milliseconds(200))
+        // The mock has taken in every idle connection (shedding the longest idle past its cap) before the client.
+        await yieldUntil { mock.counters.connections >= idle.count }
         let transport = try NGHTTP2Transport(.init(environment: mock.environment))
         let client = APNsClient(
             transport: transport, tokens: TokenProvider(key: key, keyID: MockFixture.keyID, teamID: MockFixture.teamID),

@@ -4,6 +4,8 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonReceiver
 import PushbuttonReceiverTesting
+import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 /// The mock over the network: faults, stream limits, start and stop, h2c and forwarding to a device.
@@ -66,25 +68,27 @@ import Testing
 
     @Test func aSilentServerIsCutOffByTheRequestTimeout() async throws {
         let fixture = try await MockFixture(faults: try FaultPlan(parsing: "silence=1"))
+        // The request deadlines run on a manual clock: each attempt times out when the mock has it, not when a
+        // loaded machine's wall clock says so.
+        let deadlines = ManualClock()
         let client = try fixture.client(
-            timeout: .milliseconds(200), policy: RetryPolicy(maximumAttempts: 2, baseBackoff: .milliseconds(1)))
+            timeout: .milliseconds(200), policy: RetryPolicy(maximumAttempts: 2, baseBackoff: .milliseconds(1)),
+            transportClock: AnyDurationClock(deadlines))
         let started = ContinuousClock.now
-        let result = await client.send(try MockFixture.notification())
+        let notification = try MockFixture.notification()
+        let sending = Task { await client.send(notification) }
+        for attempt in 1...2 {
+            await yieldUntil { fixture.mock.counters.faults["silence"] ?? 0 >= attempt }
+            deadlines.advance(by: .milliseconds(200))
+        }
+        let result = await sending.value
         guard case .failed(_, 2, let cause) = result else {
             Issue.record("expected a failure after two timeouts, got \(result)")
             return
         }
         #expect(cause.message.contains("no response within 0.2 seconds"))
         #expect(ContinuousClock.now - started < .seconds(10))  // not the 30-second default, and no hang
-        // The mock counts a request when its loop reads it: on a loaded machine (the thread sanitizer's CI step)
-        // that can come after the client gave up on it.
-        var silenced = fixture.mock.counters.faults["silence"] ?? 0
-        let deadline = ContinuousClock.now + .seconds(5)
-        while silenced < 2 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            silenced = fixture.mock.counters.faults["silence"] ?? 0
-        }
-        #expect(silenced == 2)
+        #expect(fixture.mock.counters.faults["silence"] == 2)
         #expect(fixture.mock.notifications.isEmpty)
         await client.shutdown()
         await fixture.stop()
@@ -107,14 +111,23 @@ import Testing
 
     @Test func anIdleConnectionIsKeptAliveWithPings() async throws {
         let fixture = try await MockFixture()
+        // Idle time passes on a manual clock: a PING is due each time it moves past the interval.
+        let idle = ManualClock()
         let transport = try NGHTTP2Transport(
             TransportConfiguration(
-                environment: fixture.mock.environment, pingInterval: .milliseconds(100), pingTimeout: .seconds(2)))
+                environment: fixture.mock.environment, pingInterval: .milliseconds(100), pingTimeout: .seconds(2)),
+            clock: AnyDurationClock(idle))
         let client = APNsClient(
             transport: transport,
             tokens: TokenProvider(key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID))
         #expect(await client.send(try MockFixture.notification()).isDelivered)
-        try await Task.sleep(for: .milliseconds(450))
+        idle.advance(by: .milliseconds(101))
+        await yieldUntil { fixture.mock.counters.pings >= 1 }
+        // Answered after the PING's ACK on the same connection: the client has seen the ACK, so the next
+        // interval starts now.
+        #expect(await client.send(try MockFixture.notification()).isDelivered)
+        idle.advance(by: .milliseconds(101))
+        await yieldUntil { fixture.mock.counters.pings >= 2 }
         #expect(fixture.mock.counters.pings >= 2)
         #expect(await client.send(try MockFixture.notification()).isDelivered)
         #expect(fixture.mock.counters.connections == 1)  // answered PINGs keep the connection

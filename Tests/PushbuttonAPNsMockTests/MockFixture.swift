@@ -2,6 +2,8 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
+import PushbuttonReceiverTesting
+import PushbuttonSupport
 
 /// A mock APNs with one registered provider key, and a real client (the nghttp2 transport) that signs with that key.
 struct MockFixture {
@@ -40,12 +42,18 @@ struct MockFixture {
     /// at once: one at 2 s). Scaled by ``timeScale``; tests that want a timeout to fire pass a short one.
     static var requestTimeout: Duration { .seconds(5) * timeScale }
 
+    /// A transport clock that never moves: no request times out, however slow a loaded machine (or the thread
+    /// sanitizer) makes the answers. For tests whose mock answers every request.
+    static var stoppedClock: AnyDurationClock { AnyDurationClock(ManualClock()) }
+
     func client(
         connections: Int = 1, timeout: Duration = MockFixture.requestTimeout,
         policy: RetryPolicy = RetryPolicy(baseBackoff: .milliseconds(2)),
-        teamID: String = MockFixture.teamID, now: @escaping @Sendable () -> Date = { Date() }
+        teamID: String = MockFixture.teamID, now: @escaping @Sendable () -> Date = { Date() },
+        transportClock: AnyDurationClock = .continuous
     ) throws -> APNsClient {
-        let transport = try NGHTTP2Transport(.init(environment: mock.environment, connections: connections))
+        let transport = try NGHTTP2Transport(
+            .init(environment: mock.environment, connections: connections), clock: transportClock)
         let tokens = TokenProvider(key: key, keyID: Self.keyID, teamID: teamID, now: now)
         return APNsClient(transport: transport, tokens: tokens, retryPolicy: policy, requestTimeout: timeout)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonAPNsMock
+import PushbuttonSupport
 import Synchronization
 import Testing
 
@@ -12,11 +13,12 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct StreamReuseTests {
     @Test func reusedStreamsAnswerForTheirOwnNotification() async throws {
         let fixture = try await MockFixture(topics: [MockFixture.topic], recordingLimit: 0)
-        let transport = try NGHTTP2Transport(.init(environment: fixture.mock.environment, connections: 1))
+        let transport = try NGHTTP2Transport(
+            .init(environment: fixture.mock.environment, connections: 1), clock: MockFixture.stoppedClock)
         let client = APNsClient(
             transport: transport,
             tokens: TokenProvider(key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID),
-            requestTimeout: .seconds(10) * MockFixture.timeScale)
+            requestTimeout: .seconds(10))
         let count = 3000
         // Every seventh goes to a topic the key does not cover: a 400 with a body among 200s without.
         let disallowed: @Sendable (Int) -> Bool = { $0 % 7 == 0 }

@@ -13,7 +13,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct TurnEndResultsTests {
     @Test func theNextRequestIsTakenBeforeTheLastResultIsHandedOn() async throws {
         let fixture = try await MockFixture(topics: [MockFixture.topic], recordingLimit: 0)
-        let client = try fixture.client(timeout: .seconds(10) * MockFixture.timeScale)
+        let client = try fixture.client(timeout: .seconds(10), transportClock: MockFixture.stoppedClock)
         let count = 30
         let source = CountingSource(try (1...count).map { try MockFixture.notification(token: MockFixture.token($0)) })
         await client.send(polling: source, maximumInFlight: 1) { notification, result, _ in

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -14,6 +15,8 @@ import Testing
         private let lock = NSLock()
         private var statuses: [Int]
         let requests = Atomic<Int>(0)
+        /// Told of every request, for a test to await one.
+        let requested = ChangeSignal()
         let underWay = Atomic<Int>(0)
         let mostUnderWay = Atomic<Int>(0)
         let delay: Duration
@@ -25,9 +28,11 @@ import Testing
 
         func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
             requests.add(1, ordering: .relaxed)
+            requested.notify()
             let now = underWay.add(1, ordering: .relaxed).newValue
             mostUnderWay.max(now, ordering: .relaxed)
             defer { underWay.subtract(1, ordering: .relaxed) }
+            // Sleeps by design: the double stands for a server that takes `delay` to answer (not a test waiting).
             if delay > .zero { try? await Task.sleep(for: delay) }
             let status = lock.withLock { statuses.isEmpty ? 200 : statuses.removeFirst() }
             let body = status == 200 ? [] : Array(#"{"reason":"ServiceUnavailable"}"#.utf8)
@@ -83,7 +88,7 @@ import Testing
             transport: transport, tokens: nil, retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
         let notification = try Self.notification()
         let task = Task { await client.send(notification) }
-        while transport.requests.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await transport.requested.wait { transport.requests.load(ordering: .relaxed) > 0 }
         task.cancel()
         #expect(
             await task.value
@@ -113,12 +118,14 @@ import Testing
             continuation.finish()
         }
         let reported = Atomic<Int>(0)
+        let changed = ChangeSignal()
         let task = Task {
             await client.send(input, maximumInFlight: 4) { _, result in
                 if result.isDelivered { reported.add(1, ordering: .relaxed) }
+                changed.notify()
             }
         }
-        while reported.load(ordering: .relaxed) < 8 { try await Task.sleep(for: .milliseconds(5)) }
+        await changed.wait { reported.load(ordering: .relaxed) >= 8 }
         task.cancel()
         await task.value
         let count = reported.load(ordering: .relaxed)
@@ -161,6 +168,7 @@ import Testing
         let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
         let producer = Thread {
             for notification in notifications {
+                // Sleeps by design: the producer trickles its input in (the behaviour under test), nothing is awaited.
                 usleep(20_000)
                 channel.send(notification)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -36,8 +37,9 @@ import Testing
             done.store(true, ordering: .releasing)
         }
         producer.start()
-        try await Task.sleep(for: .milliseconds(100))
-        // Nothing taken: the producer waits with the channel full, never holding more than its capacity.
+        // Nothing taken: the producer fills the channel and waits, never holding more than its capacity.
+        await yieldUntil { channel.buffered >= 10 }
+        #expect(channel.buffered == 10)
         let finished = done.load(ordering: .acquiring)
         #expect(!finished)
         var polled: [Int] = []
@@ -53,14 +55,19 @@ import Testing
     @Test func aBatchWakesAPollerThatFoundNothing() async throws {
         let channel = BoundedChannel<Int>(capacity: 64)
         let woken = Atomic<Int>(0)
+        let sent = Atomic<Bool>(false)
+        let changed = ChangeSignal()
         channel.onAvailableAfterEmptyPoll { woken.add(1, ordering: .relaxed) }
         #expect(channel.pollElement().element == nil)
         let producer = Thread {
             var batch: [Int?] = [1, nil, 2, 3]
             channel.send(contentsOf: &batch)
+            sent.store(true, ordering: .releasing)
+            changed.notify()
         }
         producer.start()
-        try await Task.sleep(for: .milliseconds(100))
+        // The whole batch is in: one wake for it, not one per element.
+        await changed.wait { sent.load(ordering: .acquiring) }
         let wakes = woken.load(ordering: .relaxed)
         #expect(wakes == 1)
         #expect(channel.pollElement().element == 1)

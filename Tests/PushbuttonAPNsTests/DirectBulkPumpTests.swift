@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -15,10 +16,13 @@ import Testing
     final class Collected: Sendable {
         let results = Locked<[UUID: (result: APNsResult, attempts: Int)]>([:])
         let duplicates = Atomic<Int>(0)
+        /// Told of every result, for a test to await a count.
+        let changed = ChangeSignal()
 
         func add(_ notification: APNsNotification, _ result: APNsResult, _ attempts: Int) {
             let repeated = results.withLock { $0.updateValue((result, attempts), forKey: notification.apnsID) != nil }
             if repeated { duplicates.add(1, ordering: .relaxed) }
+            changed.notify()
         }
 
         var count: Int { results.withLock { $0.count } }
@@ -59,6 +63,7 @@ import Testing
         let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
         let producer = Thread {
             for notification in notifications {
+                // Sleeps by design: the producer trickles its input in (the behaviour under test), nothing is awaited.
                 usleep(20_000)
                 channel.send(notification)
             }
@@ -93,7 +98,7 @@ import Testing
         producer.start()
         let collected = Collected()
         let task = Task { await client.send(polling: channel, maximumInFlight: 4) { collected.add($0, $1, $2) } }
-        while collected.count < 8 { try await Task.sleep(for: .milliseconds(5)) }
+        await collected.changed.wait { collected.count >= 8 }
         task.cancel()
         await task.value
         let count = collected.count

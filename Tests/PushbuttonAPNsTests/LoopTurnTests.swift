@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -58,8 +59,8 @@ import Testing
             taken.set()
             return batch
         }
-        // Let the consumer start waiting before the results come.
-        try await Task.sleep(for: .milliseconds(50))
+        // The consumer waits before the results come.
+        await yieldUntil { mailbox.hasWaitingConsumer }
         let wokenEarly = Flag()
         await Self.onThread {
             let turn = LoopTurn()
@@ -67,8 +68,8 @@ import Testing
             for notification in notifications {
                 mailbox.finished(notification, .delivered(apnsID: notification.apnsID, uniqueID: nil), attempts: 1)
             }
-            usleep(50_000)
-            if taken.isSet { wokenEarly.set() }
+            // Still waiting with every result in: the turn holds them back until it ends.
+            if taken.isSet || !mailbox.hasWaitingConsumer { wokenEarly.set() }
             turn.uninstall()
         }
         let batch = await consumer.value

@@ -155,8 +155,10 @@ import Testing
         defer { mock.stop() }
         let idle = (0..<80).map { _ in MockConnectionHog.connect(port: mock.port) }
         defer { idle.forEach { close($0) } }
+        // Another process: the mock takes in the 80 connections (no signal), then its CPU time over 1.5 s is the measure.
         try await Task.sleep(for: .milliseconds(300))
         let before = try Self.cpuSeconds(mock.process.processIdentifier)
+        // The measure itself: another process's CPU time over a fixed span of wall time (it must idle, not spin).
         try await Task.sleep(for: .milliseconds(1500))
         let spent = try Self.cpuSeconds(mock.process.processIdentifier) - before
         #expect(spent < 0.5, "the mock used \(spent) s of CPU in 1.5 s while out of descriptors")

@@ -30,6 +30,7 @@ import Testing
         for round in 0..<Self.kills {
             let worker = try startDrain(database, endpoint: receiver.endpoint)
             if round == 1 { try await write(Self.taps / 2, startingAt: Self.taps / 2, into: outbox) }
+            // Another process: SIGKILL at a random moment of its drain is the point, so the pause is random by design.
             try await Task.sleep(for: .milliseconds(Int64(40 + random.next() % 250)))
             if worker.isRunning {
                 kill(worker.processIdentifier, SIGKILL)

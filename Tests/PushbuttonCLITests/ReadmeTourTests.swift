@@ -175,6 +175,7 @@ import Testing
             while line == nil && Date() < deadline && process.isRunning {
                 let text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
                 if let newline = text.firstIndex(of: "\n") { line = String(text[..<newline]) }
+                // Another process writing to a file (no pipe to block on): polled off the pool until its first line.
                 if line == nil { Thread.sleep(forTimeInterval: 0.05) }
             }
             guard let line else {

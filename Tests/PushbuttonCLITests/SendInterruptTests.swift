@@ -69,9 +69,11 @@ import Testing
             send.standardOutput = FileHandle.nullDevice
             send.standardError = FileHandle.nullDevice
             try send.run()
+            // Another process: `send` connecting and sending (the mock answers only after 20 s, no signal before).
             Thread.sleep(forTimeInterval: 1.5)
             let start = Date()
             send.interrupt()
+            // Another process: its first Ctrl-C handled (it prints nothing to wait for) before the second comes.
             Thread.sleep(forTimeInterval: 0.5)
             send.interrupt()
             let exit = CLI.waitForExit(send)
@@ -106,10 +108,14 @@ import Testing
             input.fileHandleForWriting.write(Data(lines.utf8))
         }
         write(1...20)
+        // Another process: the first batch answered (after 1 s) as the second is written; the mock's lines are
+        // read only once it stops.
         Thread.sleep(forTimeInterval: 1.5)
         write(21...40)
+        // Another process: the second batch on its way to the mock, which says nothing before it answers.
         Thread.sleep(forTimeInterval: 0.4)
         send.interrupt()
+        // Another process: Ctrl-C taken before the third batch is written (its stderr is a file, read at the end).
         Thread.sleep(forTimeInterval: 0.1)
         write(41...50)  // after Ctrl-C: never sent
         let exit = CLI.waitForExit(send)

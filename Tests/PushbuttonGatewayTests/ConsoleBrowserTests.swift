@@ -40,6 +40,7 @@ struct ConsoleBrowserTests {
         let poster = Task {
             let deadline = ContinuousClock.now + .seconds(150)
             while !FileManager.default.fileExists(atPath: ready), ContinuousClock.now < deadline, !Task.isCancelled {
+                // Another process (the browser script) says it is ready by writing a file: polled.
                 try await Task.sleep(for: .milliseconds(50))
             }
             let campaign = try String(contentsOfFile: ready, encoding: .utf8).trimmingCharacters(

@@ -105,6 +105,7 @@ struct GatewayCrashTests {
             let finished = record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
             if finished >= Self.recipients { break }
             guard finished >= thresholds[kills] else {
+                // Other processes (pushbutton serve, killed and restarted): their progress is read from the store.
                 try await Task.sleep(for: .milliseconds(5))
                 continue
             }
@@ -125,6 +126,7 @@ struct GatewayCrashTests {
         let deadline = ContinuousClock.now + .seconds(Int64(60 + Self.recipients / 500))
         var record = try #require(try await progress())
         while (record.counts[.queued] ?? 0) + (record.counts[.leased] ?? 0) > 0 && ContinuousClock.now < deadline {
+            // Other processes finish the campaign: polled through the store, which offers no signal.
             try await Task.sleep(for: .milliseconds(100))
             record = try #require(try await progress())
         }

@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonGateway
+import PushbuttonSupport
 import PushbuttonTestSupport
 import Testing
 
@@ -116,6 +117,12 @@ struct GatewayCredentialsTests {
         var mockConfiguration = MockAPNsConfiguration(security: .selfSigned(directory: directory.path + "/mock"))
         mockConfiguration.clientCertificateAuthority = certificates.caFile
         let mock = try await MockAPNs.start(mockConfiguration)
+        let answers = Locked(0)
+        let answered = ChangeSignal()
+        mock.onAnswer { _ in
+            answers.withLock { $0 += 1 }
+            answered.notify()
+        }
         let proxy = try ConnectProxy()
         defer { proxy.stop() }
         let app = try await certificates.client("chat", bundleID: GatewayFixture.topic)
@@ -132,10 +139,9 @@ struct GatewayCredentialsTests {
             #"{"to": {"tokens": ["\#(GatewayFixture.token(1))"]}, "payload": {"aps": {"alert": "Hi"}}}"#.utf8)
         let (data, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: data, as: UTF8.self))")
-        let deadline = ContinuousClock.now + .seconds(20)
-        while mock.notifications.isEmpty && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // The mock tells of its answer, then records the acceptance on its own thread.
+        await answered.wait { answers.withLock { $0 } > 0 }
+        await yieldUntil { !mock.notifications.isEmpty }
         #expect(mock.notifications.count == 1)
         #expect(mock.notifications.first?.topic == GatewayFixture.topic)
         #expect(proxy.requests.map(\.target) == ["127.0.0.1:\(mock.port)"])

@@ -49,7 +49,9 @@ struct ServeCommandTests {
         #expect(bad.stderr.contains("bad.json:1:"))
         #expect(bad.stderr.contains("'stor' is not a setting here"))
         #expect(bad.stderr.hasSuffix("has errors (see above); the gateway did not start\n"))
-        #expect(try await run(["serve"]).status == 2)
+        // No file and no variables: the environment's configuration lacks an app, and says how to give one.
+        let empty = try await run(["serve"])
+        #expect(empty.status == 1 && empty.stderr.contains("PUSHBUTTON_APP_ID"), "\(empty.stderr)")
         #expect(try await run(["serve", "--config", directory + "/missing.json"]).status == 1)
     }
 

@@ -29,6 +29,7 @@ final class OverlapSender: OutboxSender {
             if state.openByNotification[notification, default: 0] > 1 { state.notificationOverlaps += 1 }
             state.arrived.append(request.headers["Idempotency-Key"] ?? "")
         }
+        // Sleeps by design: the double stands for a backend that takes `delay` to answer, so sends overlap.
         try? await Task.sleep(for: delay)
         state.withLock { state in
             state.open -= 1

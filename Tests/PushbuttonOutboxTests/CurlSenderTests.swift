@@ -35,6 +35,7 @@
                 port = (try? String(contentsOf: portFile, encoding: .utf8))?.split(separator: "\n").first.flatMap {
                     Int($0)
                 }
+                // Another process (the Python backend) writes its port to a file: polled.
                 if port == nil { try await Task.sleep(for: .milliseconds(25)) }
             }
             guard let port else { throw CurlSender.Failure("the backend did not say its port") }

@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonReceiver
 import PushbuttonSQLite
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonOutbox
@@ -14,6 +15,7 @@ extension Outbox {
     /// Holds the actor (as a long commit would), saying when it has started.
     func holdForTests(milliseconds: UInt32, started: Locked<Bool>) {
         started.withLock { $0 = true }
+        // Sleeps by design: it stands for a long commit holding the actor; the test waits on `started`, not on time.
         usleep(milliseconds * 1000)
     }
 }
@@ -80,7 +82,7 @@ extension Outbox {
         let before = await outbox.commitsForTests()
         let started = Locked(false)
         let hold = Task { await outbox.holdForTests(milliseconds: 300, started: started) }
-        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        await yieldUntil { started.withLock { $0 } }
         let path = fixture.path
         let storedWhenReturned = Locked(0)
         try await withThrowingTaskGroup(of: Void.self) { group in

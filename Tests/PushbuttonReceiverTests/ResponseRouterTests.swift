@@ -126,6 +126,7 @@ import Testing
         let clock = ManualClock()
         let (center, router, _, _) = await Fixtures.setUp(
             clock: clock, options: RouterOptions(backgroundDeadline: .seconds(20)))
+        // A handler that never finishes (cancelled by the router): nothing waits for this sleep.
         try router.registry.register("ok") { _ in try await Task.sleep(for: .seconds(3600)) }
         let reports = Locked([RoutingReport]())
         router.observe { report in reports.withLock { $0.append(report) } }

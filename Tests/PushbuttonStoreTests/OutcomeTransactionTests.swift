@@ -101,6 +101,7 @@ struct OutcomeTransactionTests {
                     for index in 0..<600 {
                         try emit(NewDelivery(token: Self.token(index + 1), apnsID: "c-\(index)", payload: []))
                         if index == 0 { started.signal() }
+                        // Sleeps by design: a slow append holding its transaction open while the cancel comes (which waits on `started`).
                         if index == 0 || index == 599 { Thread.sleep(forTimeInterval: 0.3) }
                     }
                 }

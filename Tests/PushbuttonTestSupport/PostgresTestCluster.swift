@@ -47,6 +47,11 @@ public final class PostgresTestCluster: Sendable {
                 "--no-sync",
             ],
             asPostgres: true)
+        try start()
+    }
+
+    /// Starts the server (again, after ``crash()``), on the same port, and waits until it accepts connections.
+    public func start() throws {
         try Self.run(
             [
                 "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
@@ -54,6 +59,38 @@ public final class PostgresTestCluster: Sendable {
                 "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200",
                 "start",
             ], asPostgres: true)
+    }
+
+    /// Stops the server as a crash or a power cut would (`pg_ctl stop -m immediate`: every session is cut, no
+    /// checkpoint); ``start()`` brings it back, recovering from its WAL.
+    public func crash() throws {
+        try Self.run(
+            ["\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
+    }
+
+    /// Ends every session connected to `database` (`pg_terminate_backend`, as a DBA, an idle timeout or a
+    /// failover does), returning once each has ended; returns how many there were.
+    @discardableResult
+    public func terminateSessions(database: String) throws -> Int {
+        let output = try Self.output(
+            [
+                "/usr/bin/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-Atqc",
+                // Materialized first: in one WHERE the server may call pg_terminate_backend before the filters.
+                """
+                WITH sessions AS MATERIALIZED (
+                    SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid())
+                SELECT count(*) FROM sessions WHERE pg_terminate_backend(pid, 30000)
+                """,
+            ])
+        guard let count = Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "terminating the sessions of \(database): psql printed '\(output)'")
+        }
+        return count
+    }
+
+    /// The database name in a URL made by ``freshDatabase()``.
+    public static func database(in url: String) -> String {
+        String(url.split(separator: "/").last ?? "")
     }
 
     /// A URL for a new, empty database.
@@ -72,7 +109,7 @@ public final class PostgresTestCluster: Sendable {
 
     public func url(database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
 
-    /// Stops the server (fast shutdown) and removes its directory.
+    /// Stops the server (immediate shutdown) and removes its directory.
     public func stop() {
         try? Self.run(
             ["\(binaries)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"], asPostgres: true)
@@ -83,6 +120,15 @@ public final class PostgresTestCluster: Sendable {
     /// loop, which can stall on a busy cooperative pool), its output in a file: a pipe would be held open
     /// forever by the server pg_ctl starts.
     static func run(_ command: [String], asPostgres: Bool) throws {
+        _ = try runCapturing(command, asPostgres: asPostgres)
+    }
+
+    /// Runs a client command (as this user) and returns what it printed.
+    static func output(_ command: [String]) throws -> String {
+        try runCapturing(command, asPostgres: false)
+    }
+
+    private static func runCapturing(_ command: [String], asPostgres: Bool) throws -> String {
         let arguments = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pushbutton-pg-\(UUID().uuidString).out")
@@ -108,6 +154,7 @@ public final class PostgresTestCluster: Sendable {
             let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             throw Failure(description: "\(command.joined(separator: " ")) failed (status \(status)): \(output)")
         }
+        return (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     }
 
     static func freePort() throws -> Int {

@@ -17,7 +17,7 @@ extension APNsClient {
         }
         let attempts = RequestAttempts(
             transport: transport, tokens: tokens, policy: retryPolicy, timeout: requestTimeout, jitter: jitter,
-            observer: observer)
+            observer: observer, clock: clock)
         let timeout = requestTimeout
         let (outcome, count) = await attempts.send(idempotent: true, kind: .broadcast) { token in
             HTTPRequest(

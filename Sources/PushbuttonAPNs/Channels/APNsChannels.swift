@@ -31,11 +31,21 @@ public final class APNsChannels: Sendable {
     ///   - transport: connected to the management host (``APNsEnvironment/channelManagementProduction``,
     ///     ``APNsEnvironment/channelManagementSandbox``, or a stand-in).
     ///   - tokens: the provider token source (share the one of your ``APNsClient``), or nil for certificates.
-    public init(
+    public convenience init(
         transport: any APNsTransport, tokens: TokenProvider?, retryPolicy: RetryPolicy = RetryPolicy(),
         requestTimeout: Duration = .seconds(30),
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         observer: (any APNsObserver)? = nil
+    ) {
+        self.init(
+            transport: transport, tokens: tokens, retryPolicy: retryPolicy, requestTimeout: requestTimeout,
+            jitter: jitter, observer: observer, clock: .continuous)
+    }
+
+    /// As the public initializer, with the clock the retries' backoffs sleep on (a `ManualClock` in tests).
+    package init(
+        transport: any APNsTransport, tokens: TokenProvider?, retryPolicy: RetryPolicy, requestTimeout: Duration,
+        jitter: @escaping @Sendable () -> Double, observer: (any APNsObserver)?, clock: AnyDurationClock
     ) {
         self.transport = transport
         self.tokens = tokens
@@ -44,7 +54,7 @@ public final class APNsChannels: Sendable {
         self.observer = observer
         attempts = RequestAttempts(
             transport: transport, tokens: tokens, policy: retryPolicy, timeout: requestTimeout, jitter: jitter,
-            observer: observer)
+            observer: observer, clock: clock)
         if let observer {
             (transport as? any ObservableTransport)?.attach(observer)
             tokens?.observers.attach(observer)

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Sends one request that is not a device notification (a channel management request, a broadcast) with
 /// the client's rules: one shared provider token, one refresh after `ExpiredProviderToken`, the retry
@@ -12,6 +13,8 @@ struct RequestAttempts: Sendable {
     let timeout: Duration
     let jitter: @Sendable () -> Double
     let observer: (any APNsObserver)?
+    /// What the backoffs sleep on and latencies are measured with (a `ManualClock` in tests).
+    let clock: AnyDurationClock
 
     /// The final answer (2xx or not) or the cause there was none, and how many attempts it took.
     func send(
@@ -32,7 +35,7 @@ struct RequestAttempts: Sendable {
             attempt += 1
             let request = build(token)
             if let problem = request.headerProblem { return (.failure(APNsError(.invalidRequest, problem)), attempt) }
-            let started = ContinuousClock.now
+            let elapsed = clock.stopwatch()
             let decision: RetryPolicy.Decision
             let outcome: Result<HTTPResponse, APNsError>
             do throws(APNsError) {
@@ -41,13 +44,13 @@ struct RequestAttempts: Sendable {
                 if (200..<300).contains(response.status) {
                     observer?.observe(
                         .requestAnswered(
-                            kind, status: response.status, reason: nil, latency: ContinuousClock.now - started))
+                            kind, status: response.status, reason: nil, latency: elapsed()))
                     return (outcome, attempt)
                 }
                 let answer = APNsResponse(status: response.status, headers: response.headers, body: response.body)
                 observer?.observe(
                     .requestAnswered(
-                        kind, status: response.status, reason: answer.reason, latency: ContinuousClock.now - started))
+                        kind, status: response.status, reason: answer.reason, latency: elapsed()))
                 decision = policy.decide(after: answer, attempt: attempt, tokenRefreshed: refreshed, jitter: jitter())
             } catch {
                 outcome = .failure(error)
@@ -65,7 +68,7 @@ struct RequestAttempts: Sendable {
                 observer?.observe(.requestRetried(kind, attempt: attempt + 1))
             case .retry(let delay):
                 observer?.observe(.requestRetried(kind, attempt: attempt + 1))
-                do { try await Task.sleep(for: delay) } catch { return (outcome, attempt) }
+                do { try await clock.sleep(for: delay) } catch { return (outcome, attempt) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// Sends notifications to APNs and gives every one a definite ``APNsResult``.
 ///
@@ -12,6 +13,8 @@ public final class APNsClient: Sendable {
     public let retryPolicy: RetryPolicy
     public let requestTimeout: Duration
     let jitter: @Sendable () -> Double
+    /// What retries' backoffs sleep on (``Delivery``, broadcasts): the wall clock, a `ManualClock` in tests.
+    package let clock: AnyDurationClock
     /// Hears every notification's progress, connection change and token made (nil: nothing is reported,
     /// and nothing extra is done per notification).
     public let observer: (any APNsObserver)?
@@ -23,12 +26,25 @@ public final class APNsClient: Sendable {
     /// - Parameters:
     ///   - tokens: the provider token source, or `nil` for certificate authentication (set in the transport).
     ///   - observer: receives the client's ``APNsEvent``s (``APNsStatistics``, ``APNsLogObserver``, your own).
-    public init(
+    public convenience init(
         transport: any APNsTransport, tokens: TokenProvider?, retryPolicy: RetryPolicy = RetryPolicy(),
         requestTimeout: Duration = .seconds(30),
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         observer: (any APNsObserver)? = nil
     ) {
+        self.init(
+            transport: transport, tokens: tokens, retryPolicy: retryPolicy, requestTimeout: requestTimeout,
+            jitter: jitter, observer: observer, clock: .continuous)
+    }
+
+    /// As the public initializer, with the clock the retries' backoffs sleep on (a `ManualClock` in tests).
+    package init(
+        transport: any APNsTransport, tokens: TokenProvider?, retryPolicy: RetryPolicy = RetryPolicy(),
+        requestTimeout: Duration = .seconds(30),
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        observer: (any APNsObserver)? = nil, clock: AnyDurationClock
+    ) {
+        self.clock = clock
         self.transport = transport
         self.tokens = tokens
         self.retryPolicy = retryPolicy

@@ -140,6 +140,10 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         lock.withLock { count > 0 ? takeFirst() : nil }
     }
 
+    /// How many elements wait in the channel now (for tests: a producer blocked on a full channel shows as
+    /// the capacity here).
+    var buffered: Int { lock.withLock { count } }
+
     /// The oldest element if there is one, without waiting: `nil` and whether the channel is finished.
     func pollElement() -> (element: Element?, finished: Bool) {
         lock.withLock {

@@ -98,9 +98,9 @@ final class Delivery: @unchecked Sendable {
         case .finish(let result):
             sink.finished(self, result, attempts: attempt)
         case .retry(let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.seconds) { [self] in
-                step { $0.backoffEnded() }
-            }
+            // On the client's clock (a `ManualClock` in tests). Nothing cancels the wait: a cancellation meanwhile
+            // is the state machine's to handle when the backoff ends.
+            client.clock.run(after: delay) { [self] in step { $0.backoffEnded() } }
         case .obtainToken:
             guard let tokens = client.tokens else { return }
             Task {

@@ -46,6 +46,9 @@ final class ResultMailbox: DeliverySink, LoopTurnObserver, @unchecked Sendable {
         consumer.resume(returning: batch)
     }
 
+    /// Whether a consumer waits in ``take()`` now (for tests: it has not been handed a batch yet).
+    var hasWaitingConsumer: Bool { lock.withLock { waiting != nil } }
+
     /// Every result waiting now, possibly none.
     func takeAvailable() -> [Item] {
         lock.withLock { results.isEmpty ? [] : swapOut() }

@@ -1,6 +1,7 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
     import Pushbutton
+    import PushbuttonSupport
     import Synchronization
 
     /// HTTP/2 to APNs on libnghttp2 and OpenSSL, one event-loop thread per connection (the default transport
@@ -21,13 +22,21 @@
         let loops: [ClientLoop]
         private let nextLoop = Atomic<UInt>(0)
 
-        public init(_ configuration: TransportConfiguration) throws(APNsError) {
+        public convenience init(_ configuration: TransportConfiguration) throws(APNsError) {
+            try self.init(configuration, clock: .continuous)
+        }
+
+        /// As the public initializer, with the clock the request deadlines, PINGs and reconnection backoffs
+        /// are measured on (a `ManualClock` in tests).
+        package init(_ configuration: TransportConfiguration, clock: AnyDurationClock) throws(APNsError) {
             signal(SIGPIPE, SIG_IGN)
             self.configuration = configuration
             var perLoop = configuration
             perLoop.connections = 1
             var loops: [ClientLoop] = []
-            for _ in 0..<max(1, configuration.connections) { loops.append(try ClientLoop(configuration: perLoop)) }
+            for _ in 0..<max(1, configuration.connections) {
+                loops.append(try ClientLoop(configuration: perLoop, clock: clock))
+            }
             self.loops = loops
             for loop in loops { loop.start() }
         }
@@ -49,7 +58,8 @@
             _ request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, APNsError>) -> Void
         ) {
             if let problem = request.headerProblem { return completion(.failure(APNsError(.invalidRequest, problem))) }
-            let stream = ClientStream(request: request, completion: completion)
+            let loop = loop
+            let stream = ClientStream(request: request, now: loop.now(), completion: completion)
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }
 
@@ -60,7 +70,7 @@
             let loop = loop
             let stream =
                 loop.reusableStream(for: delivery, authorization: authorization, timeout: timeout)
-                ?? ClientStream(delivery: delivery, authorization: authorization, timeout: timeout)
+                ?? ClientStream(delivery: delivery, authorization: authorization, timeout: timeout, now: loop.now())
             if !loop.enqueue(stream) { stream.fail("the sender is shut down", kind: .shutDown) }
         }
 

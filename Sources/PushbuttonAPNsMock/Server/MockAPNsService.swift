@@ -13,7 +13,7 @@ final class MockAPNsService: @unchecked Sendable {
     /// Broadcast channels and the broadcasts accepted on them.
     let channels: MockChannelRegistry
     private var channelEndpoints: ChannelEndpoints { ChannelEndpoints(validator: validator, registry: channels) }
-    let observer = Locked<(@Sendable (MockAnswer) -> Void)?>(nil)
+    let observer = AnswerObserver()
     private var faults: FaultInjector
     /// Generated `apns-id`s and `apns-unique-id`s: random-looking and unique, without a system call each.
     private var identifiers = SplitMix64(seed: UInt64.random(in: 0...UInt64.max))
@@ -69,7 +69,7 @@ final class MockAPNsService: @unchecked Sendable {
         _ response: MockResponse, apnsID: String, accepted: RecordedNotification?, path: String, connection: Int
     ) {
         if ChannelEndpoints.handles(path) { return }
-        if let observe = observer.withLock({ $0 }) {
+        if let observe = observer.current {
             let token = String(path.dropFirst("/3/device/".count))
             observe(
                 MockAnswer(
@@ -94,7 +94,7 @@ final class MockAPNsService: @unchecked Sendable {
         let handled = channelEndpoints.handle(
             request, auth: &auth, connection: connection, now: configuration.now(),
             requestID: requestID ?? makeIdentifier())
-        if let observe = observer.withLock({ $0 }) {
+        if let observe = observer.current {
             observe(
                 MockAnswer(
                     apnsID: handled.requestID, redactedToken: "", status: handled.response.status,

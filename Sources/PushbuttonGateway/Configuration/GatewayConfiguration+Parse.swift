@@ -10,7 +10,9 @@ extension GatewayConfiguration {
         public var diagnostics: [Diagnostic]
     }
 
-    static let topKeys = ["$schema", "listen", "store", "apps", "webhook", "workers", "limits", "proxy"]
+    static let topKeys = [
+        "$schema", "listen", "store", "apps", "webhook", "workers", "limits", "proxy", "shutdownSeconds",
+    ]
     static let listenKeys = ["host", "port", "tls"]
     static let appKeys = [
         "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections",
@@ -45,7 +47,7 @@ extension GatewayConfiguration {
         path.hasPrefix("/") ? path : URL(fileURLWithPath: base).appendingPathComponent(path).path
     }
 
-    private static func read(_ value: JSONValue, baseDirectory base: String, diagnostics: inout [Diagnostic])
+    static func read(_ value: JSONValue, baseDirectory base: String, diagnostics: inout [Diagnostic])
         -> GatewayConfiguration?
     {
         guard let top = ConfigReader(value, at: .root, what: "the configuration", diagnostics: &diagnostics) else {
@@ -166,11 +168,14 @@ extension GatewayConfiguration {
             diagnostics.append(
                 Diagnostic(
                     .error, .missingField, at: appsPath, "'apps' is required: an array with at least one app",
-                    hint: #"for example "apps": [{"id": "chat", "topic": "com.example.chat", …}]"#))
+                    hint: #"for example "apps": [{"id": "chat", "topic": "com.example.chat", …}], "#
+                        + "or PUSHBUTTON_APP_ID, PUSHBUTTON_APP_TOPIC, … in the environment"))
         }
+        let shutdownSeconds = top.integer("shutdownSeconds", in: 1...3600, diagnostics: &diagnostics) ?? 30
         return GatewayConfiguration(
             listen: listen, store: store, apps: apps, webhook: webhook, workers: workers,
-            maximumRecipients: maximumRecipients, proxy: readProxy(top, diagnostics: &diagnostics))
+            maximumRecipients: maximumRecipients, proxy: readProxy(top, diagnostics: &diagnostics),
+            shutdownGrace: .seconds(shutdownSeconds))
     }
 
     /// `"proxy"`: a URL, `false` for none whatever the environment says, absent for the environment's.

@@ -7,8 +7,9 @@ extension GatewayConfiguration {
     /// One line per file holding this configuration's secrets that other users of the machine may read:
     /// each app's provider key, certificate key, PKCS#12 bundle and pass phrase file, and the configuration
     /// file itself when it holds a secret (the webhook's, or a password in the store's or the proxy's URL).
-    /// A file two apps share is named once. `pushbutton serve` prints them as warnings and starts.
-    public func openSecretWarnings(configurationFile: String) -> [String] {
+    /// A file two apps share is named once; `configurationFile` is nil when there is none (the environment).
+    /// `pushbutton serve` prints them as warnings and starts.
+    public func openSecretWarnings(configurationFile: String?) -> [String] {
         var files: [(path: String, what: String)] = []
         for app in apps {
             switch app.credentials {
@@ -23,7 +24,7 @@ extension GatewayConfiguration {
         if webhook != nil { held.append("the webhook secret") }
         if StoreLocation.redacted(store) != store { held.append("the store's password") }
         if case .through(let proxy) = proxy, proxy.password != nil { held.append("the proxy's password") }
-        if !held.isEmpty {
+        if let configurationFile, !held.isEmpty {
             files.append((configurationFile, "the configuration (it holds \(held.joined(separator: " and ")))"))
         }
         var seen = Set<String>()  // a key two apps share: one warning

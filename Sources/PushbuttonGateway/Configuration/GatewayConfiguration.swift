@@ -14,12 +14,17 @@ public struct GatewayConfiguration: Sendable {
     public var maximumRecipients: Int
     /// How the apps' connections reach APNs: the environment's proxy by default, a given one, or directly.
     public var proxy: APNsProxySetting
+    /// How long a stop (SIGTERM) may take: in-flight requests and batches finish within it, then the
+    /// process stops anyway (the leases left expire).
+    public var shutdownGrace: Duration
 
     public init(
         listen: HTTPServerOptions = HTTPServerOptions(), store: String = "sqlite:pushbutton-gateway.db",
         apps: [AppConfiguration], webhook: WebhookConfiguration? = nil, workers: WorkerOptions = WorkerOptions(),
-        maximumRecipients: Int = 10_000, proxy: APNsProxySetting = .environment
+        maximumRecipients: Int = 10_000, proxy: APNsProxySetting = .environment,
+        shutdownGrace: Duration = .seconds(30)
     ) {
+        self.shutdownGrace = shutdownGrace
         self.listen = listen
         self.store = store
         self.apps = apps

@@ -34,7 +34,7 @@ struct Router: Sendable {
         }
         if ["GET", "HEAD"].contains(method), segments == ["readyz"] {
             do {
-                try intake.store.ping()
+                try intake.store.checkReady()
                 return (Self.label("GET", "readyz"), .text(200, "ready\n"))
             } catch {
                 GatewayError.log(error)

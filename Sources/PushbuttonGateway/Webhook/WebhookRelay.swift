@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonStore
+import PushbuttonSupport
 
 /// Moves the webhook events the store queued with their outcomes into this process's webhook outbox, which
 /// signs, posts and retries them. An event is removed from the store only after the outbox has it; a crash
@@ -9,6 +10,8 @@ struct WebhookRelay: Sendable {
     let webhook: WebhookNotifier
     let threads: HandlerThreads
     let now: @Sendable () -> Date
+    /// What the polls and the failure backoff sleep on (a `ManualClock` in tests).
+    var clock: AnyDurationClock = .continuous
     var batchSize = 200
     var claim: TimeInterval = 60
     var pollInterval: Duration = .milliseconds(200)
@@ -18,14 +21,14 @@ struct WebhookRelay: Sendable {
         var failures = 0
         while !Task.isCancelled {
             do {
-                if try await relayBatch() == 0 { try? await Task.sleep(for: pollInterval) }
+                if try await relayBatch() == 0 { try? await clock.sleep(for: pollInterval) }
                 failures = 0
             } catch {
                 failures += 1
                 if failures == 1 {
                     FileHandle.standardError.write(Data("pushbutton serve: webhook events: \(error)\n".utf8))
                 }
-                try? await Task.sleep(for: min(pollInterval * failures, .seconds(5)))
+                try? await clock.sleep(for: min(pollInterval * failures, .seconds(5)))
             }
         }
     }

@@ -22,15 +22,21 @@ final class DeliveryWorkers: Sendable {
     let metrics: GatewayMetrics
     let webhook: WebhookNotifier?
     let now: @Sendable () -> Date
+    /// What the polls and the store-failure backoff sleep on (a `ManualClock` in tests).
+    let clock: AnyDurationClock
     /// One thread per worker, plus one for the ``OutcomeRecorder`` (a worker may lease while its last batch
     /// records) and one for the webhook relay.
     let threads: HandlerThreads
     let recorder: OutcomeRecorder
+    let drain: DrainState
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
-        webhook: WebhookNotifier?, now: @escaping @Sendable () -> Date
+        webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
+        clock: AnyDurationClock = .continuous
     ) {
+        self.drain = drain
+        self.clock = clock
         self.store = store
         self.apps = apps
         self.options = options
@@ -42,13 +48,14 @@ final class DeliveryWorkers: Sendable {
             store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
     }
 
-    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled; each finishes its
-    /// batch first. Then the store threads end.
+    /// Runs `options.count` workers (and the webhook relay) until the task is cancelled or the drain begins;
+    /// each finishes sending the batch it has and records its outcomes first (the send is not cancelled), and
+    /// a batch leased but not started is released to the queue at once. Then the store threads end.
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
             if let webhook {
-                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now)
+                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now, clock: clock)
                 group.addTask { await relay.run() }
             }
         }
@@ -61,7 +68,7 @@ final class DeliveryWorkers: Sendable {
         // The last batch's outcomes on their way into the store; awaited before the next batch's are handed
         // in, and before the worker ends.
         var recording: Task<Void, Never>?
-        while !Task.isCancelled {
+        while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
@@ -74,21 +81,39 @@ final class DeliveryWorkers: Sendable {
                 if storeFailures == 1 {
                     FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
                 }
-                try? await Task.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
+                try? await clock.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
                 continue
+            }
+            if Task.isCancelled || drain.isDraining {
+                await release(leased)
+                break
             }
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                try? await Task.sleep(for: options.pollInterval)
+                try? await clock.sleep(for: options.pollInterval)
                 continue
             }
-            let completed = await send(leased)
+            // In a task of its own: a stop that cancels the workers lets the batch under way finish.
+            let completed = await Task { await self.send(leased) }.value
             await recording?.value
             let recorder = self.recorder
             recording = Task { await recorder.record(completed) }
         }
         await recording?.value
+    }
+
+    /// Gives a batch leased as the stop began back to the queue, due now for another process (not after the
+    /// lease's `leaseSeconds`); if that fails, the lease expires as after a crash.
+    private func release(_ leased: [LeasedDelivery]) async {
+        guard !leased.isEmpty else { return }
+        let store = self.store
+        do {
+            try await threads.perform { () throws(StoreError) in try store.release(leased) }
+        } catch {
+            FileHandle.standardError.write(
+                Data("pushbutton serve: releasing \(leased.count) leased recipient(s) failed: \(error)\n".utf8))
+        }
     }
 
     /// How many notifications each of `workers` workers keeps under way on an app's `connections`: together

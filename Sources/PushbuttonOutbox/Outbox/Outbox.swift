@@ -22,6 +22,8 @@ public actor Outbox: BackendDelivery {
     let database: SQLiteDatabase
     /// The clock every stored time comes from (entries, retries, the tap log).
     let now: @Sendable () -> Date
+    /// What the workers' waits sleep on and drains' time limits are measured with (a `ManualClock` in tests).
+    let clock: AnyDurationClock
     private let jitter: @Sendable () -> Double
     private var tapInsertsSincePrune = 0
     /// Entries waiting (pending or in flight) as of `dataVersion`: exact while no other connection has
@@ -39,6 +41,15 @@ public actor Outbox: BackendDelivery {
         path: String, options: OutboxOptions = OutboxOptions(), now: @escaping @Sendable () -> Date = { Date() },
         jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
     ) throws(OutboxError) {
+        try self.init(path: path, options: options, now: now, jitter: jitter, clock: .continuous)
+    }
+
+    /// As the public initializer, with the clock the workers wait on (a `ManualClock` in tests).
+    package init(
+        path: String, options: OutboxOptions = OutboxOptions(), now: @escaping @Sendable () -> Date = { Date() },
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, clock: AnyDurationClock
+    ) throws(OutboxError) {
+        self.clock = clock
         self.path = path
         self.options = options
         self.now = now
@@ -219,7 +230,7 @@ public actor Outbox: BackendDelivery {
     ) async throws(OutboxError) -> DrainReport {
         guard let lock = try WorkerLock(databasePath: path) else { throw .workerBusy(path) }
         defer { withExtendedLifetime(lock) {} }
-        let started = ContinuousClock.now
+        let elapsed = clock.stopwatch()
         var report = DrainReport()
         report.recovered = try recoverOrphans()
         while true {
@@ -229,11 +240,11 @@ public actor Outbox: BackendDelivery {
             let status = try status()
             report.remaining = status.pending + status.inFlight
             if !untilEmpty || report.remaining == 0 { break }
-            if let timeLimit, ContinuousClock.now - started >= timeLimit {
+            if let timeLimit, elapsed() >= timeLimit {
                 report.stoppedBecause = "the time limit passed with \(report.remaining) entries waiting"
                 break
             }
-            if due.isEmpty { try? await Task.sleep(for: min(try untilNextAttempt(), .milliseconds(250))) }
+            if due.isEmpty { try? await clock.sleep(for: min(try untilNextAttempt(), .milliseconds(250))) }
             if Task.isCancelled {
                 report.stoppedBecause = "cancelled"
                 break
@@ -252,7 +263,7 @@ public actor Outbox: BackendDelivery {
         while !Task.isCancelled {
             try expireAndGiveUp(&report)
             try await send(try dueEntries(&report), sender: sender, endpoint: nil, report: &report)
-            try? await Task.sleep(for: min(try untilNextAttempt(), pollInterval))
+            try? await clock.sleep(for: min(try untilNextAttempt(), pollInterval))
         }
     }
 

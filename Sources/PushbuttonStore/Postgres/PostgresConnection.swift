@@ -6,8 +6,23 @@ import Foundation
 /// once), integers, reals and bytes bound in binary where the server typed the parameter so, text as text;
 /// results come back in binary when every column has a binary form read here, else as text, typed by each
 /// column's OID.
+///
+/// A connection whose session ends (the server restarted, a DBA or an idle timeout terminated it, the network
+/// dropped) connects again by itself, with ``ReconnectBackoff`` between failed attempts, but only where that
+/// cannot apply anything twice or half: before a statement outside a transaction, or before `BEGIN`, and only
+/// once nothing of that statement has been sent. A statement that was sent when the session died fails, and so
+/// does the rest of its transaction (the server rolled it back); a `COMMIT` that was sent and got no answer
+/// fails saying its outcome is unknown. The store never retries those: the caller sees the error (a 503).
 final class PostgresConnection: SQLConnection {
-    private let handle: OpaquePointer
+    /// The session, `nil` after it was lost and until a statement connects again.
+    private var handle: OpaquePointer?
+    private let url: String
+    private let gate: ReconnectGate
+    /// Whether the store began a transaction here that it has not committed or rolled back yet: a lost session
+    /// is then not replaced until it does (the statements that follow belong to the rolled-back transaction).
+    private var inTransaction = false
+    /// Sessions this connection has opened (1 once made; more after reconnections).
+    private(set) var sessions = 0
     let beginTransaction = "BEGIN"
     /// Prepared statements by the store's SQL text, at most ``statementLimit``.
     private var statements: [String: PostgresStatement] = [:]
@@ -18,18 +33,97 @@ final class PostgresConnection: SQLConnection {
     /// memory and ours for the connection's life.
     static let statementLimit = 256
 
-    init(url: String) throws(StoreError) {
+    /// Connects now (failing if the server cannot be reached); `gate` paces reconnection attempts later (shared
+    /// by a store's connections).
+    init(url: String, gate: ReconnectGate = ReconnectGate()) throws(StoreError) {
+        self.url = url
+        self.gate = gate
+        handle = try Self.connect(url)
+        sessions = 1
+    }
+
+    deinit { PQfinish(handle) }
+
+    private static func connect(_ url: String) throws(StoreError) -> OpaquePointer {
         guard let handle = PQconnectdb(url) else { throw StoreError("out of memory", context: "connecting") }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             PQfinish(handle)
             throw StoreError(message, context: "connecting to \(PostgresConnection.redacted(url))")
         }
-        self.handle = handle
-        try script("SET client_min_messages = warning")
+        let result = PQexec(handle, "SET client_min_messages = warning")
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
+            PQfinish(handle)
+            throw StoreError(message, context: "setting up the session on \(PostgresConnection.redacted(url))")
+        }
+        return handle
     }
 
-    deinit { PQfinish(handle) }
+    /// Whether the session is open as far as this side knows (false after it was found lost).
+    var isConnected: Bool { handle.map { PQstatus($0) == CONNECTION_OK } ?? false }
+
+    /// The session to send `sql` on. Outside a transaction a lost session is replaced first: what the server sent
+    /// while the connection was idle is read without sending anything, so a restarted server's or a terminated
+    /// session's goodbye is seen here, before any of `sql` could reach a server.
+    private func session(for sql: String) throws(StoreError) -> OpaquePointer {
+        if let handle {
+            if !inTransaction { Self.readWhatArrivedWhileIdle(handle) }
+            if PQstatus(handle) == CONNECTION_OK { return handle }
+            drop()
+        }
+        guard !inTransaction else { throw Self.lostTransaction(sql) }
+        let wait = gate.wait()
+        guard wait == .zero else {
+            throw StoreError(
+                "no connection to the server; the next attempt to reconnect is in \(wait)",
+                context: "reconnecting to \(Self.redacted(url))")
+        }
+        do {
+            let handle = try Self.connect(url)
+            gate.succeeded()
+            self.handle = handle
+            sessions += 1
+            return handle
+        } catch {
+            gate.failed()
+            throw error
+        }
+    }
+
+    /// Reads (never writes) what the socket holds: an idle session outside a transaction is sent nothing but
+    /// a server's goodbye (an error, then the end of the stream) and rare status messages, which libpq keeps.
+    private static func readWhatArrivedWhileIdle(_ handle: OpaquePointer) {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return }
+        // A goodbye arrives as a message and then the end of the stream: a few reads reach the end.
+        for _ in 0..<4 {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return }
+            guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { return }
+        }
+    }
+
+    /// Closes a lost session; the server forgot its prepared statements with it.
+    private func drop() {
+        PQfinish(handle)
+        handle = nil
+        statements.removeAll()
+    }
+
+    /// After a statement failed: closes the session if libpq found it lost, or if the server said it is
+    /// ending it (SQLSTATE class 08, connection exception; 57P01–57P03, shutting down or not accepting).
+    private func noteFailure(_ result: OpaquePointer?) {
+        guard let handle else { return }
+        let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+        if PQstatus(handle) == CONNECTION_BAD || state.map(Self.endsTheSession) == true { drop() }
+    }
+
+    /// Whether an error's SQLSTATE means the server ended, or is ending, the session.
+    static func endsTheSession(_ state: String) -> Bool {
+        state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+    }
 
     /// The URL without its password.
     static func redacted(_ url: String) -> String { StoreLocation.redacted(url) }
@@ -38,11 +132,40 @@ final class PostgresConnection: SQLConnection {
     var preparedCount: Int { statements.count }
 
     func script(_ sql: String) throws(StoreError) {
+        let endsTransaction = sql == "COMMIT" || sql == "ROLLBACK"
+        if endsTransaction && !isConnected {
+            // The server rolled the transaction back when the session ended: nothing to send, nor to reconnect
+            // for (a COMMIT sent on a new session would "succeed" with nothing to commit).
+            let wasInTransaction = inTransaction
+            inTransaction = false
+            drop()
+            guard sql == "COMMIT" && wasInTransaction else { return }
+            throw Self.lostTransaction(sql)
+        }
+        let handle = try session(for: sql)
+        if endsTransaction { inTransaction = false }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
         let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, sql) }
-        if !statements.isEmpty && !Self.leavesSchema(sql) { forgetStatements() }
+        let succeeded = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
+        if sql == beginTransaction && succeeded { inTransaction = true }
+        guard succeeded else {
+            var error = failure(result, sql)
+            noteFailure(result)
+            if sql == "COMMIT" && !isConnected {
+                error.message =
+                    "the connection to the server was lost while committing, so whether the transaction was"
+                    + " committed is unknown: \(error.message)"
+            }
+            throw error
+        }
+        if !statements.isEmpty && !Self.leavesSchema(sql) { forgetStatements(handle) }
+    }
+
+    private static func lostTransaction(_ sql: String) -> StoreError {
+        StoreError(
+            "the connection to the server was lost during this transaction, which the server rolled back:"
+                + " nothing of it was committed", context: sql)
     }
 
     /// Whether `sql` is one of the scripts that cannot change a table (transaction control, settings): any
@@ -52,7 +175,7 @@ final class PostgresConnection: SQLConnection {
         sql == "BEGIN" || sql == "COMMIT" || sql == "ROLLBACK" || sql.hasPrefix("SET ")
     }
 
-    private func forgetStatements() {
+    private func forgetStatements(_ handle: OpaquePointer) {
         PQclear(PQexec(handle, "DEALLOCATE ALL"))
         statements.removeAll()
     }
@@ -74,7 +197,7 @@ final class PostgresConnection: SQLConnection {
     }
 
     /// The prepared statement for `sql`, prepared now if this connection has not yet.
-    private func statement(_ sql: String) throws(StoreError) -> PostgresStatement {
+    private func statement(_ sql: String, on handle: OpaquePointer) throws(StoreError) -> PostgresStatement {
         runs += 1
         if var statement = statements[sql] {
             statement.lastUse = runs
@@ -85,10 +208,18 @@ final class PostgresConnection: SQLConnection {
         nextName += 1
         let prepared = PQprepare(handle, name, Self.number(sql), 0, nil)
         defer { PQclear(prepared) }
-        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { throw failure(prepared, sql) }
+        guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
+            let error = failure(prepared, sql)
+            noteFailure(prepared)
+            throw error
+        }
         let description = PQdescribePrepared(handle, name)
         defer { PQclear(description) }
-        guard PQresultStatus(description) == PGRES_COMMAND_OK else { throw failure(description, sql) }
+        guard PQresultStatus(description) == PGRES_COMMAND_OK else {
+            let error = failure(description, sql)
+            noteFailure(description)
+            throw error
+        }
         let parameterTypes = (0..<PQnparams(description)).map { UInt32(PQparamtype(description, $0)) }
         let columnTypes = (0..<PQnfields(description)).map { UInt32(PQftype(description, $0)) }
         let statement = PostgresStatement(
@@ -108,7 +239,8 @@ final class PostgresConnection: SQLConnection {
 
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue]) throws(StoreError) -> (rows: [[SQLValue]], changes: Int) {
-        let statement = try statement(sql)
+        let handle = try session(for: sql)
+        let statement = try statement(sql, on: handle)
         let parameters = PostgresParameters(values, types: statement.parameterTypes)
         let result = parameters.withPointers { pointers in
             PQexecPrepared(
@@ -117,7 +249,11 @@ final class PostgresConnection: SQLConnection {
         }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else { throw failure(result, sql) }
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let error = failure(result, sql)
+            noteFailure(result)
+            throw error
+        }
         let changes = Self.integer(PQcmdTuples(result))
         let rowCount = PQntuples(result)
         let columnCount = PQnfields(result)
@@ -150,10 +286,15 @@ final class PostgresConnection: SQLConnection {
     /// Errors are located at `sql`, as a statement's are.
     @discardableResult
     func copy(_ sql: String, _ rows: inout PostgresCopyRows) throws(StoreError) -> Int {
+        let handle = try session(for: sql)
         let start = PQexec(handle, sql)
         let started = PQresultStatus(start) == PGRES_COPY_IN
         defer { PQclear(start) }
-        guard started else { throw failure(start, sql) }
+        guard started else {
+            let error = failure(start, sql)
+            noteFailure(start)
+            throw error
+        }
         rows.finish()
         let sent = rows.bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress.map { base in
@@ -174,8 +315,15 @@ final class PostgresConnection: SQLConnection {
             }
             PQclear(result)
         }
-        if let problem { throw problem }
-        guard sent == 1, ended == 1 else { throw failure(nil, sql) }
+        if let problem {
+            noteFailure(nil)
+            throw problem
+        }
+        guard sent == 1, ended == 1 else {
+            let error = failure(nil, sql)
+            noteFailure(nil)
+            throw error
+        }
         return copied
     }
 
@@ -242,7 +390,8 @@ final class PostgresConnection: SQLConnection {
 
     private func failure(_ result: OpaquePointer?, _ sql: String) -> StoreError {
         let message =
-            result.map { String(cString: PQresultErrorMessage($0)) } ?? String(cString: PQerrorMessage(handle))
+            result.map { String(cString: PQresultErrorMessage($0)) }
+            ?? handle.map { String(cString: PQerrorMessage($0)) } ?? "no connection to the server"
         return StoreError(message.trimmingCharacters(in: .whitespacesAndNewlines), context: sql)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSQLite
 
 /// A fixed set of connections, each lent to one caller at a time.
 ///
@@ -7,9 +8,13 @@ import Foundation
 final class ConnectionPool: @unchecked Sendable {
     private let condition = NSCondition()
     private var idle: [any SQLConnection]
+    /// Whether writes work on the SQLite connections lent here, readable without borrowing them (`/readyz`);
+    /// empty for PostgreSQL, whose server answers each statement itself.
+    let writeHealth: [SQLiteWriteHealth]
 
     init(_ connections: [any SQLConnection]) {
         idle = connections
+        writeHealth = connections.compactMap { ($0 as? SQLiteConnection)?.database.writeHealth }
     }
 
     func with<Result>(_ body: (any SQLConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {

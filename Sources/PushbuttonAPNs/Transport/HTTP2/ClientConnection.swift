@@ -38,8 +38,9 @@
         /// Set by a GOAWAY (or exhausted stream ids): no new streams; closed once the last one ends.
         @exclusivity(unchecked) private(set) var goingAway = false
         private var goawayReason: String?
-        @exclusivity(unchecked) private var lastReceived = ContinuousClock.now
-        @exclusivity(unchecked) private var pingSentAt: ContinuousClock.Instant?
+        /// On the loop's clock (``ClientLoop/now``), as every timer of the connection.
+        @exclusivity(unchecked) private var lastReceived: Duration
+        @exclusivity(unchecked) private var pingSentAt: Duration?
         /// Whether frames were submitted since the last flush.
         @exclusivity(unchecked) private(set) var needsFlush = false
         /// Streams closed since requests were last submitted in the middle of a read.
@@ -57,6 +58,7 @@
             self.channel = channel
             self.tunnel = tunnel
             self.loop = loop
+            lastReceived = loop.now()
         }
 
         deinit {
@@ -178,7 +180,7 @@
             ]
             nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
             state = .ready
-            lastReceived = .now
+            lastReceived = loop.now()
             loop.connectionReady()
             flush()
         }
@@ -233,7 +235,7 @@
                     }
                 }
             }
-            lastReceived = .now
+            lastReceived = loop.now()
             pingSentAt = nil  // anything from the server shows the connection is alive
         }
 
@@ -458,7 +460,7 @@
         }
 
         /// Cancels streams past their deadline and checks that an idle connection still answers PINGs.
-        func checkTimers(now: ContinuousClock.Instant) {
+        func checkTimers(now: Duration) {
             loop.ownership.check("ClientConnection")
             guard state != .closed else { return }
             if state != .ready {

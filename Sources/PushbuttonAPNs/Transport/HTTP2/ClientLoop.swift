@@ -1,6 +1,7 @@
 #if canImport(CNGHTTP2) && canImport(COpenSSL)
     import Foundation
     import PushbuttonHTTP2
+    import PushbuttonSupport
     import Synchronization
 
     /// The nghttp2 transport's one thread: it owns the connections, hands waiting requests to connections
@@ -29,8 +30,11 @@
         @exclusivity(unchecked) private var connections: [ClientConnection] = []
         private var connectionCount = 0
         private var consecutiveFailures = 0
-        private var nextConnectAllowed = ContinuousClock.now
-        @exclusivity(unchecked) private var nextTimerCheck = ContinuousClock.now
+        /// The time on the injected clock since the loop was made: what deadlines, PINGs and the reconnection
+        /// backoff are measured in (`ContinuousClock` outside tests).
+        let now: @Sendable () -> Duration
+        private var nextConnectAllowed = Duration.zero
+        @exclusivity(unchecked) private var nextTimerCheck = Duration.zero
         private let finished = ThreadExit()
         /// The loop's thread, checked in debug builds wherever loop-only state is touched.
         let ownership = ThreadOwnership()
@@ -46,8 +50,9 @@
         /// Who hears of connections opening, closing and going away (``APNsObserver``s).
         let observers = ObserverSlot()
 
-        init(configuration: TransportConfiguration) throws(APNsError) {
+        init(configuration: TransportConfiguration, clock: AnyDurationClock) throws(APNsError) {
             self.configuration = configuration
+            now = clock.stopwatch()
             let environment = configuration.environment
             authority = environment.port == 443 ? environment.host : "\(environment.host):\(environment.port)"
             tls =
@@ -99,7 +104,7 @@
         func reusableStream(for delivery: Delivery, authorization: String?, timeout: Duration) -> ClientStream? {
             guard isLoopThread, let stream = spareStreams.popLast() else { return nil }
             streamsReused.add(1, ordering: .relaxed)
-            stream.reuse(delivery: delivery, authorization: authorization, timeout: timeout)
+            stream.reuse(delivery: delivery, authorization: authorization, timeout: timeout, now: now())
             return stream
         }
 
@@ -156,7 +161,7 @@
             // abuse), and if no connection works, fail what waits instead of letting it time out.
             consecutiveFailures += 1
             let delay = Duration.milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
-            nextConnectAllowed = .now + delay
+            nextConnectAllowed = now() + delay
             if !connections.contains(where: { $0 !== connection && $0.state == .ready }) {
                 failWaiting("stream lost: \(reason)")
             }
@@ -193,7 +198,7 @@
                 let open = lock.withLock { accepting }
                 if !open && pendingCount == 0 && connections.allSatisfy({ $0.activeStreams == 0 }) { break }
                 waitForEvents()
-                let now = ContinuousClock.now
+                let now = now()
                 if now >= nextTimerCheck {
                     nextTimerCheck = now + .milliseconds(50)
                     expireWaiting(now: now)
@@ -252,7 +257,7 @@
 
         private func openConnectionIfNeeded() {
             let usable = connections.filter(\.isUsable).count
-            guard usable < configuration.connections, ContinuousClock.now >= nextConnectAllowed else { return }
+            guard usable < configuration.connections, now() >= nextConnectAllowed else { return }
             connect()
         }
 
@@ -309,7 +314,7 @@
 
         private func failConnectAttempt(_ reason: String) {
             consecutiveFailures += 1
-            nextConnectAllowed = .now + .milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
+            nextConnectAllowed = now() + .milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
             if !connections.contains(where: { $0.state == .ready }) { failWaiting("stream lost: \(reason)") }
         }
 
@@ -322,7 +327,7 @@
             for stream in failed { stream.fail(message) }
         }
 
-        private func expireWaiting(now: ContinuousClock.Instant) {
+        private func expireWaiting(now: Duration) {
             for stream in waiting[waitingHead...] where !stream.isFinished && now >= stream.deadline {
                 stream.fail("no connection could take the request within \(stream.timeout)")
             }

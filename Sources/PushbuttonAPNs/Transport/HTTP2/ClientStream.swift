@@ -24,7 +24,8 @@
         let isNotification: Bool
         @exclusivity(unchecked) private(set) var isFinished = false
         @exclusivity(unchecked) private(set) var timeout: Duration
-        @exclusivity(unchecked) private(set) var deadline: ContinuousClock.Instant
+        /// On the loop's clock (``ClientLoop/now()``).
+        @exclusivity(unchecked) private(set) var deadline: Duration
         @exclusivity(unchecked) var status = 0
         /// Every response header, kept only for generic requests.
         var headers: [String: String] = [:]
@@ -36,33 +37,36 @@
         /// Times the request was moved to another connection because a server did not process it.
         var moves = 0
 
-        init(request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, APNsError>) -> Void) {
+        init(
+            request: HTTPRequest, now: Duration,
+            completion: @escaping @Sendable (Result<HTTPResponse, APNsError>) -> Void
+        ) {
             http = request
             httpCompletion = completion
             isNotification = false
             timeout = request.timeout
-            deadline = .now + request.timeout
+            deadline = now + request.timeout
         }
 
-        init(delivery: Delivery, authorization: String?, timeout: Duration) {
+        init(delivery: Delivery, authorization: String?, timeout: Duration, now: Duration) {
             self.delivery = delivery
             self.authorization = authorization
             isNotification = true
             self.timeout = timeout
-            deadline = .now + timeout
+            deadline = now + timeout
         }
 
         /// Makes a finished notification stream of the loop's pool (see ``ClientLoop/recycle(_:)``) a new one
-        /// for `delivery`, as ``init(delivery:authorization:timeout:)`` would: a notification costs no stream
+        /// for `delivery`, as ``init(delivery:authorization:timeout:now:)`` would: a notification costs no stream
         /// allocation once the pool holds as many streams as are under way.
-        func reuse(delivery: Delivery, authorization: String?, timeout: Duration) {
+        func reuse(delivery: Delivery, authorization: String?, timeout: Duration, now: Duration) {
             self.delivery = delivery
             // The same token on every request of a bulk send: assigned only when it changed (no retain and
             // release of the same string).
             if !Self.same(self.authorization, authorization) { self.authorization = authorization }
             isFinished = false
             if self.timeout != timeout { self.timeout = timeout }
-            deadline = .now + timeout
+            deadline = now + timeout
             status = 0
             if !headers.isEmpty { headers = [:] }
             if uniqueID != nil { uniqueID = nil }
