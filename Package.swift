@@ -124,7 +124,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         // How iOS shows a notification and its buttons, as HTML and SVG: `pushbutton preview` and the console.
-        .target(name: "PushbuttonPreview", dependencies: ["Pushbutton"], swiftSettings: strictSettings),
+        .target(
+            name: "PushbuttonPreview", dependencies: ["Pushbutton", "PushbuttonSupport"], swiftSettings: strictSettings),
         // `pushbutton serve`: the HTTP API, API keys, validation, the workers over APNsClient, webhook, metrics.
         .target(
             name: "PushbuttonGateway",

@@ -86,11 +86,11 @@ public final class Gateway: Sendable {
                 throw await abandon(StartError(message: "the webhook outbox \(settings.outboxPath): \(error)"))
             }
         }
-        let intake = IntakeService(
+        let services = GatewayServices(
             store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
         let console = ConsoleRoutes(
             apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
-        let router = Router(intake: intake, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
+        let router = Router(services: services, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
         let drain = DrainState()
         let server: HTTPServer
         do {

@@ -1,20 +1,27 @@
+import PushbuttonSupport
+
 /// A self-contained HTML page (no external resources) showing a notification as iOS draws it: the banner,
 /// then the expanded notification with its buttons.
 public enum HTMLPreviewRenderer {
     /// The whole page for `preview`, its `lang` set to `locale`.
     public static func render(_ preview: NotificationPreview, locale: String) -> String {
-        var html = """
+        page(preview, locale: locale).text
+    }
+
+    /// The page as markup (the console puts it into its preview frame).
+    package static func page(_ preview: NotificationPreview, locale: String) -> HTML {
+        var html: HTML = """
             <!DOCTYPE html>
-            <html lang="\(escape(locale))"\(preview.isRightToLeft ? " dir=\"rtl\"" : "")>
+            <html lang="\(locale)"\(preview.isRightToLeft ? HTML(" dir=\"rtl\"") : "")>
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=390">
-            <title>\(escape(preview.title ?? preview.body)) — Pushbutton preview</title>
+            <title>\(preview.title ?? preview.body) — Pushbutton preview</title>
             <style>\(style)</style>
             </head>
             <body>
-            <main class="phone" data-category="\(escape(preview.category ?? ""))"\
-            \(preview.previewsHidden ? " data-previews-hidden" : "")>
+            <main class="phone" data-category="\(preview.category ?? "")"\
+            \(preview.previewsHidden ? HTML(" data-previews-hidden") : "")>
             <h2>Banner</h2>
             <section class="banner">\(card(preview, large: false))</section>
             <h2>Expanded</h2>
@@ -26,7 +33,7 @@ public enum HTMLPreviewRenderer {
             for button in preview.buttons { html += action(button) }
             html += "</ul>\n"
         }
-        if let note = preview.note { html += "<p class=\"note\">\(escape(note))</p>\n" }
+        if let note = preview.note { html += "<p class=\"note\">\(note)</p>\n" }
         html += """
             </section>
             <footer class="legend">\(lockIcon) needs an unlocked device · \(opensIcon) opens the app · \
@@ -39,69 +46,51 @@ public enum HTMLPreviewRenderer {
         return html
     }
 
-    private static func card(_ preview: NotificationPreview, large: Bool) -> String {
-        var html = "<div class=\"card\(large ? " large" : "")\">"
-        html += "<header><span class=\"app-icon\">\(escape(String(preview.appName.prefix(1)).uppercased()))</span>"
-        html +=
-            "<span class=\"app\">\(escape(preview.appName.uppercased()))</span><span class=\"time\">now</span></header>"
-        if let title = preview.title { html += "<p class=\"title\">\(escape(title))</p>" }
-        if let subtitle = preview.subtitle { html += "<p class=\"subtitle\">\(escape(subtitle))</p>" }
-        html += "<p class=\"body\(large ? "" : " clamp")\">\(escape(preview.body))</p></div>"
+    private static func card(_ preview: NotificationPreview, large: Bool) -> HTML {
+        var html: HTML = "<div class=\"card\(large ? " large" : "")\">"
+        html += "<header><span class=\"app-icon\">\(String(preview.appName.prefix(1)).uppercased())</span>"
+        html += "<span class=\"app\">\(preview.appName.uppercased())</span><span class=\"time\">now</span></header>"
+        if let title = preview.title { html += "<p class=\"title\">\(title)</p>" }
+        if let subtitle = preview.subtitle { html += "<p class=\"subtitle\">\(subtitle)</p>" }
+        html += "<p class=\"body\(large ? "" : " clamp")\">\(preview.body)</p></div>"
         return html
     }
 
-    private static func action(_ button: NotificationPreview.Button) -> String {
+    private static func action(_ button: NotificationPreview.Button) -> HTML {
         var classes = ["action"]
         if button.isDestructive { classes.append("destructive") }
         classes.append(button.opensApp ? "foreground" : "background")
         if button.requiresUnlock { classes.append("authentication") }
         if button.textField != nil { classes.append("text-input") }
-        var html = "<li class=\"\(classes.joined(separator: " "))\" data-action=\"\(escape(button.identifier))\">"
-        html += "<span class=\"label\">\(escape(button.title))</span><span class=\"traits\">"
+        var html: HTML = "<li class=\"\(classes.joined(separator: " "))\" data-action=\"\(button.identifier)\">"
+        html += "<span class=\"label\">\(button.title)</span><span class=\"traits\">"
         if button.requiresUnlock {
             html += "<span class=\"lock\" title=\"needs an unlocked device\">\(lockIcon)</span>"
         }
         if button.opensApp { html += "<span class=\"opens\" title=\"opens the app\">\(opensIcon)</span>" }
-        if let icon = button.icon { html += "<span class=\"symbol\" title=\"\(escape(icon))\">\(escape(icon))</span>" }
+        if let icon = button.icon { html += "<span class=\"symbol\" title=\"\(icon)\">\(icon)</span>" }
         html += "</span>"
         if let field = button.textField {
-            html += "<div class=\"text-field\"><span class=\"placeholder\">\(escape(field.placeholder))</span>"
-            html += "<span class=\"send\">\(escape(field.sendTitle))</span></div>"
+            html += "<div class=\"text-field\"><span class=\"placeholder\">\(field.placeholder)</span>"
+            html += "<span class=\"send\">\(field.sendTitle)</span></div>"
         }
         return html + "</li>\n"
     }
 
-    /// Text for HTML and SVG (XML) content and attribute values. Characters XML 1.0 does not allow at all,
-    /// not even as references (C0 controls other than tab, LF and CR; U+FFFE and U+FFFF), become U+FFFD,
-    /// so the SVG stays well-formed whatever the text holds.
-    public static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                escaped.unicodeScalars.append("\u{FFFD}")
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
-    }
+    /// Text for HTML and SVG (XML) content and attribute values: ``HTML``'s escaping, which every renderer here
+    /// now applies by default (interpolated text is escaped unless it is markup).
+    @available(*, deprecated, message: "markup escapes interpolated text by default; this forwards to HTML.escape")
+    public static func escape(_ text: String) -> String { HTML.escape(text) }
 
-    static let lockIcon =
+    static let lockIcon: HTML =
         "<svg class=\"glyph\" viewBox=\"0 0 12 14\" width=\"11\" height=\"13\" aria-hidden=\"true\">"
         + "<rect x=\"1\" y=\"6\" width=\"10\" height=\"8\" rx=\"2\"/><path d=\"M3.5 6V4a2.5 2.5 0 0 1 5 0v2\" "
         + "fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.6\"/></svg>"
-    static let opensIcon =
+    static let opensIcon: HTML =
         "<svg class=\"glyph\" viewBox=\"0 0 12 12\" width=\"11\" height=\"11\" aria-hidden=\"true\">"
         + "<path d=\"M3 9L9 3M4 3h5v5\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.6\"/></svg>"
 
-    private static let style = """
+    private static let style: HTML = """
         *{box-sizing:border-box;margin:0;padding:0}
         body{font:15px/1.3 -apple-system,"SF Pro Text","Helvetica Neue",Arial,sans-serif;color:#111;\
         background:linear-gradient(160deg,#1d3557,#457b9d 55%,#a8dadc);min-height:100vh}

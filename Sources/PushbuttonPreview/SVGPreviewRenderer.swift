@@ -1,12 +1,18 @@
+import Pushbutton
+import PushbuttonSupport
+
 /// The same preview as a standalone SVG image: the banner and the expanded notification with its buttons.
 /// Long text is wrapped by character count (SVG has no text layout); the HTML preview is exact.
 public enum SVGPreviewRenderer {
     private static let width = 390
-    private static let font = "-apple-system, 'Helvetica Neue', Arial, sans-serif"
+    private static let font: HTML = "-apple-system, 'Helvetica Neue', Arial, sans-serif"
 
     /// The SVG document for `preview`.
-    public static func render(_ preview: NotificationPreview) -> String {
-        var elements: [String] = []
+    public static func render(_ preview: NotificationPreview) -> String { image(preview).text }
+
+    /// The image as markup.
+    package static func image(_ preview: NotificationPreview) -> HTML {
+        var elements: [HTML] = []
         var y = 16
         elements.append(label("BANNER", y: y + 10))
         y += 18
@@ -18,7 +24,7 @@ public enum SVGPreviewRenderer {
         if !preview.buttons.isEmpty {
             y += 8
             let top = y
-            var rows: [String] = []
+            var rows: [HTML] = []
             for (index, button) in preview.buttons.enumerated() {
                 let height = button.textField == nil ? 46 : 86
                 rows.append(row(button, y: y, first: index == 0))
@@ -49,7 +55,7 @@ public enum SVGPreviewRenderer {
                 "<style>text{direction:rtl;text-anchor:end;transform-box:fill-box;transform-origin:center;"
                 + "transform:scaleX(-1)}</style>\n<g transform=\"matrix(-1 0 0 1 \(width) 0)\">\n\(content)\n</g>"
         }
-        let language = preview.language.map { " xml:lang=\"\($0)\"" } ?? ""
+        let language: HTML = preview.language.map { " xml:lang=\"\($0.description)\"" } ?? ""
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" \
             viewBox="0 0 \(width) \(height)" font-family="\(font)"\(language)>
@@ -63,7 +69,7 @@ public enum SVGPreviewRenderer {
             """
     }
 
-    private static func card(_ preview: NotificationPreview, y top: Int, bodyLines: Int, into elements: inout [String])
+    private static func card(_ preview: NotificationPreview, y top: Int, bodyLines: Int, into elements: inout [HTML])
         -> Int
     {
         var lines: [(String, Bool)] = []
@@ -76,7 +82,7 @@ public enum SVGPreviewRenderer {
         }
         lines += body.map { ($0, false) }
         let height = 40 + lines.count * 19
-        var card = [
+        var card: [HTML] = [
             "<rect class=\"card\" x=\"10\" y=\"\(top)\" width=\"\(width - 20)\" height=\"\(height)\" rx=\"20\" "
                 + "fill=\"#f5f5f7\" fill-opacity=\"0.94\"/>",
             "<rect x=\"24\" y=\"\(top + 11)\" width=\"20\" height=\"20\" rx=\"5\" fill=\"#34c759\"/>",
@@ -93,9 +99,9 @@ public enum SVGPreviewRenderer {
         return top + height
     }
 
-    private static func row(_ button: NotificationPreview.Button, y: Int, first: Bool) -> String {
+    private static func row(_ button: NotificationPreview.Button, y: Int, first: Bool) -> HTML {
         let color = button.isDestructive ? "#ff3b30" : "#111"
-        var parts: [String] = []
+        var parts: [HTML] = []
         if !first {
             parts.append(
                 "<line x1=\"10\" y1=\"\(y)\" x2=\"\(width - 10)\" y2=\"\(y)\" stroke=\"#3c3c43\" stroke-opacity=\"0.18\"/>"
@@ -127,21 +133,17 @@ public enum SVGPreviewRenderer {
                 "<rect x=\"\(width - 92)\" y=\"\(y + 47)\" width=\"64\" height=\"24\" rx=\"12\" fill=\"#007aff\"/>")
             parts.append(text(field.sendTitle, x: width - 82, y: y + 64, size: 14, weight: "600", color: "#fff"))
         }
-        return "<g class=\"action\" data-action=\"\(HTMLPreviewRenderer.escape(button.identifier))\">"
-            + parts.joined() + "</g>"
+        return "<g class=\"action\" data-action=\"\(button.identifier)\">\(parts.joined())</g>"
     }
 
-    private static func label(_ title: String, y: Int) -> String {
+    private static func label(_ title: String, y: Int) -> HTML {
         text(title, x: 16, y: y, size: 11, color: "#ffffff")
     }
 
     private static func text(
         _ content: String, x: Int, y: Int, size: Int, weight: String = "400", color: String = "#111"
-    )
-        -> String
-    {
-        "<text x=\"\(x)\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"\(weight)\" fill=\"\(color)\">"
-            + HTMLPreviewRenderer.escape(content) + "</text>"
+    ) -> HTML {
+        "<text x=\"\(x)\" y=\"\(y)\" font-size=\"\(size)\" font-weight=\"\(weight)\" fill=\"\(color)\">\(content)</text>"
     }
 
     /// Words into lines of at most `limit` columns (a CJK character takes two). A word wider than a line is

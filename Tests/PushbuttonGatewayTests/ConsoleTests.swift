@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -224,20 +225,16 @@ struct ConsoleTests {
     }
 
     @Test func theChartsDrawTheContractsStats() throws {
-        let json = try JSONParser.parse(
-            #"""
-            {"app": "chat", "campaign": "c_1", "category": "message", "from": null, "to": null,
-             "sent": 10, "delivered": 8, "rejected": 2, "failed": 0, "dead_tokens": 1,
-             "responses": 4, "response_rate": 0.5,
-             "buttons": [{"button": "like", "taps": 3, "rate_of_deliveries": 0.375, "rate_of_responses": 0.75},
-                         {"button": "reply", "taps": 0, "rate_of_deliveries": 0, "rate_of_responses": 0}],
-             "body": 1, "dismissals": null, "foreground": 1, "background": 3,
-             "time_to_tap_ms": {"median": 1500, "p90": 42000}}
-            """#)
-        let stats = try #require(CampaignStats(json))
+        let stats = TapStats(
+            app: "chat", campaign: "c_1", category: "message", sent: 10, delivered: 8, rejected: 2, failed: 0,
+            deadTokens: 1, responses: 4, responseRate: 0.5,
+            buttons: [
+                .init(button: "like", taps: 3, rateOfDeliveries: 0.375, rateOfResponses: 0.75),
+                .init(button: "reply", taps: 0, rateOfDeliveries: 0, rateOfResponses: 0),
+            ], body: 1, dismissals: nil, foreground: 1, background: 3, medianTimeToTap: 1500, p90TimeToTap: 42000)
         #expect(stats.buttons.map(\.button) == ["like", "reply"] && stats.dismissals == nil)
         #expect(stats.medianTimeToTap == 1500 && stats.p90TimeToTap == 42000 && stats.deadTokens == 1)
-        let chart = CampaignChart.buttons(stats, titles: ["like": "Like"])
+        let chart = CampaignChart.buttons(stats, titles: ["like": "Like"]).text
         #expect(
             chart.contains(#"role="img""#) && chart.contains("Like (like)") && chart.contains("3 · 37.5% of deliveries")
         )
@@ -245,7 +242,7 @@ struct ConsoleTests {
         #expect(chart.contains(#"class="value" x="170" y="40" width="320""#))
         #expect(chart.contains(#"class="value" x="170" y="78" width="0""#))
         #expect(!chart.contains("Dismissed"))
-        let times = CampaignChart.timeToTap(stats)
+        let times = CampaignChart.timeToTap(stats).text
         #expect(times.contains("1.5 s") && times.contains("42.0 s"))
         #expect(CampaignChart.duration(850) == "850 ms" && CampaignChart.duration(600_000) == "10.0 min")
     }

@@ -30,7 +30,7 @@ struct IntakeLinesTests {
     ])
     func linesAreTheSplittersLines(_ text: String) {
         let body = Array(text.utf8)
-        let ranges = IntakeService.lines(body)
+        let ranges = RecipientList.lines(body)
         let expected = Self.splitterLines(body)
         #expect(ranges.map { Array(body[$0.range]) } == expected.map(\.text), "\(text.debugDescription)")
         #expect(ranges.map(\.line) == expected.map(\.line), "\(text.debugDescription)")

@@ -1,5 +1,5 @@
 import Foundation
-import PushbuttonPreview
+import PushbuttonSupport
 
 /// The campaign page's pictures as server-rendered SVG (no script, no chart library): taps per button as a
 /// share of deliveries, time to tap (median and 90th percentile), and what became of the sends (delivered,
@@ -10,7 +10,7 @@ enum CampaignChart {
     private static let labelWidth = 170
     private static let barHeight = 26
     private static let gap = 12
-    private static let font = "-apple-system, 'Helvetica Neue', Arial, sans-serif"
+    private static let font: HTML = "-apple-system, 'Helvetica Neue', Arial, sans-serif"
 
     /// One bar: its label, its length as a fraction of the longest possible bar, and the text after it.
     struct Bar {
@@ -21,7 +21,7 @@ enum CampaignChart {
     }
 
     /// Taps per button, each bar the button's rate of deliveries (the axis runs to the largest rate, at least 10%).
-    static func buttons(_ stats: CampaignStats, titles: [String: String]) -> String {
+    static func buttons(_ stats: TapStats, titles: [String: String]) -> HTML {
         let top = max(
             0.1,
             (stats.buttons.map(\.rateOfDeliveries) + [Double(stats.body) / Double(max(1, stats.delivered))]).max() ?? 0)
@@ -52,7 +52,7 @@ enum CampaignChart {
     }
 
     /// Median and 90th-percentile time from delivery to the tap.
-    static func timeToTap(_ stats: CampaignStats) -> String {
+    static func timeToTap(_ stats: TapStats) -> HTML {
         let values = [("Median", stats.medianTimeToTap), ("90th percentile", stats.p90TimeToTap)]
         let top = max(1, values.compactMap(\.1).max() ?? 0)
         let bars = values.map { label, milliseconds in
@@ -68,7 +68,7 @@ enum CampaignChart {
 
     /// What became of the sends: delivered, rejected (dead tokens among them), failed, still queued.
     static func outcomes(sent: Int, delivered: Int, rejected: Int, failed: Int, deadTokens: Int?, pending: Int)
-        -> String
+        -> HTML
     {
         let top = Double(max(1, sent))
         func bar(_ label: String, _ count: Int, _ color: String) -> Bar {
@@ -85,32 +85,32 @@ enum CampaignChart {
             axis: "0 – \(sent) sends")
     }
 
-    private static func chart(id: String, title: String, description: String, bars: [Bar], axis: String) -> String {
+    private static func chart(id: String, title: String, description: String, bars: [Bar], axis: String) -> HTML {
         let plot = width - labelWidth - 150
         let height = 44 + bars.count * (barHeight + gap) + 24
-        var parts: [String] = [
+        var parts: [HTML] = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"\(id)\" role=\"img\" "
                 + "aria-labelledby=\"\(id)-title \(id)-desc\" viewBox=\"0 0 \(width) \(height)\" "
                 + "width=\"\(width)\" height=\"\(height)\" font-family=\"\(font)\">",
-            "<title id=\"\(id)-title\">\(escape(title))</title>",
-            "<desc id=\"\(id)-desc\">\(escape(description))</desc>",
-            "<text x=\"0\" y=\"20\" font-size=\"16\" font-weight=\"600\" fill=\"#111\">\(escape(title))</text>",
+            "<title id=\"\(id)-title\">\(title)</title>",
+            "<desc id=\"\(id)-desc\">\(description)</desc>",
+            "<text x=\"0\" y=\"20\" font-size=\"16\" font-weight=\"600\" fill=\"#111\">\(title)</text>",
         ]
         for (index, bar) in bars.enumerated() {
             let y = 40 + index * (barHeight + gap)
             let length = bar.fraction > 0 ? max(2, Int((min(1, bar.fraction) * Double(plot)).rounded())) : 0
             parts.append(
-                "<g class=\"bar\" data-label=\"\(escape(bar.label))\">"
+                "<g class=\"bar\" data-label=\"\(bar.label)\">"
                     + "<text x=\"\(labelWidth - 8)\" y=\"\(y + 18)\" font-size=\"13\" text-anchor=\"end\" fill=\"#333\">"
-                    + escape(truncated(bar.label, 24)) + "</text>"
+                    + "\(truncated(bar.label, 24))</text>"
                     + "<rect x=\"\(labelWidth)\" y=\"\(y)\" width=\"\(plot)\" height=\"\(barHeight)\" rx=\"4\" fill=\"#f0f0f3\"/>"
                     + "<rect class=\"value\" x=\"\(labelWidth)\" y=\"\(y)\" width=\"\(length)\" height=\"\(barHeight)\" "
                     + "rx=\"4\" fill=\"\(bar.color)\"/>"
                     + "<text x=\"\(labelWidth + plot + 8)\" y=\"\(y + 18)\" font-size=\"12\" fill=\"#333\">"
-                    + escape(bar.value) + "</text></g>")
+                    + "\(bar.value)</text></g>")
         }
         parts.append(
-            "<text x=\"\(labelWidth)\" y=\"\(height - 6)\" font-size=\"11\" fill=\"#6e6e73\">\(escape(axis))</text>")
+            "<text x=\"\(labelWidth)\" y=\"\(height - 6)\" font-size=\"11\" fill=\"#6e6e73\">\(axis)</text>")
         parts.append("</svg>")
         return parts.joined(separator: "\n")
     }
@@ -132,5 +132,4 @@ enum CampaignChart {
         text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
-    private static func escape(_ text: String) -> String { HTMLPreviewRenderer.escape(text) }
 }

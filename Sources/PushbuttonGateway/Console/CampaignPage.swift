@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonStore
+import PushbuttonSupport
 
 /// One campaign: its progress, and its statistics as pictures (taps per button, time to tap, outcomes) with
 /// the same numbers in a table.
@@ -12,18 +13,17 @@ enum CampaignPage {
     }
 
     static func render(
-        _ record: NotificationRecord, stats: CampaignStats?, statsProblem: String?, catalog: ConsoleCatalog,
+        _ record: NotificationRecord, stats: TapStats?, statsProblem: String?, catalog: ConsoleCatalog,
         session: ConsoleSession
-    ) -> String {
-        let e = ConsolePage.escape
+    ) -> HTML {
         let (category, text) = CampaignsPage.headline(record)
         let finished = CampaignsPage.finished(record)
         let pending = (record.counts[.queued] ?? 0) + (record.counts[.leased] ?? 0)
-        var html = """
+        var html: HTML = """
             <section class="panel" aria-labelledby="progress-heading">
-            <h2 id="progress-heading">\(e(text.isEmpty ? "Campaign" : text))</h2>
-            <p>Campaign <span class="mono" id="campaign-id">\(e(record.spec.id))</span> · category \
-            <strong>\(e(category))</strong> · created \(e(time(record.spec.createdAt))) · \(e(record.state))</p>
+            <h2 id="progress-heading">\(text.isEmpty ? "Campaign" : text)</h2>
+            <p>Campaign <span class="mono" id="campaign-id">\(record.spec.id)</span> · category \
+            <strong>\(category)</strong> · created \(time(record.spec.createdAt)) · \(record.state)</p>
             <label for="progress">Progress: \(ConsolePage.count(finished)) of \(ConsolePage.count(record.total)) \
             recipients finished</label>
             <progress id="progress" max="\(max(1, record.total))" value="\(finished)"></progress>
@@ -49,7 +49,7 @@ enum CampaignPage {
                 """
             for button in stats.buttons {
                 html += """
-                    <tr><td>\(e(titles[button.button] ?? button.button)) <span class="mono">\(e(button.button))</span></td>\
+                    <tr><td>\(titles[button.button] ?? button.button) <span class="mono">\(button.button)</span></td>\
                     <td class="num">\(ConsolePage.count(button.taps))</td>\
                     <td class="num">\(CampaignChart.percent(button.rateOfDeliveries))</td>\
                     <td class="num">\(CampaignChart.percent(button.rateOfResponses))</td></tr>
@@ -69,7 +69,7 @@ enum CampaignPage {
         } else {
             html += """
                 <section class="panel"><p class="error-box" role="alert">Tap statistics are not available: \
-                \(e(statsProblem ?? "the gateway has no stats for this campaign"))</p></section>
+                \(statsProblem ?? "the gateway has no stats for this campaign")</p></section>
 
                 """
         }
@@ -82,8 +82,8 @@ enum CampaignPage {
                 rejected: stats?.rejected ?? record.counts[.rejected] ?? 0,
                 failed: stats?.failed ?? record.counts[.failed] ?? 0, deadTokens: stats?.deadTokens, pending: pending))
             <div class="table-wrap"><table id="counts-table"><caption class="sr-only">Recipients by state</caption>
-            <thead><tr>\(DeliveryState.allCases.map { "<th scope=\"col\" class=\"num\">\($0.rawValue)</th>" }.joined())</tr></thead>
-            <tbody><tr>\(DeliveryState.allCases.map { "<td class=\"num\">\(ConsolePage.count(record.counts[$0] ?? 0))</td>" }.joined())</tr></tbody>
+            <thead><tr>\(DeliveryState.allCases.map { state -> HTML in "<th scope=\"col\" class=\"num\">\(state.rawValue)</th>" }.joined())</tr></thead>
+            <tbody><tr>\(DeliveryState.allCases.map { state -> HTML in "<td class=\"num\">\(ConsolePage.count(record.counts[state] ?? 0))</td>" }.joined())</tr></tbody>
             </table></div>
             </section>
             """

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonStore
+import PushbuttonSupport
 
 /// The campaign list: each campaign's title, category, when it was created and its progress.
 enum CampaignsPage {
@@ -20,13 +21,12 @@ enum CampaignsPage {
         record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
     }
 
-    static func render(_ records: [NotificationRecord], session: ConsoleSession, unavailable: String? = nil) -> String {
-        var html = ""
-        if let unavailable { html += "<p class=\"error-box\" role=\"alert\">\(ConsolePage.escape(unavailable))</p>" }
+    static func render(_ records: [NotificationRecord], session: ConsoleSession, unavailable: String? = nil) -> HTML {
+        var html: HTML = ""
+        if let unavailable { html += "<p class=\"error-box\" role=\"alert\">\(unavailable)</p>" }
         if records.isEmpty && unavailable == nil {
             html +=
-                "<p class=\"panel\">No campaigns yet. <a href=\"/console/compose\">Compose one</a> and send it to a "
-                + "recipient list.</p>"
+                "<p class=\"panel\">No campaigns yet. <a href=\"/console/compose\">Compose one</a> and send it to a recipient list.</p>"
         }
         if !records.isEmpty {
             html += """
@@ -40,12 +40,12 @@ enum CampaignsPage {
             for record in records {
                 let (category, text) = headline(record)
                 let finished = finished(record)
-                let id = ConsolePage.escape(record.spec.id)
+                let id = record.spec.id
                 html += """
-                    <tr><td><a href="/console/campaigns/\(id)">\(ConsolePage.escape(text.isEmpty ? record.spec.id : text))</a>\
-                    <br><span class="mono">\(id)</span></td><td>\(ConsolePage.escape(category))</td>\
-                    <td>\(ConsolePage.escape(CampaignPage.time(record.spec.createdAt)))</td>\
-                    <td>\(ConsolePage.escape(record.state))</td>\
+                    <tr><td><a href="/console/campaigns/\(id)">\(text.isEmpty ? record.spec.id : text)</a>\
+                    <br><span class="mono">\(id)</span></td><td>\(category)</td>\
+                    <td>\(CampaignPage.time(record.spec.createdAt))</td>\
+                    <td>\(record.state)</td>\
                     <td><progress max="\(max(1, record.total))" value="\(finished)" \
                     aria-label="\(finished) of \(record.total) recipients finished"></progress>\
                     \(ConsolePage.count(finished)) / \(ConsolePage.count(record.total))</td>\

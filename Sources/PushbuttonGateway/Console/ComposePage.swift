@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonPreview
+import PushbuttonSupport
 
 /// The compose page: the form on the left, the live preview on the right (below on a phone). Each field has
 /// a slot for its diagnostics (`diag-FIELD`); the script fills them as you type, the server when it posts.
@@ -13,28 +14,27 @@ enum ComposePage {
     static func render(
         _ form: ComposeForm, catalog: ConsoleCatalog, session: ConsoleSession, check: ComposeService.Check,
         idempotencyKey: String, status: Status = Status()
-    ) -> String {
+    ) -> HTML {
         let byField = check.byField
-        func slot(_ field: String) -> String {
-            "<div class=\"diag\" id=\"diag-\(e(field))\" aria-live=\"polite\">"
-                + ConsolePage.diagnostics(byField[field] ?? []) + "</div>"
+        func slot(_ field: String) -> HTML {
+            "<div class=\"diag\" id=\"diag-\(field)\" aria-live=\"polite\">\(ConsolePage.diagnostics(byField[field] ?? []))</div>"
         }
-        func invalid(_ field: String) -> String {
+        func invalid(_ field: String) -> HTML {
             (byField[field] ?? []).containsErrors ? " aria-invalid=\"true\"" : ""
         }
-        func described(_ field: String) -> String {
-            " data-field=\"\(e(field))\" aria-describedby=\"diag-\(e(field))\"\(invalid(field))"
+        func described(_ field: String) -> HTML {
+            " data-field=\"\(field)\" aria-describedby=\"diag-\(field)\"\(invalid(field))"
         }
         let category = catalog.category(form.category)
-        var html = ""
-        if let notice = status.notice { html += "<p class=\"notice\" role=\"status\" id=\"notice\">\(e(notice))</p>\n" }
+        var html: HTML = ""
+        if let notice = status.notice { html += "<p class=\"notice\" role=\"status\" id=\"notice\">\(notice)</p>\n" }
         if let error = status.error {
-            html += "<p class=\"error-box\" role=\"alert\" id=\"send-error\">\(e(error))</p>\n"
+            html += "<p class=\"error-box\" role=\"alert\" id=\"send-error\">\(error)</p>\n"
         }
         html += """
             <form id="compose" method="post" action="/console/compose" enctype="multipart/form-data">
-            <input type="hidden" name="csrf" value="\(e(session.csrfToken))">
-            <input type="hidden" name="idempotency" value="\(e(idempotencyKey))">
+            <input type="hidden" name="csrf" value="\(session.csrfToken)">
+            <input type="hidden" name="idempotency" value="\(idempotencyKey)">
             <div class="columns">
             <section class="panel" aria-label="Notification">
             \(slot("form"))
@@ -44,8 +44,8 @@ enum ComposePage {
         for option in catalog.categories {
             let count = option.actions.count
             html +=
-                "<option value=\"\(e(option.identifier))\"\(option.identifier == form.category ? " selected" : "")>"
-                + "\(e(option.identifier)) (\(count) button\(count == 1 ? "" : "s"))</option>\n"
+                "<option value=\"\(option.identifier)\"\(option.identifier == form.category ? " selected" : "")>"
+                + "\(option.identifier) (\(count) button\(count == 1 ? "" : "s"))</option>\n"
         }
         html += """
             </select>
@@ -54,18 +54,18 @@ enum ComposePage {
             <select id="locale" name="locale">
             """
         for locale in catalog.locales {
-            html += "<option value=\"\(e(locale))\"\(locale == form.locale ? " selected" : "")>\(e(locale))</option>\n"
+            html += "<option value=\"\(locale)\"\(locale == form.locale ? " selected" : "")>\(locale)</option>\n"
         }
         html += """
             </select>
             <label for="title">Title</label>
-            <input type="text" id="title" name="title" value="\(e(form.title))"\(described("title"))>
+            <input type="text" id="title" name="title" value="\(form.title)"\(described("title"))>
             \(slot("title"))
             <label for="subtitle">Subtitle</label>
-            <input type="text" id="subtitle" name="subtitle" value="\(e(form.subtitle))"\(described("subtitle"))>
+            <input type="text" id="subtitle" name="subtitle" value="\(form.subtitle)"\(described("subtitle"))>
             \(slot("subtitle"))
             <label for="body">Body</label>
-            <textarea id="body" name="body" rows="3"\(described("body"))>\(e(form.body))</textarea>
+            <textarea id="body" name="body" rows="3"\(described("body"))>\(form.body)</textarea>
             \(slot("body"))
             <fieldset>
             <legend>Buttons</legend>
@@ -86,25 +86,25 @@ enum ComposePage {
             if action.options.contains(.authenticationRequired) { traits.append("needs unlock") }
             if action.textInput != nil { traits.append("text input") }
             html += """
-                <div class="button-row" id="row-\(e(id))">
-                <h3>\(e(action.title.resolved(for: form.locale, fallbackLocale: catalog.defaultLocale))) \
-                <span class="traits">(\(e(id)) · \(e(traits.joined(separator: ", "))))</span></h3>
-                <label for="action.\(e(id))">Action when tapped</label>
-                <select id="action.\(e(id))" name="action.\(e(id))"\(described(ComposeForm.Field.button(id)))>
+                <div class="button-row" id="row-\(id)">
+                <h3>\(action.title.resolved(for: form.locale, fallbackLocale: catalog.defaultLocale)) \
+                <span class="traits">(\(id) · \(traits.joined(separator: ", ")))</span></h3>
+                <label for="action.\(id)">Action when tapped</label>
+                <select id="action.\(id)" name="action.\(id)"\(described(ComposeForm.Field.button(id)))>
                 <option value="">The app handles it (no built-in action)</option>
 
                 """
             for builtin in BuiltinAction.all {
                 html +=
-                    "<option value=\"\(e(builtin.name))\"\(chosen?.action == builtin.name ? " selected" : "")>"
-                    + "\(e(builtin.name)) — \(e(builtin.summary))</option>\n"
+                    "<option value=\"\(builtin.name)\"\(chosen?.action == builtin.name ? " selected" : "")>"
+                    + "\(builtin.name) — \(builtin.summary)</option>\n"
             }
             html += """
                 </select>
-                <label for="args.\(e(id))">Its arguments (JSON object)</label>
-                <textarea id="args.\(e(id))" name="args.\(e(id))" rows="2" spellcheck="false" \
+                <label for="args.\(id)">Its arguments (JSON object)</label>
+                <textarea id="args.\(id)" name="args.\(id)" rows="2" spellcheck="false" \
                 placeholder="{&quot;url&quot;: &quot;https://api.example.com/…&quot;}"\
-                \(described(ComposeForm.Field.button(id)))>\(e(chosen?.arguments ?? ""))</textarea>
+                \(described(ComposeForm.Field.button(id)))>\(chosen?.arguments ?? "")</textarea>
                 \(slot(ComposeForm.Field.button(id)))
                 </div>
 
@@ -114,7 +114,7 @@ enum ComposePage {
             </fieldset>
             <label for="action_args">action_args: values for the app's handlers (JSON object)</label>
             <textarea id="action_args" name="action_args" rows="2" spellcheck="false" \
-            placeholder="{&quot;message_id&quot;: 42}"\(described("action_args"))>\(e(form.actionArguments))</textarea>
+            placeholder="{&quot;message_id&quot;: 42}"\(described("action_args"))>\(form.actionArguments)</textarea>
             \(slot("action_args"))
             <fieldset>
             <legend>Send to</legend>
@@ -132,12 +132,12 @@ enum ComposePage {
         html += """
             </div>
             <label for="to_token">Device token (64 hex digits)</label>
-            <input type="text" id="to_token" name="to_token" value="\(e(form.token))" spellcheck="false" \
+            <input type="text" id="to_token" name="to_token" value="\(form.token)" spellcheck="false" \
             autocomplete="off" inputmode="latin"\(described("to"))>
             <label for="to_user">User id</label>
-            <input type="text" id="to_user" name="to_user" value="\(e(form.user))"\(described("to"))>
+            <input type="text" id="to_user" name="to_user" value="\(form.user)"\(described("to"))>
             <label for="to_tag">Tag</label>
-            <input type="text" id="to_tag" name="to_tag" value="\(e(form.tag))"\(described("to"))>
+            <input type="text" id="to_tag" name="to_tag" value="\(form.tag)"\(described("to"))>
             \(slot("to"))
             <label for="recipients">Recipient list: one token, or one JSON recipient, per line</label>
             <input type="file" id="recipients" name="recipients" accept=".txt,.ndjson,.jsonl,text/plain"\
@@ -150,7 +150,7 @@ enum ComposePage {
             </div>
             </section>
             <section class="panel preview-panel" aria-labelledby="preview-heading">
-            <h2 id="preview-heading">Preview (\(e(form.locale)))</h2>
+            <h2 id="preview-heading">Preview (\(form.locale))</h2>
 
             """
         if let preview = check.preview {
@@ -158,11 +158,11 @@ enum ComposePage {
             html +=
                 "<iframe id=\"preview\" class=\"preview\" sandbox=\"allow-same-origin\" "
                 + "title=\"How iOS shows it: the banner, then the expanded notification with its buttons\" "
-                + "srcdoc=\"\(e(page))\"></iframe>\n"
+                + "srcdoc=\"\(page)\"></iframe>\n"
         } else {
             html +=
                 "<iframe id=\"preview\" class=\"preview\" sandbox=\"allow-same-origin\" title=\"Preview\" "
-                + "srcdoc=\"\(e("<p style=\"font:15px sans-serif;color:#fff;padding:16px\">Fix the errors to see the preview.</p>"))\"></iframe>\n"
+                + "srcdoc=\"\(Self.previewPlaceholder)\"></iframe>\n"
         }
         html += """
             </section>
@@ -194,5 +194,7 @@ enum ComposePage {
         return .object(object)
     }
 
-    private static func e(_ text: String) -> String { ConsolePage.escape(text) }
+    /// The frame's page before the form has a preview: markup, escaped as the `srcdoc` attribute's text.
+    private static let previewPlaceholder: String =
+        "<p style=\"font:15px sans-serif;color:#fff;padding:16px\">Fix the errors to see the preview.</p>"
 }

@@ -2,11 +2,14 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonPreview
+import PushbuttonStore
 
 /// The compose page's work: checks a ``ComposeForm`` against the app's manifest exactly as the API would, draws
-/// its preview, and sends it through the same intake as `POST /v1/apps/{app}/notifications` and `…/campaigns`.
+/// its preview, and sends it through the same intake as `POST /v1/apps/{app}/notifications` and `…/campaigns`:
+/// the form is handed over as a value and the answer used as one (no JSON written to call the intake, none
+/// read back).
 struct ComposeService: Sendable {
-    let intake: IntakeService
+    let services: GatewayServices
 
     /// A checked form: its preview (when the payload could be built) and the diagnostics by form field.
     struct Check: Sendable {
@@ -40,7 +43,7 @@ struct ComposeService: Sendable {
         if let draft = NotificationDraft.read(value, campaign: true, diagnostics: &read) {
             diagnostics += read
             do {
-                let compiled = try intake.compile(
+                let compiled = try services.notifications.compile(
                     draft, app: app, notificationID: "n_preview", campaignID: nil, locate: { $0 })
                 diagnostics += compiled.warnings
             } catch {
@@ -71,14 +74,11 @@ struct ComposeService: Sendable {
         do {
             switch form.audience {
             case .list:
-                let lines = try recipientLines(form.recipients)
-                var body = JSONWriter.compact(.object(draft))
-                for line in lines {
-                    body.append(0x0A)
-                    body += line
-                }
-                let response = try intake.createCampaign(app: app, body: body, idempotencyKey: idempotencyKey)
-                return .campaign(id: Self.id(of: response))
+                let recipients = try recipientList(form.recipients)
+                let accepted = try services.campaigns.create(
+                    app: app, campaign: IntakeRequest(value: .object(draft)), recipients: recipients,
+                    idempotencyKey: idempotencyKey)
+                return .campaign(id: accepted.record.spec.id)
             case .token, .user, .tag:
                 let recipient: (String, JSONValue) =
                     switch form.audience {
@@ -87,50 +87,29 @@ struct ComposeService: Sendable {
                     default: ("tokens", .array([.string(form.token)]))
                     }
                 draft["to"] = .object([recipient.0: recipient.1])
-                let response = try intake.send(
-                    app: app, body: JSONWriter.compact(.object(draft)), idempotencyKey: idempotencyKey)
-                let recipients = (try? JSONParser.parse(response.body))?.objectValue?["recipients"]?.integerValue
-                return .sent(id: Self.id(of: response), recipients: Int(recipients ?? 0))
+                let accepted = try services.notifications.send(
+                    app: app, request: IntakeRequest(value: .object(draft)), idempotencyKey: idempotencyKey)
+                return .sent(id: accepted.record.spec.id, recipients: accepted.record.total)
             }
         } catch {
             return .refused(message: error.message, diagnostics: error.diagnostics)
         }
     }
 
-    private static func id(of response: HTTPResponse) -> String {
-        (try? JSONParser.parse(response.body))?.objectValue?["id"]?.stringValue ?? ""
-    }
-
-    /// An uploaded recipient list as the campaign's NDJSON lines: each line a device token (64 hex digits) or
-    /// a recipient object (`{"token": …}` or `{"user": …}` with optional `data`); blank and `#` lines skipped.
-    func recipientLines(_ file: FormFields.File?) throws(GatewayError) -> [[UInt8]] {
-        func refuse(_ message: String, line: Int? = nil) -> GatewayError {
+    /// The uploaded recipient list, read by the campaign intake's one reader (``RecipientList``: device tokens
+    /// or recipient objects, blank and `#` lines skipped), its diagnostics at the form's `recipients` field.
+    func recipientList(_ file: FormFields.File?) throws(GatewayError) -> RecipientList {
+        func refuse(_ message: String) -> GatewayError {
             .invalid(
                 [
                     Diagnostic(
-                        .error, "invalid-recipient", at: .root.appending("recipients"),
-                        line.map { "line \($0): \(message)" } ?? message,
+                        .error, "invalid-recipient", at: .root.appending("recipients"), message,
                         hint: #"one device token (64 hex digits) or {"token": …} / {"user": …} per line"#)
                 ], what: "the recipient list")
         }
         guard let file, !file.bytes.isEmpty else { throw refuse("choose a recipient list file to upload") }
-        var lines: [[UInt8]] = []
-        for (index, raw) in String(decoding: file.bytes, as: UTF8.self).split(
-            separator: "\n", omittingEmptySubsequences: false
-        ).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("{") {
-                lines.append(Array(line.utf8))
-            } else if let token = try? DeviceToken(line) {
-                // The sender's own check, as the API's recipient lines have it.
-                lines.append(JSONWriter.compact(.object(["token": .string(token.hex)])))
-            } else {
-                throw refuse(
-                    "'\(DeviceToken.redact(line))' is neither a device token nor a JSON object", line: index + 1)
-            }
-        }
-        guard !lines.isEmpty else { throw refuse("the file '\(file.filename)' names no recipient") }
-        return lines
+        let list = RecipientList(file.bytes, path: .root.appending("recipients"))
+        guard !list.lines.isEmpty else { throw refuse("the file '\(file.filename)' names no recipient") }
+        return list
     }
 }

@@ -1,5 +1,6 @@
 import Pushbutton
 import PushbuttonPreview
+import PushbuttonSupport
 
 /// The frame every console page shares (head, navigation, sign-out form) and the headers every console
 /// answer carries: no caching, no framing, scripts and styles from the gateway only.
@@ -25,20 +26,18 @@ enum ConsolePage {
         "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
         + "frame-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-    static func escape(_ text: String) -> String { HTMLPreviewRenderer.escape(text) }
-
     /// A whole page: `content` inside the frame, with the navigation when someone is signed in.
-    static func html(_ title: String, section: Section, session: ConsoleSession?, content: String) -> String {
-        var navigation = ""
+    static func html(_ title: String, section: Section, session: ConsoleSession?, content: HTML) -> HTML {
+        var navigation: HTML = ""
         if let session {
-            let links = [Section.compose, .campaigns, .devices].map { item in
-                "<a href=\"\(item.path)\"\(item == section ? " aria-current=\"page\"" : "")>\(item.rawValue)</a>"
+            let links = [Section.compose, .campaigns, .devices].map { item -> HTML in
+                "<a href=\"\(item.path)\"\(item == section ? HTML(" aria-current=\"page\"") : "")>\(item.rawValue)</a>"
             }
             navigation = """
                 <nav aria-label="Console">\(links.joined())</nav>
-                <span class="app">App: <strong>\(escape(session.app))</strong></span>
+                <span class="app">App: <strong>\(session.app)</strong></span>
                 <form method="post" action="/console/logout"><input type="hidden" name="csrf" \
-                value="\(escape(session.csrfToken))"><button type="submit">Sign out</button></form>
+                value="\(session.csrfToken)"><button type="submit">Sign out</button></form>
                 """
         }
         return """
@@ -47,7 +46,7 @@ enum ConsolePage {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title)) — Pushbutton console</title>
+            <title>\(title) — Pushbutton console</title>
             <link rel="icon" href="data:,">
             <link rel="stylesheet" href="/console/assets/console.css">
             <script src="/console/assets/console.js" defer></script>
@@ -55,7 +54,7 @@ enum ConsolePage {
             <body>
             <header class="top"><span class="brand">Pushbutton console</span>\(navigation)</header>
             <main id="main">
-            <h1>\(escape(title))</h1>
+            <h1>\(title)</h1>
             \(content)
             </main>
             </body>
@@ -69,10 +68,10 @@ enum ConsolePage {
         ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer"), ("cache-control", "no-store"),
     ]
 
-    static func response(_ status: Int, _ html: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
+    static func response(_ status: Int, _ html: HTML, headers: [(name: String, value: String)] = []) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("content-type", "text/html; charset=utf-8")] + securityHeaders + headers,
-            body: Array(html.utf8))
+            body: Array(html.text.utf8))
     }
 
     static func redirect(_ location: String, headers: [(name: String, value: String)] = []) -> HTTPResponse {
@@ -80,13 +79,14 @@ enum ConsolePage {
     }
 
     /// Diagnostics as a list for a field's slot (empty when there are none).
-    static func diagnostics(_ list: [Diagnostic]) -> String {
+    static func diagnostics(_ list: [Diagnostic]) -> HTML {
         guard !list.isEmpty else { return "" }
-        let items = list.map { diagnostic in
-            "<li class=\"\(diagnostic.severity.rawValue)\">\(diagnostic.severity.rawValue): \(escape(diagnostic.message))"
-                + (diagnostic.hint.map { "<span class=\"hint\">hint: \(escape($0))</span>" } ?? "") + "</li>"
+        let items = list.map { diagnostic -> HTML in
+            let hint: HTML = diagnostic.hint.map { "<span class=\"hint\">hint: \($0)</span>" } ?? ""
+            return
+                "<li class=\"\(diagnostic.severity.rawValue)\">\(diagnostic.severity.rawValue): \(diagnostic.message)\(hint)</li>"
         }
-        return "<ul>" + items.joined() + "</ul>"
+        return "<ul>\(items.joined())</ul>"
     }
 
     /// An integer with thousands separators.

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonStore
+import PushbuttonSupport
 
 /// The web console under `/console`: sign-in with an app's secret key (a session cookie, HttpOnly,
 /// SameSite=Strict, Secure over TLS), and the compose, campaigns and devices pages. Each route reads the
@@ -27,7 +28,7 @@ struct ConsoleRoutes: Sendable {
     }
 
     /// Answers a request whose path starts with `/console`; returns the route's name (for metrics) too.
-    func handle(_ request: HTTPRequest, segments: [String], intake: IntakeService, keys: KeyRing) -> (
+    func handle(_ request: HTTPRequest, segments: [String], services: GatewayServices, keys: KeyRing) -> (
         String, HTTPResponse
     ) {
         let rest = Array(segments.dropFirst())
@@ -59,7 +60,7 @@ struct ConsoleRoutes: Sendable {
         }
         let sessionID = Self.cookie(Self.cookieName, in: request.header("cookie"))
         guard let sessionID, let session = sessions.session(sessionID, now: now()),
-            let app = intake.apps[session.app], let catalog = catalogs[session.app]
+            let app = services.apps[session.app], let catalog = catalogs[session.app]
         else {
             if method == "GET" { return (name, ConsolePage.redirect("/console/login")) }
             return (name, ConsolePage.response(401, LoginPage.render(error: "Your session has ended: sign in again.")))
@@ -80,9 +81,9 @@ struct ConsoleRoutes: Sendable {
         case ("GET", "compose", 1):
             let category = request.query["category"] ?? catalog.categories.first?.identifier ?? ""
             let composed = ComposeForm(category: category, locale: request.query["locale"] ?? catalog.defaultLocale)
-            return (name, composePage(composed, app: app, catalog: catalog, session: session, intake: intake))
+            return (name, composePage(composed, app: app, catalog: catalog, session: session, services: services))
         case ("POST", "compose", 1):
-            return (name, compose(request, app: app, catalog: catalog, session: session, intake: intake))
+            return (name, compose(request, app: app, catalog: catalog, session: session, services: services))
         case ("POST", "preview", 1):
             guard csrfMatches(request.header("x-csrf-token"), session), let fields = try? form(request) else {
                 return (name, .json(403, ["error": "the CSRF token is missing or wrong: reload the page"]))
@@ -90,16 +91,16 @@ struct ConsoleRoutes: Sendable {
             let composed = ComposeForm(
                 fields, defaultCategory: catalog.categories.first?.identifier ?? "",
                 defaultLocale: catalog.defaultLocale)
-            let check = ComposeService(intake: intake).check(composed, app: app, catalog: catalog)
+            let check = ComposeService(services: services).check(composed, app: app, catalog: catalog)
             var response = HTTPResponse.json(200, ComposePage.previewJSON(check, locale: composed.locale))
             response.headers += ConsolePage.securityHeaders
             return (name, response)
-        case ("GET", "campaigns", 1): return (name, campaigns(app: app, session: session, intake: intake))
+        case ("GET", "campaigns", 1): return (name, campaigns(app: app, session: session, services: services))
         case ("GET", "campaigns", 2):
-            return (name, campaign(rest[1], app: app, catalog: catalog, session: session, intake: intake))
+            return (name, campaign(rest[1], app: app, catalog: catalog, session: session, services: services))
         case ("GET", "devices", 1):
             do {
-                let summary = try Self.deviceSummary(intake.store, app: app.id)
+                let summary = try Self.deviceSummary(services.store, app: app.id)
                 return (name, ConsolePage.response(200, DevicesPage.render(summary, problem: nil, session: session)))
             } catch {
                 return (
@@ -167,10 +168,10 @@ struct ConsoleRoutes: Sendable {
 
     private func composePage(
         _ composed: ComposeForm, app: AppRuntime, catalog: ConsoleCatalog, session: ConsoleSession,
-        intake: IntakeService, status: Int = 200, pageStatus: ComposePage.Status = .init(),
+        services: GatewayServices, status: Int = 200, pageStatus: ComposePage.Status = .init(),
         extra: [Diagnostic] = []
     ) -> HTTPResponse {
-        var check = ComposeService(intake: intake).check(composed, app: app, catalog: catalog)
+        var check = ComposeService(services: services).check(composed, app: app, catalog: catalog)
         // Diagnostics of the send (the audience, the recipient list) that the form's check cannot know.
         let known = Set(check.diagnostics.map { "\($0.path)|\($0.message)" })
         check.diagnostics += extra.filter { !known.contains("\($0.path)|\($0.message)") }
@@ -183,7 +184,7 @@ struct ConsoleRoutes: Sendable {
 
     private func compose(
         _ request: HTTPRequest, app: AppRuntime, catalog: ConsoleCatalog, session: ConsoleSession,
-        intake: IntakeService
+        services: GatewayServices
     ) -> HTTPResponse {
         let fields: FormFields
         do { fields = try form(request) } catch {
@@ -193,20 +194,20 @@ struct ConsoleRoutes: Sendable {
         let composed = ComposeForm(
             fields, defaultCategory: catalog.categories.first?.identifier ?? "", defaultLocale: catalog.defaultLocale)
         guard fields["intent"] == "send" else {
-            return composePage(composed, app: app, catalog: catalog, session: session, intake: intake)
+            return composePage(composed, app: app, catalog: catalog, session: session, services: services)
         }
-        let outcome = ComposeService(intake: intake).send(
+        let outcome = ComposeService(services: services).send(
             composed, app: app, catalog: catalog, idempotencyKey: fields.text("idempotency").map { "console-" + $0 })
         switch outcome {
         case .campaign(let id):
             return ConsolePage.redirect("/console/campaigns/\(id)")
         case .sent(let id, let recipients):
             return composePage(
-                composed, app: app, catalog: catalog, session: session, intake: intake,
+                composed, app: app, catalog: catalog, session: session, services: services,
                 pageStatus: .init(notice: "Queued \(id) for \(recipients) recipient\(recipients == 1 ? "" : "s")."))
         case .refused(let message, let diagnostics):
             return composePage(
-                composed, app: app, catalog: catalog, session: session, intake: intake, status: 422,
+                composed, app: app, catalog: catalog, session: session, services: services, status: 422,
                 pageStatus: .init(error: message), extra: diagnostics)
         }
     }
@@ -226,15 +227,15 @@ struct ConsoleRoutes: Sendable {
         do { return try queries.deviceSummary(app: app, inactiveLimit: 100) } catch { throw .store(error) }
     }
 
-    private func campaigns(app: AppRuntime, session: ConsoleSession, intake: IntakeService) -> HTTPResponse {
+    private func campaigns(app: AppRuntime, session: ConsoleSession, services: GatewayServices) -> HTTPResponse {
         let queries: any ConsoleQueries
-        do { queries = try Self.queries(intake.store) } catch {
+        do { queries = try Self.queries(services.store) } catch {
             return ConsolePage.response(503, CampaignsPage.render([], session: session, unavailable: error.message))
         }
         var records: [NotificationRecord] = []
         do {
             for id in try queries.campaignIDs(app: app.id, limit: 50) {
-                if let record = try intake.store.notification(id: id, limit: 0, after: 0) { records.append(record) }
+                if let record = try services.store.notification(id: id, limit: 0, after: 0) { records.append(record) }
             }
         } catch {
             GatewayError.log(error)
@@ -245,10 +246,10 @@ struct ConsoleRoutes: Sendable {
     }
 
     private func campaign(
-        _ id: String, app: AppRuntime, catalog: ConsoleCatalog, session: ConsoleSession, intake: IntakeService
+        _ id: String, app: AppRuntime, catalog: ConsoleCatalog, session: ConsoleSession, services: GatewayServices
     ) -> HTTPResponse {
         let record: NotificationRecord?
-        do { record = try intake.store.notification(id: id, limit: 0, after: 0) } catch {
+        do { record = try services.store.notification(id: id, limit: 0, after: 0) } catch {
             GatewayError.log(error)
             return ConsolePage.response(503, page("Campaign", session, GatewayError.storeUnavailableForPeople))
         }
@@ -256,15 +257,10 @@ struct ConsoleRoutes: Sendable {
         guard let record, record.spec.kind == .campaign, record.spec.app == app.id else {
             return notFound(session)
         }
-        var stats: CampaignStats?
+        var stats: TapStats?
         var problem: String?
         // The same numbers as GET /v1/apps/{app}/stats?campaign=ID.
-        do {
-            let response = try TapService(store: intake.store, apps: intake.apps, now: intake.now).statistics(
-                app: app, query: ["campaign": id])
-            stats = (try? JSONParser.parse(response.body)).flatMap(CampaignStats.init)
-            if stats == nil { problem = "the stats could not be read" }
-        } catch {
+        do { stats = try services.taps.statistics(app: app, query: ["campaign": id]) } catch {
             problem = error.message
         }
         return ConsolePage.response(
@@ -280,10 +276,9 @@ struct ConsoleRoutes: Sendable {
             body: Array(text.utf8))
     }
 
-    private func page(_ title: String, _ session: ConsoleSession?, _ message: String) -> String {
+    private func page(_ title: String, _ session: ConsoleSession?, _ message: String) -> HTML {
         ConsolePage.html(
-            title, section: .compose, session: session,
-            content: "<p class=\"error-box\" role=\"alert\">\(ConsolePage.escape(message))</p>")
+            title, section: .compose, session: session, content: "<p class=\"error-box\" role=\"alert\">\(message)</p>")
     }
 
     private func forbidden(_ session: ConsoleSession) -> HTTPResponse {

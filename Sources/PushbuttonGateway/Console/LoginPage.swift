@@ -1,9 +1,11 @@
+import PushbuttonSupport
+
 /// The sign-in page: one password field for an app's secret API key, posted (never put in a URL), never shown
 /// back.
 enum LoginPage {
-    static func render(error: String? = nil) -> String {
-        let message =
-            error.map { "<p class=\"error-box\" role=\"alert\" id=\"login-error\">\(ConsolePage.escape($0))</p>" } ?? ""
+    static func render(error: String? = nil) -> HTML {
+        let message: HTML =
+            error.map { "<p class=\"error-box\" role=\"alert\" id=\"login-error\">\($0)</p>" } ?? ""
         return ConsolePage.html(
             "Sign in", section: .login, session: nil,
             content: """

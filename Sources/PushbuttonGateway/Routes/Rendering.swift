@@ -64,4 +64,55 @@ enum Rendering {
         if let since = record.inactiveSince { object["inactive_since"] = milliseconds(since) }
         return .object(object)
     }
+
+    /// A queued notification (`202`): its record, `replayed` for a repeated `Idempotency-Key`, and the
+    /// payload's warnings.
+    static func accepted(_ accepted: AcceptedNotification) -> JSONValue {
+        var object = notification(accepted.record).objectValue ?? [:]
+        if accepted.replayed { object["replayed"] = true }
+        if !accepted.warnings.isEmpty { object["warnings"] = .array(accepted.warnings.map(GatewayError.json)) }
+        return .object(object)
+    }
+
+    /// A created campaign (`202`): its record, and `replayed` for a repeated `Idempotency-Key`.
+    static func acceptedCampaign(_ accepted: AcceptedNotification) -> JSONValue {
+        var object = campaign(accepted.record).objectValue ?? [:]
+        if accepted.replayed { object["replayed"] = true }
+        return .object(object)
+    }
+
+    /// A batch of taps: how many were new, how many were already stored.
+    static func taps(_ result: TapBatchResult) -> JSONValue {
+        ["accepted": .integer(Int64(result.accepted)), "duplicates": .integer(Int64(result.duplicates))]
+    }
+
+    /// `GET /v1/apps/{app}/stats` (the shared contract of issue 16).
+    static func stats(_ stats: TapStats) -> JSONValue {
+        func milliseconds(_ value: Double?) -> JSONValue {
+            guard let value else { return .null }
+            return value == value.rounded() ? .integer(Int64(value)) : .double(value)
+        }
+        let buttons: [JSONValue] = stats.buttons.map { button in
+            [
+                "button": .string(button.button), "taps": .integer(Int64(button.taps)),
+                "rate_of_deliveries": .double(button.rateOfDeliveries),
+                "rate_of_responses": .double(button.rateOfResponses),
+            ]
+        }
+        return [
+            "app": .string(stats.app), "campaign": stats.campaign.map(JSONValue.string) ?? .null,
+            "category": stats.category.map(JSONValue.string) ?? .null,
+            "from": stats.from.map(JSONValue.string) ?? .null,
+            "to": stats.to.map(JSONValue.string) ?? .null,
+            "sent": .integer(Int64(stats.sent)), "delivered": .integer(Int64(stats.delivered)),
+            "rejected": .integer(Int64(stats.rejected)), "failed": .integer(Int64(stats.failed)),
+            "dead_tokens": .integer(Int64(stats.deadTokens)), "responses": .integer(Int64(stats.responses)),
+            "response_rate": .double(stats.responseRate), "buttons": .array(buttons),
+            "body": .integer(Int64(stats.body)), "dismissals": stats.dismissals.map { .integer(Int64($0)) } ?? .null,
+            "foreground": .integer(Int64(stats.foreground)), "background": .integer(Int64(stats.background)),
+            "time_to_tap_ms": [
+                "median": milliseconds(stats.medianTimeToTap), "p90": milliseconds(stats.p90TimeToTap),
+            ],
+        ]
+    }
 }

@@ -2,18 +2,20 @@ import Foundation
 import Pushbutton
 import PushbuttonStore
 
-/// Matches a request to its route, checks its key, and calls the service; routes only parse, call and
-/// render. Every `/v1` route needs a key (`401` without one); a key of another app gets `403`, and so does a
-/// publishable key anywhere but device registration, tags and taps.
+/// Matches a request to its route in one table (``routes``), checks its key, and calls the service; routes
+/// only parse, call and render. The table gives the metrics label, the `405` answers (with `Allow`) and the
+/// dispatch. Every `/v1` route needs a key (`401` without one); a key of another app gets `403`, and so does
+/// a publishable key anywhere but device registration, tags and taps. `HEAD` answers as `GET`, without a body.
 struct Router: Sendable {
-    let intake: IntakeService
+    let services: GatewayServices
     let keys: KeyRing
     let metrics: GatewayMetrics
     let console: ConsoleRoutes
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let (route, response) = dispatch(request)
+        var (route, response) = dispatch(request)
         metrics.request(route: route, status: response.status)
+        if request.method == "HEAD" { response.body = [] }
         return response
     }
 
@@ -34,7 +36,7 @@ struct Router: Sendable {
         }
         if ["GET", "HEAD"].contains(method), segments == ["readyz"] {
             do {
-                try intake.store.checkReady()
+                try services.store.checkReady()
                 return (Self.label("GET", "readyz"), .text(200, "ready\n"))
             } catch {
                 GatewayError.log(error)
@@ -42,15 +44,34 @@ struct Router: Sendable {
             }
         }
         if segments.first == "console" {
-            return console.handle(request, segments: segments, intake: intake, keys: keys)
+            return console.handle(request, segments: segments, services: services, keys: keys)
         }
-        var route = Self.unknownRoute
+        let matching = Self.routes.compactMap { route in route.captures(segments).map { (route, $0) } }
+        guard let (route, captures) = matching.first(where: { $0.0.answers(method) }) else {
+            return (Self.unknownRoute, refuse(request, allowed: matching.map(\.0.method)))
+        }
         do {
-            let response = try authorized(request, method, segments, route: &route)
-            return (route, response)
+            return (route.label, try route.handler(Route.Call(request: request, captures: captures, router: self)))
         } catch {
-            return (route, error.response)
+            return (route.label, error.response)
         }
+    }
+
+    /// No route answers the request: `401` without a key, else `405` (with `Allow`) when the path has routes
+    /// with other methods, else `404`.
+    private func refuse(_ request: HTTPRequest, allowed: [String]) -> HTTPResponse {
+        do { _ = try credential(request) } catch { return error.response }
+        guard !allowed.isEmpty else {
+            return GatewayError.notFound(
+                "no route \(request.method) \(request.path); the API is under /v1 (see the gateway's documentation)"
+            ).response
+        }
+        var response = GatewayError(
+            405, "method_not_allowed", "\(request.method) is not allowed here; use \(allowed.joined(separator: " or "))"
+        ).response
+        let methods = allowed.flatMap { $0 == "GET" ? ["GET", "HEAD"] : [$0] }
+        response.headers.append(("allow", methods.joined(separator: ", ")))
+        return response
     }
 
     func credential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
@@ -71,11 +92,11 @@ struct Router: Sendable {
         guard !secret || credential.kind == .secret else {
             throw .forbidden("a publishable key only registers devices and reports taps; use the app's secret key")
         }
-        guard let app = intake.apps[id] else { throw .notFound("no app '\(id)' is configured") }
+        guard let app = services.apps[id] else { throw .notFound("no app '\(id)' is configured") }
         return app
     }
 
-    private func secretCredential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
+    func secretCredential(_ request: HTTPRequest) throws(GatewayError) -> Credential {
         let credential = try credential(request)
         guard credential.kind == .secret else {
             throw .forbidden("a publishable key only registers devices and reports taps; use the app's secret key")
@@ -83,95 +104,88 @@ struct Router: Sendable {
         return credential
     }
 
-    /// Each route is one `match(method, pattern)` line: a pattern's `{name}` (or `*`) segment matches any one
-    /// segment and is captured, in order; the matched route's pattern becomes the request's metrics label.
-    private func authorized(
-        _ request: HTTPRequest, _ method: String, _ segments: [String], route: inout String
-    ) throws(GatewayError) -> HTTPResponse {
-        func match(_ verb: String, _ pattern: String) -> [String]? {
-            let parts = pattern.split(separator: "/").map(String.init)
-            guard method == verb, parts.count == segments.count else { return nil }
-            var captured: [String] = []
-            for (part, segment) in zip(parts, segments) {
-                if part == "*" || (part.hasPrefix("{") && part.hasSuffix("}")) {
-                    captured.append(segment)
-                } else if part != segment {
-                    return nil
-                }
-            }
-            route = Self.label(verb, pattern)
-            return captured
-        }
-        if let label = TapRoutes.label(method, segments) { route = label }
-        if let response = try TapRoutes(intake: intake).handle(request, segments, router: self) { return response }
-        if match("GET", "metrics") != nil {
-            _ = try secretCredential(request)
-            let depth = try? intake.store.queueDepth()
-            return .text(200, metrics.render(queueDepth: depth), contentType: "text/plain; version=0.0.4")
-        }
-        if let captured = match("GET", "v1/apps/{app}/devices/summary") {
-            let runtime = try self.app(captured[0], for: try credential(request), secret: true)
-            return .json(200, DevicesPage.json(try ConsoleRoutes.deviceSummary(intake.store, app: runtime.id)))
-        }
-        if let captured = match("PUT", "v1/apps/{app}/devices/{token}") {
-            let runtime = try self.app(captured[0], for: try credential(request), secret: false)
-            let record = try intake.register(app: runtime, token: captured[1], body: request.body)
+    /// The API, one route a line: the first route whose pattern and method match answers.
+    static let routes: [Route] = [
+        Route("GET", "metrics") { call throws(GatewayError) in
+            _ = try call.secretCredential()
+            let router = call.router
+            let depth = try? router.services.store.queueDepth()
+            return .text(200, router.metrics.render(queueDepth: depth), contentType: "text/plain; version=0.0.4")
+        },
+        Route("GET", "v1/apps/{app}/devices/summary") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            return .json(
+                200, DevicesPage.json(try ConsoleRoutes.deviceSummary(call.router.services.store, app: app.id)))
+        },
+        Route("PUT", "v1/apps/{app}/devices/{token}") { call throws(GatewayError) in
+            let app = try call.app(secret: false)
+            let record = try call.router.services.devices.register(
+                app: app, token: call.captures[1], body: call.request.body)
             return .json(200, Rendering.device(record))
-        }
-        if let captured = match("DELETE", "v1/apps/{app}/devices/{token}") {
-            let runtime = try self.app(captured[0], for: try credential(request), secret: false)
-            guard try intake.forget(app: runtime, token: captured[1]) else {
-                throw .notFound("no device with this token is registered for '\(captured[0])'")
+        },
+        Route("DELETE", "v1/apps/{app}/devices/{token}") { call throws(GatewayError) in
+            let app = try call.app(secret: false)
+            guard try call.router.services.devices.forget(app: app, token: call.captures[1]) else {
+                throw .notFound("no device with this token is registered for '\(call.captures[0])'")
             }
             return HTTPResponse(status: 204)
-        }
-        if let captured = match("POST", "v1/apps/{app}/notifications") {
-            let runtime = try self.app(captured[0], for: try credential(request), secret: true)
-            return try intake.send(app: runtime, body: request.body, idempotencyKey: request.header("idempotency-key"))
-        }
-        if let captured = match("POST", "v1/apps/{app}/campaigns") {
-            let runtime = try self.app(captured[0], for: try credential(request), secret: true)
-            return try intake.createCampaign(
-                app: runtime, body: request.body, idempotencyKey: request.header("idempotency-key"))
-        }
-        if let captured = match("GET", "v1/notifications/{id}") {
-            let credential = try secretCredential(request)
-            let limit = min(max(Int(request.query["limit"] ?? "") ?? 1000, 0), 10_000)
-            let after = Int64(request.query["after"] ?? "") ?? 0
-            return try intake.notification(id: captured[0], app: credential.app, limit: limit, after: after)
-        }
-        if let captured = match("GET", "v1/campaigns/{id}") {
-            return try intake.campaign(id: captured[0], app: try secretCredential(request).app)
-        }
-        if let captured = match("POST", "v1/campaigns/{id}/recipients") {
-            let credential = try secretCredential(request)
-            guard let runtime = intake.apps[credential.app] else { throw .notFound("no app '\(credential.app)'") }
-            return try intake.appendPage(campaign: captured[0], app: runtime, body: request.body)
-        }
-        if let captured = match("POST", "v1/campaigns/{id}/cancel") {
-            return try intake.cancel(campaign: captured[0], app: try secretCredential(request).app)
-        }
-        _ = try credential(request)
-        let known = Self.knownPaths(segments)
-        if !known.isEmpty {
-            throw GatewayError(
-                405, "method_not_allowed", "\(method) is not allowed here; use \(known.joined(separator: " or "))")
-        }
-        throw .notFound("no route \(method) \(request.path); the API is under /v1 (see the gateway's documentation)")
-    }
-
-    /// The methods a path takes, for a `405`.
-    static func knownPaths(_ segments: [String]) -> [String] {
-        switch segments.count {
-        case 5 where segments[0] == "v1" && segments[1] == "apps" && segments[3] == "devices": ["PUT", "DELETE"]
-        case 4
-        where segments[0] == "v1" && segments[1] == "apps" && ["notifications", "campaigns"].contains(segments[3]):
-            ["POST"]
-        case 3 where segments[0] == "v1" && ["notifications", "campaigns"].contains(segments[1]): ["GET"]
-        case 4
-        where segments[0] == "v1" && segments[1] == "campaigns" && ["recipients", "cancel"].contains(segments[3]):
-            ["POST"]
-        default: []
-        }
-    }
+        },
+        Route("POST", "v1/apps/{app}/devices/{token}/tags") { call throws(GatewayError) in
+            let app = try call.app(secret: false)
+            let record = try call.router.services.tags.update(
+                app: app, token: call.captures[1], body: call.request.body)
+            return .json(200, Rendering.device(record))
+        },
+        Route("POST", "v1/apps/{app}/notifications") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            let request = try IntakeRequest(body: call.request.body, what: "the notification")
+            let accepted = try call.router.services.notifications.send(
+                app: app, request: request, idempotencyKey: call.request.header("idempotency-key"))
+            return .json(202, Rendering.accepted(accepted))
+        },
+        Route("POST", "v1/apps/{app}/campaigns") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            let accepted = try call.router.services.campaigns.create(
+                app: app, body: call.request.body, idempotencyKey: call.request.header("idempotency-key"))
+            return .json(202, Rendering.acceptedCampaign(accepted))
+        },
+        Route("POST", "v1/apps/{app}/taps") { call throws(GatewayError) in
+            let app = try call.app(secret: false)
+            return .json(200, Rendering.taps(try call.router.services.taps.record(app: app, body: call.request.body)))
+        },
+        Route("GET", "v1/apps/{app}/stats") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            let stats = try call.router.services.taps.statistics(app: app, query: call.request.query)
+            return .json(200, Rendering.stats(stats))
+        },
+        Route("GET", "v1/notifications/{id}") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            let query = call.request.query
+            let limit = min(max(Int(query["limit"] ?? "") ?? 1000, 0), 10_000)
+            let after = Int64(query["after"] ?? "") ?? 0
+            let record = try call.router.services.notifications.notification(
+                id: call.captures[0], app: credential.app, limit: limit, after: after)
+            return .json(200, Rendering.notification(record))
+        },
+        Route("GET", "v1/campaigns/{id}") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            return .json(
+                200,
+                Rendering.campaign(
+                    try call.router.services.campaigns.campaign(id: call.captures[0], app: credential.app)))
+        },
+        Route("POST", "v1/campaigns/{id}/recipients") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            let services = call.router.services
+            guard let app = services.apps[credential.app] else { throw .notFound("no app '\(credential.app)'") }
+            let record = try services.campaigns.append(
+                campaign: call.captures[0], app: app, recipients: RecipientList(call.request.body))
+            return .json(202, Rendering.campaign(record))
+        },
+        Route("POST", "v1/campaigns/{id}/cancel") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            let record = try call.router.services.campaigns.cancel(campaign: call.captures[0], app: credential.app)
+            return .json(200, Rendering.campaign(record))
+        },
+    ]
 }

@@ -19,7 +19,7 @@ final class DeviceTagService: Sendable {
 
     /// `POST /v1/apps/{app}/devices/{token}/tags` with `{"add": [...], "remove": [...]}`.
     func update(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
-        let document = try IntakeService.document(body, what: "the tag change")
+        let document = try IntakeRequest.document(body, what: "the tag change")
         var diagnostics: [Diagnostic] = []
         if (try? DeviceToken(token)) == nil {
             diagnostics.append(

@@ -36,15 +36,12 @@ final class TapService: Sendable {
         }
     }
 
-    private func storing<Result>(_ body: () throws(StoreError) -> Result) throws(GatewayError) -> Result {
-        do { return try body() } catch { throw .store(error) }
-    }
-
     // MARK: Taps
 
     /// `POST /v1/apps/{app}/taps`: every event checked first; one invalid event refuses the whole batch.
-    func record(app: AppRuntime, body: [UInt8]) throws(GatewayError) -> HTTPResponse {
-        let document = try IntakeService.document(body, what: "the taps")
+    /// How many were new, and how many the store had already.
+    func record(app: AppRuntime, body: [UInt8]) throws(GatewayError) -> TapBatchResult {
+        let document = try IntakeRequest.document(body, what: "the taps")
         var diagnostics: [Diagnostic] = []
         guard let reader = ConfigReader(document.value, at: .root, what: "the body", diagnostics: &diagnostics) else {
             throw .invalid(document.locating(diagnostics), what: "the taps")
@@ -68,9 +65,7 @@ final class TapService: Sendable {
         }
         guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the taps") }
         let taps = try taps
-        let result = try storing { () throws(StoreError) in try taps.record(taps: records, now: now()) }
-        return .json(
-            200, ["accepted": .integer(Int64(result.accepted)), "duplicates": .integer(Int64(result.duplicates))])
+        return try storing { () throws(StoreError) in try taps.record(taps: records, now: now()) }
     }
 
     /// One tap event, or `nil` with its diagnostics.
@@ -161,7 +156,7 @@ final class TapService: Sendable {
     // MARK: Stats
 
     /// `GET /v1/apps/{app}/stats?campaign=ID | category=ID [&from=RFC3339&to=RFC3339]`.
-    func statistics(app: AppRuntime, query: [String: String]) throws(GatewayError) -> HTTPResponse {
+    func statistics(app: AppRuntime, query: [String: String]) throws(GatewayError) -> TapStats {
         var diagnostics: [Diagnostic] = []
         for key in query.keys.sorted() where !["campaign", "category", "from", "to"].contains(key) {
             diagnostics.append(
@@ -220,12 +215,10 @@ final class TapService: Sendable {
         let definition = category.flatMap { identifier in
             app.validator.categories.first { $0.identifier == identifier }
         }
-        return .json(
-            200,
-            Self.render(
-                statistics, app: app.id, campaign: campaign, category: category, definition: definition,
-                from: query["from"] == nil ? nil : from.map(RFC3339.text),
-                to: query["to"] == nil ? nil : to.map(RFC3339.text)))
+        return TapStats(
+            statistics, app: app.id, campaign: campaign, category: category, definition: definition,
+            from: query["from"] == nil ? nil : from.map(RFC3339.text),
+            to: query["to"] == nil ? nil : to.map(RFC3339.text))
     }
 
     /// The category a stored request names (`category`, or a whole payload's `aps.category`).
@@ -236,53 +229,5 @@ final class TapService: Sendable {
             return nil
         }
         return draft.payload.objectValue?["aps"]?.objectValue?["category"]?.stringValue
-    }
-
-    /// A fraction 0…1, rounded to 4 decimals; 0 when there is nothing to divide by.
-    static func rate(_ part: Int, of whole: Int) -> JSONValue {
-        guard whole > 0 else { return .double(0) }
-        return .double((Double(part) / Double(whole) * 10_000).rounded() / 10_000)
-    }
-
-    static func render(
-        _ statistics: TapStatistics, app: String, campaign: String?, category: String?,
-        definition: Pushbutton.Category?, from: String?, to: String?
-    ) -> JSONValue {
-        let delivered = statistics.deliveries[.delivered] ?? 0
-        let rejected = statistics.deliveries[.rejected] ?? 0
-        let failed = statistics.deliveries[.failed] ?? 0
-        let responses = statistics.responses
-        // The category's buttons in its order (0 when none was tapped), then any other tapped ones.
-        var order = definition?.actions.map(\.identifier) ?? []
-        order += statistics.buttons.keys.filter { !order.contains($0) }.sorted()
-        let buttons: [JSONValue] = order.map { button in
-            let taps = statistics.buttons[button] ?? 0
-            return [
-                "button": .string(button), "taps": .integer(Int64(taps)),
-                "rate_of_deliveries": rate(taps, of: delivered), "rate_of_responses": rate(taps, of: responses),
-            ]
-        }
-        let reportsDismissal = definition.map { $0.options.contains(.customDismissAction) }
-        let dismissals: JSONValue = reportsDismissal == false ? .null : .integer(Int64(statistics.dismissals))
-        func milliseconds(_ value: Double?) -> JSONValue {
-            guard let value else { return .null }
-            return value == value.rounded() ? .integer(Int64(value)) : .double(value)
-        }
-        return [
-            "app": .string(app), "campaign": campaign.map(JSONValue.string) ?? .null,
-            "category": category.map(JSONValue.string) ?? .null,
-            "from": from.map(JSONValue.string) ?? .null,
-            "to": to.map(JSONValue.string) ?? .null,
-            "sent": .integer(Int64(delivered + rejected + failed)), "delivered": .integer(Int64(delivered)),
-            "rejected": .integer(Int64(rejected)), "failed": .integer(Int64(failed)),
-            "dead_tokens": .integer(Int64(statistics.deadTokens)), "responses": .integer(Int64(responses)),
-            "response_rate": rate(responses, of: delivered), "buttons": .array(buttons),
-            "body": .integer(Int64(statistics.body)), "dismissals": dismissals,
-            "foreground": .integer(Int64(statistics.foreground)), "background": .integer(Int64(statistics.background)),
-            "time_to_tap_ms": [
-                "median": milliseconds(statistics.medianLatencyMilliseconds),
-                "p90": milliseconds(statistics.p90LatencyMilliseconds),
-            ],
-        ]
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonStore
+
+/// Registers and forgets devices (`PUT` and `DELETE /v1/apps/{app}/devices/{token}`).
+final class DeviceIntake: Sendable {
+    let store: any GatewayStore
+    let now: @Sendable () -> Date
+
+    init(store: any GatewayStore, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"]
+
+    /// Registers (or updates) a device; its record as stored.
+    func register(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
+        var diagnostics: [Diagnostic] = []
+        var token = token
+        do {
+            token = try DeviceToken(token).hex
+        } catch {
+            diagnostics.append(
+                Diagnostic(
+                    .error, "invalid-token", at: .root, "the device token in the path: \(error.message)",
+                    hint: "PUT /v1/apps/{app}/devices/{64 to 200 hex digits}"))
+        }
+        let document = try IntakeRequest.document(body.isEmpty ? Array("{}".utf8) : body, what: "the device")
+        guard
+            let reader = ConfigReader(document.value, at: .root, what: "the device", diagnostics: &diagnostics)
+        else { throw .invalid(document.locating(diagnostics), what: "the device") }
+        reader.unknownKeys(known: Self.deviceKeys, diagnostics: &diagnostics)
+        let environment = reader.string("environment", diagnostics: &diagnostics) ?? "production"
+        if !["production", "sandbox"].contains(environment) {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .unknownValue, at: .root.appending("environment"),
+                    "'environment' must be production or sandbox", hint: "development builds use sandbox"))
+        }
+        var registeredAt = now()
+        if let value = reader.members["registered_at"] {
+            if let milliseconds = value.integerValue, milliseconds > 0 {
+                registeredAt = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .typeMismatch, at: .root.appending("registered_at"),
+                        "'registered_at' must be epoch milliseconds (when the app got its token)"))
+            }
+        }
+        let registration = DeviceRegistration(
+            app: app.id, token: token.lowercased(), environment: environment,
+            locale: reader.string("locale", diagnostics: &diagnostics),
+            appVersion: reader.string("app_version", diagnostics: &diagnostics),
+            userID: reader.string("user_id", diagnostics: &diagnostics),
+            tags: reader.strings("tags", diagnostics: &diagnostics) ?? [], registeredAt: registeredAt)
+        guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the device") }
+        return try storing { () throws(StoreError) in try store.register(registration, now: now()) }
+    }
+
+    /// Forgets a device; whether one was registered.
+    func forget(app: AppRuntime, token: String) throws(GatewayError) -> Bool {
+        try storing { () throws(StoreError) in try store.forget(app: app.id, token: token.lowercased()) }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import PushbuttonStore
+
+/// The services the API routes and the console call, over one store: they return values or throw a
+/// ``GatewayError``; the routes choose the status and render.
+struct GatewayServices: Sendable {
+    let store: any GatewayStore
+    let apps: [String: AppRuntime]
+    let devices: DeviceIntake
+    let notifications: NotificationIntake
+    let campaigns: CampaignIntake
+    let taps: TapService
+    let tags: DeviceTagService
+    let now: @Sendable () -> Date
+
+    init(
+        store: any GatewayStore, apps: [String: AppRuntime], maximumRecipients: Int, metrics: GatewayMetrics,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.store = store
+        self.apps = apps
+        self.now = now
+        devices = DeviceIntake(store: store, now: now)
+        notifications = NotificationIntake(
+            store: store, maximumRecipients: maximumRecipients, metrics: metrics, now: now)
+        campaigns = CampaignIntake(notifications: notifications)
+        taps = TapService(store: store, apps: apps, now: now)
+        tags = DeviceTagService(store: store, now: now)
+    }
+}

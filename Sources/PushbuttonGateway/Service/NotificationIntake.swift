@@ -1,0 +1,174 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonStore
+
+/// Validates, renders and durably queues notifications (`POST /v1/apps/{app}/notifications`, and the console's
+/// sends), and reads them back. Everything accepted is committed to the store before it is answered; the
+/// routes choose the status and render the values.
+final class NotificationIntake: Sendable {
+    let store: any GatewayStore
+    let maximumRecipients: Int
+    let metrics: GatewayMetrics
+    let now: @Sendable () -> Date
+
+    init(store: any GatewayStore, maximumRecipients: Int, metrics: GatewayMetrics, now: @escaping @Sendable () -> Date)
+    {
+        self.store = store
+        self.maximumRecipients = maximumRecipients
+        self.metrics = metrics
+        self.now = now
+    }
+
+    static func newID(_ prefix: String) -> String {
+        prefix + UUIDText.lowercase(APNsNotification.newID()).replacingOccurrences(of: "-", with: "")
+    }
+
+    /// The compiled payload of a draft, with the notification's ids under the `pushbutton` key.
+    struct Compiled {
+        var template: PayloadTemplate
+        var warnings: [Diagnostic]
+    }
+
+    func compile(
+        _ draft: NotificationDraft, app: AppRuntime, notificationID: String, campaignID: String?,
+        locate: (([Diagnostic]) -> [Diagnostic])
+    ) throws(GatewayError) -> Compiled {
+        let parsed = Payload.parse(draft.payload)
+        var diagnostics = parsed.diagnostics
+        var template: PayloadTemplate?
+        if let payload = parsed.payload, !diagnostics.containsErrors {
+            do {
+                let checked = try PayloadTemplate(
+                    payload, validator: app.validator,
+                    context: .init(pushType: draft.pushType, priority: draft.priority))
+                diagnostics += checked.diagnostics
+                var withIDs = payload
+                var actions = withIDs.actions ?? PayloadActions()
+                // The tracking ids of the issue-16 contract: a tap names them, so it is joined to its send.
+                actions.notificationID = notificationID
+                actions.campaignID = campaignID
+                withIDs.actions = actions
+                template = try PayloadTemplate(
+                    withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))
+            } catch {
+                diagnostics += error.diagnostics
+            }
+        }
+        let mapped = locate(
+            diagnostics.map { diagnostic in
+                var moved = diagnostic
+                moved.path = draft.requestPath(diagnostic.path)
+                return moved
+            })
+        guard let template, !mapped.containsErrors else { throw .invalid(mapped, what: "the notification") }
+        return Compiled(template: template, warnings: mapped.filter { $0.severity == .warning })
+    }
+
+    func render(_ compiled: Compiled, data: [String: JSONValue], at path: JSONPath, line: Int? = nil)
+        throws(GatewayError) -> [UInt8]
+    {
+        do {
+            return try compiled.template.render(compiled.template.values(data))
+        } catch {
+            throw .invalid(
+                [
+                    Diagnostic(
+                        .error, "template-data", at: path,
+                        error.description,
+                        hint:
+                            "give a value for each placeholder ({{name}}) of the payload, and keep it under APNs' size limit",
+                        location: line.map { SourceLocation(line: $0, column: 1, offset: 0) })
+                ], what: "the template data")
+        }
+    }
+
+    /// The fingerprint an `Idempotency-Key` is stored with: the same key with other bytes is a conflict.
+    func fingerprint(_ app: AppRuntime, _ bytes: [UInt8]) -> String {
+        Digest.hex(Digest.sha256(Array(app.id.utf8) + [0] + bytes))
+    }
+
+    /// Queues a notification to the tokens, the user or the tag its `to` names.
+    func send(app: AppRuntime, request: IntakeRequest, idempotencyKey: String?) throws(GatewayError)
+        -> AcceptedNotification
+    {
+        var diagnostics: [Diagnostic] = []
+        guard let draft = NotificationDraft.read(request.value, campaign: false, diagnostics: &diagnostics),
+            !diagnostics.containsErrors, let audience = draft.audience
+        else { throw .invalid(request.locate(diagnostics), what: "the notification") }
+        let id = Self.newID("n_")
+        let compiled = try compile(draft, app: app, notificationID: id, campaignID: nil, locate: request.locate)
+        let payload = try render(compiled, data: draft.data, at: .root.appending("data"))
+        let tokens = try recipients(audience, app: app)
+        let deliveries = tokens.map {
+            NewDelivery(token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload)
+        }
+        let spec = NotificationSpec(
+            id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
+            priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: now(),
+            request: request.bytes)
+        let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
+        let result = try storing { () throws(StoreError) in
+            try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
+        }
+        switch result {
+        case .created:
+            metrics.accepted(app.id, deliveries.count)
+            return try accepted(id: id, warnings: compiled.warnings, replayed: false)
+        case .replayed(let first, let same):
+            guard same else { throw Self.idempotencyConflict() }
+            return try accepted(id: first, warnings: compiled.warnings, replayed: true)
+        }
+    }
+
+    /// The tokens an audience names: a list given (at most ``maximumRecipients``), or a user's or tag's devices.
+    private func recipients(_ audience: Audience, app: AppRuntime) throws(GatewayError) -> [String] {
+        switch audience {
+        case .tokens(let given):
+            guard given.count <= maximumRecipients else {
+                throw .invalid(
+                    [
+                        Diagnostic(
+                            .error, .valueRange, at: .root.appending("to").appending("tokens"),
+                            "\(given.count) tokens is more than this gateway's limit of \(maximumRecipients) per request",
+                            hint: "split the list, or send it as a campaign (POST /v1/apps/{app}/campaigns)")
+                    ], what: "the notification")
+            }
+            return Array(Set(given)).sorted()
+        case .user, .tag:
+            return try storing { () throws(StoreError) in
+                try store.tokens(app: app.id, audience: audience, limit: maximumRecipients)
+            }
+        }
+    }
+
+    static func idempotencyConflict() -> GatewayError {
+        GatewayError(
+            409, "idempotency_conflict",
+            "this Idempotency-Key was used with a different request; use a new key for a new request")
+    }
+
+    private func accepted(id: String, warnings: [Diagnostic], replayed: Bool) throws(GatewayError)
+        -> AcceptedNotification
+    {
+        guard
+            let record = try storing({ () throws(StoreError) in
+                try store.notification(id: id, limit: 1000, after: 0)
+            })
+        else { throw .notFound("notification \(id) vanished") }
+        return AcceptedNotification(record: record, warnings: warnings, replayed: replayed)
+    }
+
+    /// A notification or campaign of `app` with a page of its deliveries.
+    func notification(id: String, app: String, limit: Int, after: Int64) throws(GatewayError) -> NotificationRecord {
+        guard
+            let record = try storing({ () throws(StoreError) in
+                try store.notification(id: id, limit: limit, after: after)
+            })
+        else { throw .notFound("no notification or campaign has the id '\(id)'") }
+        guard record.spec.app == app else {
+            throw .forbidden("notification \(id) belongs to another app; use that app's secret key")
+        }
+        return record
+    }
+}

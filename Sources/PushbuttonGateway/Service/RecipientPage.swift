@@ -1,0 +1,36 @@
+import PushbuttonAPNs
+import PushbuttonStore
+
+/// A page's recipients, read, checked and rendered (bounded by the request body's size limit), with the
+/// users it names resolved to their active devices' tokens.
+struct RecipientPage {
+    var recipients: [(token: String?, user: String?, payload: [UInt8])] = []
+    var users: [String: [String]] = [:]
+
+    /// Each recipient (a user's every active device), with a new `apns-id`.
+    func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
+        for recipient in recipients {
+            // A token is passed on as it is: no array of one made for each recipient.
+            if let token = recipient.token {
+                try body(
+                    NewDelivery(
+                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                        payload: recipient.payload))
+                continue
+            }
+            for token in users[recipient.user ?? ""] ?? [] {
+                try body(
+                    NewDelivery(
+                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                        payload: recipient.payload))
+            }
+        }
+    }
+
+    var deliveries: [NewDelivery] {
+        var all: [NewDelivery] = []
+        all.reserveCapacity(recipients.count)
+        forEachDelivery { all.append($0) }
+        return all
+    }
+}
