@@ -154,6 +154,9 @@ let package = Package(
         .executableTarget(
             name: "OutboxBenchmark", dependencies: ["PushbuttonOutbox", "PushbuttonReceiver", "Pushbutton"],
             path: "Benchmarks/OutboxBenchmark", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "LatencyBenchmark", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
+            path: "Benchmarks/LatencyBenchmark", swiftSettings: strictSettings),
 
         // What the test targets share: an async subprocess runner, one local-server helper, temporary directories.
         .target(

@@ -3,6 +3,7 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonStore
+import PushbuttonSupport
 
 /// `pushbutton serve` as a library: the HTTP API, the store, the workers and the webhook, started together
 /// from a ``GatewayConfiguration`` and stopped together.
@@ -16,6 +17,8 @@ public final class Gateway: Sendable {
     let apps: [String: AppRuntime]
     let workers: DeliveryWorkers
     let background: Task<Void, Never>
+    /// The workers' wake-ups from the store's committed intakes; cancelled at ``stop()``.
+    let wakeOnCommit: WorkObservation
     let drain: DrainState
 
     /// Why the gateway could not start: a manifest with errors, an unreadable key, the store or the port.
@@ -27,8 +30,9 @@ public final class Gateway: Sendable {
     init(
         configuration: GatewayConfiguration, port: Int, metrics: GatewayMetrics, store: any GatewayStore,
         server: HTTPServer, apps: [String: AppRuntime], workers: DeliveryWorkers, background: Task<Void, Never>,
-        drain: DrainState
+        wakeOnCommit: WorkObservation, drain: DrainState
     ) {
+        self.wakeOnCommit = wakeOnCommit
         self.drain = drain
         self.configuration = configuration
         self.port = port
@@ -54,6 +58,14 @@ public final class Gateway: Sendable {
     public static func start(
         _ configuration: GatewayConfiguration, store given: (any GatewayStore)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws(StartError) -> Gateway {
+        try await start(configuration, store: given, now: now, pollClock: AnyDurationClock(ContinuousClock()))
+    }
+
+    /// ``start(_:store:now:)`` with the clock that times the workers' fallback poll (tests drive a manual one).
+    static func start(
+        _ configuration: GatewayConfiguration, store given: (any GatewayStore)?,
+        now: @escaping @Sendable () -> Date, pollClock: AnyDurationClock
     ) async throws(StartError) -> Gateway {
         // glibc gives each busy thread a heap of its own (up to 8 per core); the HTTP, store and APNs threads
         // then hold tens of MiB of freed but unreturned memory. A few heaps keep the server small.
@@ -102,9 +114,14 @@ public final class Gateway: Sendable {
         } catch {
             throw await abandon(StartError(message: "listening: \(error.message)"))
         }
+        let signal = WorkSignal(clock: pollClock)
         let workers = DeliveryWorkers(
             store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
-            now: now)
+            now: now, signal: signal)
+        // Raised by the store after an intake's commit (here, or another process's on PostgreSQL).
+        // A process without workers has no one to wake (and needs no LISTEN connection).
+        let wakeOnCommit =
+            configuration.workers.count > 0 ? store.observeCommittedWork { signal.raise() } : WorkObservation {}
         let background = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await workers.run() }
@@ -113,7 +130,7 @@ public final class Gateway: Sendable {
         }
         return Gateway(
             configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
-            workers: workers, background: background, drain: drain)
+            workers: workers, background: background, wakeOnCommit: wakeOnCommit, drain: drain)
     }
 
     private static func runtime(_ app: AppConfiguration, workers: WorkerOptions, proxy: HTTPProxy?)
@@ -170,7 +187,9 @@ public final class Gateway: Sendable {
     /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {
         drain.begin()
+        workers.signal.raise()  // an idle worker sees the drain now, not at its fallback poll
         await server.stop()
+        wakeOnCommit.cancel()
         background.cancel()
         await background.value
         for app in apps.values { await app.client?.shutdown() }

@@ -84,11 +84,24 @@ public protocol GatewayStore: Sendable {
 
     /// For `/readyz`: whether the store answers and can take writes now (at least a ``ping()``).
     func checkReady() throws(StoreError)
+
+    // MARK: Waking the workers
+
+    /// Calls `wake` (on any thread; keep it quick) whenever recipients may have become due: after an intake
+    /// (a notification, a campaign page) has committed in this process, and on PostgreSQL when another
+    /// process's intake commits (its `NOTIFY`, heard on a `LISTEN` connection of this store's), or when that
+    /// connection comes back after a drop. A hint, not a guarantee: a worker still polls now and then.
+    func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation
 }
 
 extension GatewayStore {
     /// A store that cannot tell more is ready when it answers.
     public func checkReady() throws(StoreError) { try ping() }
+
+    /// A store that cannot tell: `wake` is never called (the workers find the work by polling).
+    public func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation {
+        WorkObservation {}
+    }
 
     /// Adds the recipients of an array to an open campaign.
     public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {

@@ -175,4 +175,47 @@ import Testing
                         apnsID: Self.id, attempts: 1,
                         lastCause: APNsError(.cancelled, "cancelled before a retry (500 InternalServerError)"))))
     }
+
+    @Test func triesThatNeverReachedAPNsAreNotAttempts() {
+        let unreachable = APNsError(.unreachable, "stream lost: cannot connect: Connection refused")
+        var state = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
+        #expect(state.start(freshToken: nil) == .send(token: nil))
+        #expect(state.received(.failure(unreachable), jitter: 0) == .retry(after: .milliseconds(50)))
+        #expect(state.attempt == 0 && state.unreachableTries == 1)
+        #expect(state.backoffEnded() == .send(token: nil))
+        #expect(state.attempt == 1)
+        // A 503 is an attempt; the next try again never reaches APNs.
+        #expect(state.received(Self.answer(503), jitter: 0) == .retry(after: .milliseconds(50)))
+        #expect(state.backoffEnded() == .send(token: nil))
+        #expect(state.received(.failure(unreachable), jitter: 0) == .retry(after: .milliseconds(100)))
+        #expect(state.attempt == 1)
+        #expect(state.backoffEnded() == .send(token: nil))
+        #expect(state.received(Self.answer(200), jitter: 0) == .finish(.delivered(apnsID: Self.id, uniqueID: nil)))
+        #expect(state.attempt == 2, "the 503 and the 200: the two unreachable tries are not counted")
+    }
+
+    @Test func whenNoTryReachesAPNsTheDeliveryEndsUnreachableWithNoAttemptSpent() {
+        let unreachable = APNsError(.unreachable, "stream lost: cannot connect: Connection refused")
+        var state = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
+        _ = state.start(freshToken: nil)
+        for _ in 1..<Self.policy.maximumAttempts {
+            guard case .retry = state.received(.failure(unreachable), jitter: 0) else {
+                Issue.record("expected a retry")
+                return
+            }
+            #expect(state.backoffEnded() == .send(token: nil))
+        }
+        #expect(
+            state.received(.failure(unreachable), jitter: 0)
+                == .finish(.failed(apnsID: Self.id, attempts: 0, lastCause: unreachable)))
+        // A cancellation during a try that then never reached APNs ends it as cancelled, without a retry.
+        var cancelled = DeliveryState(apnsID: Self.id, policy: Self.policy, usesTokens: false)
+        _ = cancelled.start(freshToken: nil)
+        #expect(cancelled.cancel() == .none)
+        guard case .finish(.failed(_, 0, let cause)) = cancelled.received(.failure(unreachable), jitter: 0) else {
+            Issue.record("expected a cancelled failure")
+            return
+        }
+        #expect(cause.kind == .cancelled)
+    }
 }

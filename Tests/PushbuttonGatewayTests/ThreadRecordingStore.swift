@@ -33,6 +33,9 @@ final class ThreadRecordingStore: GatewayStore {
         try inner.register(device, now: now)
     }
     func forget(app: String, token: String) throws(StoreError) -> Bool { try inner.forget(app: app, token: token) }
+    func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation {
+        inner.observeCommittedWork(wake)
+    }
     func device(app: String, token: String) throws(StoreError) -> DeviceRecord? {
         try inner.device(app: app, token: token)
     }

@@ -54,7 +54,10 @@ struct RequestAttempts: Sendable {
                 decision = policy.decide(after: answer, attempt: attempt, tokenRefreshed: refreshed, jitter: jitter())
             } catch {
                 outcome = .failure(error)
-                guard error.kind == .transport, idempotent else { return (outcome, attempt) }
+                // A request that never reached APNs is safe to send again, idempotent or not.
+                guard error.kind == .unreachable || (error.kind == .transport && idempotent) else {
+                    return (outcome, attempt)
+                }
                 decision = policy.decide(after: nil, attempt: attempt, tokenRefreshed: refreshed, jitter: jitter())
             }
             switch decision {

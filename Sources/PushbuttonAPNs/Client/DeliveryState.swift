@@ -42,6 +42,9 @@ struct DeliveryState: Sendable {
     private(set) var attempt = 0
     private(set) var tokenRefreshed = false
     private(set) var token: ProviderToken?
+    /// Tries that never reached APNs (no connection could be made): not attempts, but bounded by the
+    /// policy's attempts too, so a sender without APNs ends rather than trying forever.
+    private(set) var unreachableTries = 0
     /// Set by a cancellation during an attempt: its answer still counts, but no retry follows it.
     private(set) var cancelRequested = false
     /// The last answer, or the last failure in transit, for the outcome when retries end.
@@ -107,6 +110,7 @@ struct DeliveryState: Sendable {
             if error.kind == .shutDown || error.kind == .invalidRequest {
                 return finish(.failed(apnsID: apnsID, attempts: attempt, lastCause: error))
             }
+            if error.kind == .unreachable { return neverSent(error, jitter: jitter()) }
             response = nil
             lastFailure = error
         }
@@ -128,6 +132,21 @@ struct DeliveryState: Sendable {
             phase = .waitingForToken
             return .refreshToken(rejected: rejected)
         }
+    }
+
+    /// The try under way never reached APNs: it is not counted as an attempt. Tried again after a backoff
+    /// until the policy's attempts worth of tries failed so; then failed with the attempts that did reach APNs
+    /// (and `.unreachable` as the cause, which tells a caller the notification may be held and sent later).
+    private mutating func neverSent(_ error: APNsError, jitter: @autoclosure () -> Double) -> Action {
+        attempt -= 1
+        unreachableTries += 1
+        if lastResponse == nil { lastFailure = error }
+        guard unreachableTries < policy.maximumAttempts, !cancelRequested else {
+            return finish(
+                cancelRequested ? cancelled() : .failed(apnsID: apnsID, attempts: attempt, lastCause: error))
+        }
+        phase = .backingOff
+        return .retry(after: policy.backoff(afterAttempt: unreachableTries, jitter: jitter()))
     }
 
     mutating func backoffEnded() -> Action {

@@ -12,6 +12,9 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidKey = Kind(rawValue: "invalid-key")
         /// The stream was lost (a GOAWAY, a dropped connection, a timeout): safe to retry with the same `apns-id`.
         public static let transport = Kind(rawValue: "transport")
+        /// No connection to APNs could be made (the connection refused, DNS, the TLS handshake failed): the
+        /// request was never sent, so the attempt does not count against the notification's attempts.
+        public static let unreachable = Kind(rawValue: "unreachable")
         /// The sender was shut down before the notification could be sent.
         public static let shutDown = Kind(rawValue: "shut-down")
         /// The request cannot be sent as it is (a header value with CR, LF or another control character):

@@ -15,6 +15,8 @@ struct MockAPNsCommand: Command {
         and --team-id; without one, a key is generated as DIR/AuthKey_<KEY ID>.p8 for your sender to use.
         Each answered request is printed as one NDJSON line on stdout (tokens redacted) unless --quiet;
         the first line says where it listens. Ctrl-C stops it and prints the counters on stderr.
+        --record FILE appends each accepted request to FILE (created 0600) as one NDJSON line: its arrival
+        time (received_at_us, microseconds since 1970, real-time clock), headers, full token and payload.
         Without --self-signed DIR, the generated files live in a temporary directory removed at exit.
         --client-ca FILE requires a client certificate that CA signed, as APNs does for certificate-based
         senders; the certificate's topics (its UID and Apple's topic extension) are the only ones allowed.
@@ -56,6 +58,8 @@ struct MockAPNsCommand: Command {
     static let noTokenCheck = Flag(
         "--no-token-check", help: "Accept requests without provider tokens (certificate-style clients).")
     static let quiet = Flag("--quiet", help: "Do not print a line per request.")
+    static let record = Option<String>(
+        "--record", value: "FILE", help: "Append each accepted request (arrival time, headers, payload) to FILE.")
     static let clientCA = Option<String>(
         "--client-ca", value: "FILE",
         help: "Require client certificates this CA signed; their topics (UID, topic extension) decide.")
@@ -66,7 +70,7 @@ struct MockAPNsCommand: Command {
         options: [
             Self.host, Self.port, Self.selfSigned, Self.cert, Self.key, Self.certKey, Self.authKey, Self.keyID,
             Self.teamID, Self.topic, Self.device, Self.unregistered, Self.faults, Self.maxStreams, Self.duration,
-            Self.clientCA, Self.certificateEnvironment,
+            Self.clientCA, Self.certificateEnvironment, Self.record,
         ],
         flags: [Self.h2c, Self.noTokenCheck, Self.quiet])
 
@@ -95,11 +99,14 @@ struct MockAPNsCommand: Command {
         configuration.recordingLimit = 0  // the command prints instead of keeping
         configuration.clientCertificateAuthority = try arguments[Self.clientCA]
         configuration.certificateEnvironment = certificateEnvironment
+        var recording: RecordFile?
+        if let path = try arguments[Self.record] { recording = try RecordFile(path: path) }
         let mock: MockAPNs
         do { mock = try await MockAPNs.start(configuration) } catch { throw CommandFailure("mock-apns: \(error)") }
         for (token, topic) in devices.registered { mock.registry.register(token: token, topic: topic) }
         for token in devices.unregistered { mock.registry.unregister(token: token) }
         console.print(Self.listeningLine(mock, key: key, directory: directory))
+        if let recording { mock.forward { notification in recording.append(notification.recordLine) } }
         let quiet = arguments[Self.quiet]
         if !quiet {
             // The mock outlives its log: when the reader goes away (a closed pipe, a full disk), it stops

@@ -101,7 +101,8 @@ public struct WorkerOptions: Sendable, Hashable {
     public var batchSize: Int
     /// How long a lease lasts; a worker that dies leaves its recipients due again after this.
     public var lease: Duration
-    /// How long an idle worker waits before looking again.
+    /// How long an idle worker waits before looking again when nothing wakes it: only the fallback for a lost
+    /// wake-up, since a committed intake wakes the workers at once (``GatewayStore/observeCommittedWork(_:)``).
     public var pollInterval: Duration
     public var retryPolicy: RetryPolicy
     /// One APNs request's time limit.
@@ -109,7 +110,7 @@ public struct WorkerOptions: Sendable, Hashable {
 
     public init(
         count: Int = 2, batchSize: Int = 500, lease: Duration = .seconds(60),
-        pollInterval: Duration = .milliseconds(200),
+        pollInterval: Duration = .milliseconds(2000),
         retryPolicy: RetryPolicy = RetryPolicy(), requestTimeout: Duration = .seconds(10)
     ) {
         self.count = count

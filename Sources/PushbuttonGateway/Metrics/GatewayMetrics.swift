@@ -13,6 +13,7 @@ public final class GatewayMetrics: Sendable {
         var failed: [String: Int] = [:]
         var deactivated: [String: Int] = [:]
         var duplicatesRefused = 0
+        var circuitOpen: [String: Int] = [:]  // 1 while the app's APNs circuit is open
         var requests: [String: Int] = [:]  // "route\u{0}status"
         var latencyBuckets = [Int](repeating: 0, count: GatewayMetrics.bounds.count)
         var latencyCount = 0
@@ -49,6 +50,9 @@ public final class GatewayMetrics: Sendable {
     }
 
     func deactivated(_ app: String, _ count: Int = 1) { counters.withLock { $0.deactivated[app, default: 0] += count } }
+
+    /// The state of `app`'s ``APNsCircuit``.
+    func circuit(_ app: String, open: Bool) { counters.withLock { $0.circuitOpen[app] = open ? 1 : 0 } }
 
     func refusedLateOutcomes(_ count: Int) { counters.withLock { $0.duplicatesRefused += count } }
 
@@ -87,6 +91,9 @@ public final class GatewayMetrics: Sendable {
             "pushbutton_late_outcomes_refused_total", "Outcomes not recorded because the lease had passed on.",
             "counter")
         text += "pushbutton_late_outcomes_refused_total \(snapshot.duplicatesRefused)\n"
+        family(
+            "pushbutton_apns_circuit_open", "1 while APNs is unreachable for the app and its queue is held.", "gauge")
+        labelled("pushbutton_apns_circuit_open", snapshot.circuitOpen, label: "app")
         if let queueDepth {
             family("pushbutton_queue_depth", "Recipients queued or leased, in the shared store.", "gauge")
             text += "pushbutton_queue_depth \(queueDepth)\n"

@@ -13,6 +13,11 @@ import PushbuttonSupport
 /// A worker leases and sends its next batch while its last one's outcomes are recorded (at most one batch
 /// waits per worker), and the ``OutcomeRecorder`` records the batches of several workers in one transaction.
 ///
+/// An idle worker does not sleep out a poll interval: it waits on the ``WorkSignal`` that a committed intake
+/// raises (in this process, or in another through the store's `LISTEN`), with the poll interval only as the
+/// fallback for a signal that was lost. So a lone notification is leased and sent, alone, as soon as it is
+/// committed, while under a campaign every lease still takes a full batch.
+///
 /// The store's calls block (SQLite's fsync, PostgreSQL's round trips): they run on threads of their own
 /// (``threads``), never on Swift's cooperative pool, whose few threads the APNs client's work needs.
 final class DeliveryWorkers: Sendable {
@@ -29,14 +34,19 @@ final class DeliveryWorkers: Sendable {
     let threads: HandlerThreads
     let recorder: OutcomeRecorder
     let drain: DrainState
+    /// Raised when work is committed; idle workers wait on it.
+    let signal: WorkSignal
+    /// Each app's circuit breaker: while its APNs cannot be reached, its recipients are held, not failed.
+    let circuits: [String: APNsCircuit]
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
         webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
-        clock: AnyDurationClock = .continuous
+        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal()
     ) {
         self.drain = drain
         self.clock = clock
+        self.signal = signal
         self.store = store
         self.apps = apps
         self.options = options
@@ -46,6 +56,7 @@ final class DeliveryWorkers: Sendable {
         threads = HandlerThreads(count: options.count + 2, name: "pb-store")
         recorder = OutcomeRecorder(
             store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
+        circuits = Self.circuits(apps: apps.keys, clock: clock, metrics: metrics)
     }
 
     /// Runs `options.count` workers (and the webhook relay) until the task is cancelled or the drain begins;
@@ -70,6 +81,8 @@ final class DeliveryWorkers: Sendable {
         var recording: Task<Void, Never>?
         while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
+            // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
+            let seen = signal.generation
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
                 leased = try await threads.perform { () throws(StoreError) in
@@ -91,21 +104,28 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                try? await clock.sleep(for: options.pollInterval)
+                _ = await signal.wait(after: seen, timeout: options.pollInterval)
                 continue
             }
             // In a task of its own: a stop that cancels the workers lets the batch under way finish.
-            let completed = await Task { await self.send(leased) }.value
+            let (completed, held) = await Task { await self.send(leased) }.value
             await recording?.value
             let recorder = self.recorder
-            recording = Task { await recorder.record(completed) }
+            // Held ones are given back once the rest of their batch is recorded (a batch comes free whole).
+            recording = Task { [self] in
+                await recorder.record(completed)
+                await giveBack(held)
+            }
+            // All held (an app's APNs unreachable): not leased again at once.
+            if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
         await recording?.value
     }
 
-    /// Gives a batch leased as the stop began back to the queue, due now for another process (not after the
-    /// lease's `leaseSeconds`); if that fails, the lease expires as after a crash.
-    private func release(_ leased: [LeasedDelivery]) async {
+    /// Gives leased recipients back to the queue unsent (a batch leased as the stop began, or held while an
+    /// app's APNs is unreachable), due now for any process (not after the lease's `leaseSeconds`), attempts
+    /// unchanged; if that fails, the lease expires as after a crash.
+    func release(_ leased: [LeasedDelivery]) async {
         guard !leased.isEmpty else { return }
         let store = self.store
         do {
@@ -122,8 +142,10 @@ final class DeliveryWorkers: Sendable {
         max(100, max(1, connections) * 1000 / max(1, workers))
     }
 
-    /// Sends one leased batch; its outcomes, for ``OutcomeRecorder/record(_:)``.
-    func send(_ leased: [LeasedDelivery]) async -> [CompletedDelivery] {
+    /// Sends one leased batch; its outcomes, for ``OutcomeRecorder/record(_:)``, and the recipients held
+    /// because APNs could not be reached (``APNsCircuit``), to give back to the queue.
+    func send(_ leased: [LeasedDelivery]) async -> (completed: [CompletedDelivery], held: [LeasedDelivery]) {
+        var held: [LeasedDelivery] = []
         var completed: [CompletedDelivery] = []
         completed.reserveCapacity(leased.count)
         var byApp: [String: [LeasedDelivery]] = [:]
@@ -140,6 +162,11 @@ final class DeliveryWorkers: Sendable {
                             delivery, outcome: .failed(attempts: 0, cause: "no APNs client for app '\(appID)'"),
                             attempts: 0))
                 }
+                continue
+            }
+            let circuit = circuits[appID]
+            if circuit?.admit() == .hold {
+                hold(deliveries, into: &completed, held: &held)
                 continue
             }
             // A slot per row (nil for a malformed one): the rows are not copied into a batch of their own.
@@ -182,14 +209,29 @@ final class DeliveryWorkers: Sendable {
                         status: status, reason: reason.rawValue, unregisteredAt: unregisteredAt)
                     batch.finish(notification, outcome: outcome, attempts: attempts, latency: latency)
                 case .failed(_, let attempts, let cause):
+                    guard cause.kind != .unreachable else {
+                        // Never reached APNs: held, unless its expiration passed meanwhile.
+                        let expired = self.unreachableOutcome(expiration: notification.expiration, cause: cause)
+                        if let expired {
+                            batch.countUnreachable()
+                            batch.finish(notification, outcome: expired, attempts: 0, latency: latency)
+                        } else {
+                            batch.hold(notification)
+                        }
+                        return
+                    }
                     let outcome = DeliveryOutcome.failed(attempts: attempts, cause: cause.message)
                     batch.finish(notification, outcome: outcome, attempts: attempts, latency: latency)
                 }
             }
             metrics.sent(appID, batch.tally)
+            let unsent = batch.held()
             let finished = batch.completed()
+            let unreachable = batch.unreachable
+            circuit?.record(reached: batch.tally.count + unsent.count - unreachable, unreachable: unreachable)
+            held += unsent
             if completed.isEmpty { completed = finished } else { completed += finished }  // no copy of each row
         }
-        return completed
+        return (completed, held)
     }
 }

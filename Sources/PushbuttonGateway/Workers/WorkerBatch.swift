@@ -13,6 +13,10 @@ final class WorkerBatch: SynchronousNotificationSource {
         var notifications: [APNsNotification?]
         var next = 0
         var outcomes: [(outcome: DeliveryOutcome, attempts: Int)?]
+        /// Positions of the notifications that never reached APNs: given back to the queue, not recorded.
+        var held: [Int] = []
+        /// Notifications whose tries never reached APNs: the held, and those failed as expired meanwhile.
+        var unreachable = 0
         var tally = SentTally()
     }
 
@@ -61,6 +65,27 @@ final class WorkerBatch: SynchronousNotificationSource {
             state.tally.add(outcome, latency: latency)
             return true
         }
+    }
+
+    /// Keeps `notification` to give back to the queue (its tries never reached APNs): no outcome, no attempt.
+    func hold(_ notification: APNsNotification) {
+        guard let index = position(of: notification) else { return }
+        state.withLock { state in
+            guard state.outcomes[index] == nil else { return }
+            state.held.append(index)
+            state.unreachable += 1
+        }
+    }
+
+    /// Counts a notification whose tries never reached APNs but which ends with an outcome (expired meanwhile).
+    func countUnreachable() { state.withLock { $0.unreachable += 1 } }
+
+    /// Notifications whose tries never reached APNs (held or expired), for the app's ``APNsCircuit``.
+    var unreachable: Int { state.withLock { $0.unreachable } }
+
+    /// The rows kept by ``hold(_:)``.
+    func held() -> [LeasedDelivery] {
+        state.withLock { state in state.held.map { deliveries[$0] } }
     }
 
     /// Where `notification` is in the batch: the position it carries, when its apns-id is that slot's (the

@@ -160,7 +160,7 @@ extension SQLGatewayStore {
     public func enqueue(
         _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
     ) throws(StoreError) -> EnqueueResult {
-        try with { connection throws(StoreError) in
+        let result = try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> EnqueueResult in
                 if let idempotency {
                     let inserted = try connection.run(
@@ -203,11 +203,14 @@ extension SQLGatewayStore {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
                     try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+                    try notifyCommittedWork(connection)
                 }
                 try tallies.write(into: connection)
                 return .created(id: spec.id)
             }
         }
+        if case .created = result, !deliveries.isEmpty { committedWorkHere() }
+        return result
     }
 
     public func append(
@@ -215,10 +218,10 @@ extension SQLGatewayStore {
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> Int? {
         guard dialect.hasOneWriter else {
-            return try with { connection throws(StoreError) in
+            let added = try with { connection throws(StoreError) in
                 try connection.transaction { () throws(StoreError) -> Int? in
                     // PostgreSQL copies a page at once, streamed from `produce` a copy at a time.
-                    try append(campaign: id, now: now, connection) { flush throws(StoreError) in
+                    let added = try append(campaign: id, now: now, connection) { flush throws(StoreError) in
                         var buffer: [NewDelivery] = []
                         buffer.reserveCapacity(Self.rowsPerCopy)
                         // `produce` calls back into `flush` only from this thread, within this call.
@@ -233,16 +236,22 @@ extension SQLGatewayStore {
                         }
                         try flush(buffer[...])
                     }
+                    if let added, added > 0 { try notifyCommittedWork(connection) }
+                    return added
                 }
             }
+            if let added, added > 0 { committedWorkHere() }
+            return added
         }
         // SQLite: the page is read on the caller's thread, then committed with the pages that arrive while the
         // one writer commits others (one transaction and one fsync for the group); answered once it is durable.
         var deliveries: [NewDelivery] = []
         try produce { (delivery: NewDelivery) throws(StoreError) in deliveries.append(delivery) }
-        return try intake.submit(
+        let added = try intake.submit(
             AppendedPage(campaign: id, now: now, deliveries: deliveries), weight: deliveries.count,
             run: appendGroup)
+        if let added, added > 0 { committedWorkHere() }
+        return added
     }
 
     /// Appends a group of pages in one transaction; if any fails, each again in its own (a failed page does

@@ -15,12 +15,18 @@ public final class SQLGatewayStore: GatewayStore {
     /// SQLite's campaign pages, committed in groups (at most about three pages of 10,000 a group, so a lease
     /// waits behind no more than that).
     let intake = GroupCommit<AppendedPage, Int?>(maximumWeight: 30_000)
+    /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
+    let committedWork: CommittedWork
 
-    init(pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String) {
+    init(
+        pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String,
+        committedWork: CommittedWork = CommittedWork()
+    ) {
         self.pool = pool
         self.readers = readers ?? pool
         self.dialect = dialect
         self.location = location
+        self.committedWork = committedWork
     }
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.

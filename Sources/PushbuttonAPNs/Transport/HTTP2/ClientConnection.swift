@@ -501,7 +501,9 @@
             let lost = streams.values.filter { !$0.isFinished }
             streams.removeAll()
             recentStream = nil
-            for stream in lost { stream.fail("stream lost: \(reason ?? "the connection closed")") }
+            // Before the handshake ended no byte of a request was written: those requests never reached APNs.
+            let kind: APNsError.Kind = wasReady ? .transport : .unreachable
+            for stream in lost { stream.fail("stream lost: \(reason ?? "the connection closed")", kind: kind) }
             loop.connectionClosed(self, wasReady: wasReady, reason: reason)
         }
     }

@@ -163,7 +163,7 @@
             let delay = Duration.milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
             nextConnectAllowed = now() + delay
             if !connections.contains(where: { $0 !== connection && $0.state == .ready }) {
-                failWaiting("stream lost: \(reason)")
+                failWaiting("stream lost: \(reason)", kind: .unreachable)
             }
         }
 
@@ -315,21 +315,26 @@
         private func failConnectAttempt(_ reason: String) {
             consecutiveFailures += 1
             nextConnectAllowed = now() + .milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
-            if !connections.contains(where: { $0.state == .ready }) { failWaiting("stream lost: \(reason)") }
+            if !connections.contains(where: { $0.state == .ready }) {
+                failWaiting("stream lost: \(reason)", kind: .unreachable)
+            }
         }
 
-        private func failWaiting(_ message: String) {
+        /// `kind` is `.unreachable` when no connection could be made: the waiting requests were never sent.
+        private func failWaiting(_ message: String, kind: APNsError.Kind = .transport) {
             // Taken out first: a failure's handler may queue a request on this thread (``enqueue(_:)``), which
             // then waits for the next connection instead of being dropped with these.
             let failed = waiting[waitingHead...]
             waiting.removeAll(keepingCapacity: true)
             waitingHead = 0
-            for stream in failed { stream.fail(message) }
+            for stream in failed { stream.fail(message, kind: kind) }
         }
 
         private func expireWaiting(now: Duration) {
+            // Never sent; with no connection up, because none could be made (a black-holed connect).
+            let kind: APNsError.Kind = connections.contains { $0.state == .ready } ? .transport : .unreachable
             for stream in waiting[waitingHead...] where !stream.isFinished && now >= stream.deadline {
-                stream.fail("no connection could take the request within \(stream.timeout)")
+                stream.fail("no connection could take the request within \(stream.timeout)", kind: kind)
             }
         }
 

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# Gateway latency benchmark (issue 34): how long one transactional notification takes through the gateway,
+# next to APNsClient.send in-process (the floor), in one run, printed as a table.
+#
+# Open-loop arrivals (Benchmarks/Support/open-loop-post.py): single notifications at a fixed rate, each started
+# at its planned instant whether or not the earlier ones were answered, so a stall counts against every request
+# it holds up. For each rate (LATENCY_RATES, default "10 100 1000") and store (SQLite: one `pushbutton serve`;
+# PostgreSQL: two processes on one database, the posts alternating between them):
+#   - POST → 202 (the notification is committed) and POST → the mock APNs received it (the mock's --record
+#     arrival time, on the same real-time clock), p50 / p99 / p99.9 / max in ms, from the planned start;
+#   - the floor: LatencyBenchmark, APNsClient.send in-process at the same rate against the same mock, the same
+#     two columns (the APNs answer, and the mock's arrival);
+#   - "added": the gateway's arrival latency minus the floor's, at p50 and p99;
+# and each gateway's CPU while idle over LATENCY_IDLE_SECONDS (default 10), as % of one core.
+#
+# LATENCY_SECONDS per rate (default 30); QUICK=1: 3 s per rate and 3 s idle. GATEWAY_BIN=PATH: the pushbutton
+# whose `serve` is measured (a build from before, say); GATEWAY_BIN_BEFORE=PATH adds that build's gateway rows
+# next to this one's in the same run (the mock and the floor always come from this tree's release build).
+# LATENCY_STORES="sqlite postgres" (default both). The gateways run with the documented defaults but for the
+# store (2 workers, batches of 500, the default poll interval).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${LATENCY_SECONDS:-30}
+idle_seconds=${LATENCY_IDLE_SECONDS:-10}
+if [ -n "${QUICK:-}" ]; then seconds=3; idle_seconds=3; fi
+rates=${LATENCY_RATES:-"10 100 1000"}
+stores=${LATENCY_STORES:-"sqlite postgres"}
+work=$(mktemp -d)
+chmod 755 "$work"
+pids=()
+pg_dir=
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  sleep 0.3
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  if [ -n "$pg_dir" ]; then
+    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# LATENCY_TOOL_DIR=DIR: a directory holding pushbutton and LatencyBenchmark built before (no build here).
+if [ -n "${LATENCY_TOOL_DIR:-}" ]; then
+  bin_dir=$LATENCY_TOOL_DIR
+else
+  swift build -c release --product pushbutton >/dev/null
+  swift build -c release --product LatencyBenchmark >/dev/null
+  bin_dir=$(swift build -c release --show-bin-path)
+fi
+tool=$bin_dir/pushbutton
+floor_bin=$bin_dir/LatencyBenchmark
+builds=()
+labels=()
+if [ -n "${GATEWAY_BIN_BEFORE:-}" ]; then builds+=("$GATEWAY_BIN_BEFORE"); labels+=("before"); fi
+builds+=("${GATEWAY_BIN:-$tool}")
+labels+=("$([ -n "${GATEWAY_BIN_BEFORE:-}" ] && echo after || echo gateway)")
+
+record=$work/mock.ndjson
+"$tool" mock-apns --h2c --port 0 --quiet --record "$record" >"$work/mock.out" 2>"$work/mock.err" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$work/mock.out" ] && break; sleep 0.1; done
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/mock.out" "$1"; }
+mock_port=$(field port)
+key=$(field auth_key)
+cp Examples/manifest.json "$work/manifest.json"
+secret=pb_sk_benchmark_secret_key
+digest=$("$tool" serve --hash-key "$secret")
+
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+config() { # file store
+  cat >"$1" <<JSON
+{
+  "listen": {"host": "127.0.0.1", "port": 0},
+  "store": "$2",
+  "apps": [{"id": "chat", "topic": "com.example.chatter", "manifest": "manifest.json",
+    "environment": {"host": "127.0.0.1", "port": $mock_port, "h2c": true}, "connections": 1,
+    "auth": {"key": "$key", "keyId": "MOCKKEY001", "teamId": "MOCKTEAM01"}, "secretKeys": ["$digest"]}]
+}
+JSON
+}
+
+serve_pids=()
+serve_urls=()
+start_serve() { # bin config name
+  "$1" serve --config "$2" >"$work/$3.out" 2>"$work/$3.err" &
+  local pid=$!
+  pids+=($pid)
+  for _ in $(seq 400); do grep -qs 'listening on' "$work/$3.out" && break; sleep 0.05; done
+  local url
+  url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/$3.out" | head -1)
+  [ -n "$url" ] || { cat "$work/$3.err"; exit 1; }
+  serve_pids+=($pid)
+  serve_urls+=("$url")
+}
+stop_serves() {
+  for pid in "${serve_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+  serve_pids=()
+  serve_urls=()
+}
+
+start_postgres() {
+  pg_dir=$(mktemp -d)
+  chown postgres:postgres "$pg_dir"
+  pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+  runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
+    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
+}
+
+# Each run's tokens start with a prefix of its own (set in this shell, not a subshell: the counter must move).
+prefix_counter=0
+prefix=
+next_prefix() {
+  prefix_counter=$((prefix_counter + 1))
+  prefix=$(printf 'ab%04x' "$prefix_counter")
+}
+
+floor_file() { echo "$work/floor-$1.txt"; }
+run_floor() { # rate
+  next_prefix
+  "$floor_bin" "$key" MOCKKEY001 MOCKTEAM01 "$mock_port" "$1" "$seconds" "$prefix" "$(floor_file "$1")"
+  sleep 0.5 # the last records reach the file
+  python3 Benchmarks/Support/latency-table.py "floor: APNsClient.send" "$(floor_file "$1")" "$record"
+}
+
+run_gateway() { # label rate
+  next_prefix
+  local load=$work/load-$prefix.txt
+  python3 Benchmarks/Support/open-loop-post.py "$2" "$seconds" "$secret" "$prefix" "$load" "${serve_urls[@]}"
+  # What the gateway still had queued reaches the mock (at most a few seconds).
+  local expected got
+  expected=$(wc -l <"$load")
+  for _ in $(seq 100); do
+    got=$(grep -c "\"token\":\"$prefix" "$record" || true)
+    [ "$got" -ge "$expected" ] && break
+    sleep 0.1
+  done
+  python3 Benchmarks/Support/latency-table.py "$1" "$load" "$record" "$(floor_file "$2")"
+}
+
+idle_cpu() { # label
+  local before=() pid index=0 line="   idle CPU over ${idle_seconds} s, $1:"
+  for pid in "${serve_pids[@]}"; do before+=("$(ticks "$pid")"); done
+  sleep "$idle_seconds"
+  for pid in "${serve_pids[@]}"; do
+    line+=$(printf ' %.2f%%' "$(echo "($(ticks "$pid") - ${before[$index]}) * 100 / $(getconf CLK_TCK) / $idle_seconds" | bc -l)")
+    index=$((index + 1))
+  done
+  echo "$line of a core"
+}
+
+printf 'gateway latency, open loop, %s s per rate; load average %s\n' "$seconds" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '   %-34s %-31s  | %s\n' "" "answer (202 / APNs 200), ms" "at the mock APNs, ms"
+printf '   %-34s %7s %7s %7s %7s  |%7s %7s %7s %7s\n' "sender" p50 p99 p99.9 max p50 p99 p99.9 max
+for store in $stores; do
+  for rate in $rates; do
+    printf '%s, %s/s (load average %s)\n' "$store" "$rate" "$(cut -d' ' -f1 /proc/loadavg)"
+    run_floor "$rate"
+    for index in "${!builds[@]}"; do
+      if [ "$store" = sqlite ]; then
+        config "$work/gateway.json" "sqlite:$work/latency-$index-$rate.db"
+        start_serve "${builds[$index]}" "$work/gateway.json" serve
+        label="${labels[$index]}, SQLite"
+      else
+        [ -n "$pg_dir" ] || start_postgres
+        psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench_${index}_$rate" >/dev/null
+        config "$work/gateway.json" "postgres://postgres@127.0.0.1:$pg_port/bench_${index}_$rate"
+        start_serve "${builds[$index]}" "$work/gateway.json" serve-a
+        start_serve "${builds[$index]}" "$work/gateway.json" serve-b
+        label="${labels[$index]}, PostgreSQL x2"
+      fi
+      run_gateway "$label" "$rate"
+      if [ "$rate" = "$(echo "$rates" | awk '{ print $NF }')" ]; then idle_cpu "$label"; fi
+      stop_serves
+    done
+  done
+done
+printf '\n   (targets, added = gateway minus floor at the mock: p50 <= 3 ms and p99 <= 15 ms at 100/s, p99 <= 30 ms at 1,000/s; idle CPU <= 1%% of a core)\n'
+uptime

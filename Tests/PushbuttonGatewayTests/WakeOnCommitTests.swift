@@ -1,0 +1,194 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+import PushbuttonReceiverTesting
+import PushbuttonSupport
+import PushbuttonTestSupport
+import Testing
+
+@testable import PushbuttonGateway
+@testable import PushbuttonStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Issue 34: a committed notification wakes an idle worker at once (in process, and on PostgreSQL in another
+/// process through LISTEN/NOTIFY); the poll is only the fallback for a lost signal. The workers' fallback poll
+/// runs on a manual clock that these tests advance only where the fallback is the point: a notification that
+/// reaches the mock while the clock stands still was sent because a signal woke its worker.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct WakeOnCommitTests {
+    @Test func aNotificationPostedToAnIdleGatewayWakesAWorker() async throws {
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let clock = ManualClock()
+        let gateway = try await setup.gateway(store: "sqlite:gateway.db", workers: 2, clock: clock)
+        await clock.waitForSleepers(2)  // both workers found nothing and wait
+        let token = GatewayFixture.token(1)
+        #expect(try await setup.post(token, to: gateway) == 202)
+        #expect(await setup.arrivals.next() == token)
+        #expect(gateway.workers.signal.wakes(.signalled) >= 1)
+        #expect(gateway.workers.signal.wakes(.timedOut) == 0, "the fallback poll's clock never moved")
+        await gateway.stop()
+        await setup.mock.stop()
+    }
+
+    @Test func postedToOneProcessSentByAnIdleOtherOnPostgreSQL() async throws {
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        defer { cluster.stop() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        let setup = try await Setup()
+        defer { setup.remove() }
+        // A takes the request and has no worker; B has one, idle, and hears A's NOTIFY.
+        let a = try await setup.gateway(store: url, workers: 0, clock: ManualClock())
+        let clockB = ManualClock()
+        let b = try await setup.gateway(store: url, workers: 1, clock: clockB)
+        let listener = try #require((b.store as? SQLGatewayStore)?.committedWork.listener)
+        await listener.waitUntil { $0.connections >= 1 }
+        await clockB.waitForSleepers(1)
+        let token = GatewayFixture.token(2)
+        #expect(try await setup.post(token, to: a) == 202)
+        #expect(await setup.arrivals.next() == token)
+        await listener.waitUntil { $0.notices >= 1 }  // it was A's NOTIFY that B heard
+        #expect(b.workers.signal.wakes(.timedOut) == 0, "B's fallback poll's clock never moved")
+        await a.stop()
+        await b.stop()
+        await setup.mock.stop()
+    }
+
+    @Test func aLostNotifyIsRecoveredByTheFallbackPoll() async throws {
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        defer { cluster.stop() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let a = try await setup.gateway(store: url, workers: 0, clock: ManualClock())
+        // B's listener would reconnect only after an hour: the fallback poll has to find the notification.
+        let storeB = try await Blocking.run {
+            try SQLGatewayStore.postgres(url: url, connections: 4, listenerRetry: .seconds(3600))
+        }
+        let clockB = ManualClock()
+        let b = try await setup.gateway(store: url, workers: 1, clock: clockB, given: storeB)
+        let listener = try #require(storeB.committedWork.listener)
+        await listener.waitUntil { $0.connections >= 1 }
+        try await Blocking.run {
+            try Self.psql(
+                cluster, url: url,
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN \(CommittedWork.channel)'"
+            )
+        }
+        await listener.waitUntil { $0.drops >= 1 }
+        await clockB.waitForSleepers(1)
+        let token = GatewayFixture.token(3)
+        #expect(try await setup.post(token, to: a) == 202)
+        let timedOut = b.workers.signal.wakes(.timedOut)
+        clockB.advance(by: .seconds(60))  // the fallback poll
+        #expect(await setup.arrivals.next() == token)
+        #expect(b.workers.signal.wakes(.timedOut) > timedOut)
+        #expect(listener.status.notices == 0, "A's NOTIFY was lost with B's connection")
+        await a.stop()
+        await b.stop()
+        await setup.mock.stop()
+    }
+
+    private static func psql(_ cluster: PostgresTestCluster, url: String, _ sql: String) throws {
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [url, "-qAtc", sql]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let exit = process.waitForExit()
+        guard exit.status == 0, !exit.signaled else {
+            throw GatewayFixture.FixtureError(description: "psql \(sql): \(exit)")
+        }
+    }
+
+    /// A mock APNs (h2c) whose accepted tokens arrive in ``arrivals``, and the files a gateway needs.
+    struct Setup {
+        let directory: String
+        let mock: MockAPNs
+        let arrivals: Arrivals
+
+        init() async throws {
+            directory = NSTemporaryDirectory() + "pushbutton-wake-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let key = try P256PrivateKey.generate()
+            try key.pemRepresentation.write(toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
+            chmod(directory + "/AuthKey.p8", 0o600)
+            try GatewayFixture.manifest.write(
+                toFile: directory + "/manifest.json", atomically: true, encoding: .utf8)
+            mock = try await MockAPNs.start(
+                MockAPNsConfiguration(
+                    security: .h2c,
+                    keys: [
+                        try MockProviderKey(
+                            keyID: GatewayFixture.keyID, teamID: GatewayFixture.teamID, privateKey: key)
+                    ]))
+            let arrivals = Arrivals()
+            mock.forward { notification in arrivals.add(notification.deviceToken) }
+            self.arrivals = arrivals
+        }
+
+        /// A gateway whose workers' fallback poll (60 s) runs on `clock`.
+        func gateway(store: String, workers: Int, clock: ManualClock, given: (any GatewayStore)? = nil)
+            async throws -> Gateway
+        {
+            let text = GatewayFixture.configurationText(
+                mockPort: mock.port, caFile: nil, webhookPort: nil, store: store, workers: workers
+            ).replacingOccurrences(of: #""port": \#(mock.port)}"#, with: #""port": \#(mock.port), "h2c": true}"#)
+                .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 60000"#)
+            let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: directory)
+            let configuration = try #require(parsed.configuration, "\(parsed.diagnostics)")
+            return try await Gateway.start(
+                configuration, store: given, now: { Date() }, pollClock: AnyDurationClock(clock))
+        }
+
+        /// POSTs one notification to `token` through `gateway`; the status.
+        func post(_ token: String, to gateway: Gateway) async throws -> Int {
+            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(gateway.port)/v1/apps/chat/notifications")!)
+            request.httpMethod = "POST"
+            request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
+            request.httpBody = Data(
+                #"{"to": {"tokens": ["\#(token)"]}, "category": "message", "title": "Anna", "body": "Lunch?"}"#.utf8)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// The tokens the mock accepted, in order, awaited one at a time.
+    final class Arrivals: Sendable {
+        private struct State {
+            var tokens: [String] = []
+            var waiter: CheckedContinuation<String, Never>?
+        }
+        private let state = Locked(State())
+
+        func add(_ token: String) {
+            let waiter = state.withLock { state -> CheckedContinuation<String, Never>? in
+                guard let waiter = state.waiter else {
+                    state.tokens.append(token)
+                    return nil
+                }
+                state.waiter = nil
+                return waiter
+            }
+            waiter?.resume(returning: token)
+        }
+
+        /// The next accepted token.
+        func next() async -> String {
+            await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+                let token = state.withLock { state -> String? in
+                    guard state.tokens.isEmpty else { return state.tokens.removeFirst() }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let token { continuation.resume(returning: token) }
+            }
+        }
+    }
+}

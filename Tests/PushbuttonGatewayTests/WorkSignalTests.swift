@@ -1,0 +1,62 @@
+import PushbuttonReceiverTesting
+import PushbuttonSupport
+import Testing
+
+@testable import PushbuttonGateway
+
+/// The workers' wake-up: a raise ends every wait, a raise that came between a worker's lease and its wait is
+/// not lost, and the fallback timeout runs on the injected clock.
+struct WorkSignalTests {
+    @Test func aRaiseWakesEveryWaiter() async {
+        let clock = ManualClock()
+        let signal = WorkSignal(clock: AnyDurationClock(clock))
+        let seen = signal.generation
+        async let first = signal.wait(after: seen, timeout: .seconds(60))
+        async let second = signal.wait(after: seen, timeout: .seconds(60))
+        await clock.waitForSleepers(2)  // both wait, each with its fallback timer
+        signal.raise()
+        #expect(await [first, second] == [.signalled, .signalled])
+        #expect(signal.wakes(.signalled) == 2)
+        #expect(signal.wakes(.timedOut) == 0)
+    }
+
+    @Test func aRaiseBeforeTheWaitIsNotLost() async {
+        let signal = WorkSignal(clock: AnyDurationClock(ManualClock()))
+        let seen = signal.generation  // read before the lease
+        signal.raise()  // an intake commits while the lease runs
+        #expect(await signal.wait(after: seen, timeout: .seconds(60)) == .signalled)
+    }
+
+    @Test func withoutARaiseTheFallbackTimeoutEndsTheWait() async {
+        let clock = ManualClock()
+        let signal = WorkSignal(clock: AnyDurationClock(clock))
+        async let wake = signal.wait(after: signal.generation, timeout: .seconds(2))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        #expect(clock.sleeperCount == 1, "not yet due")
+        clock.advance(by: .seconds(1))
+        #expect(await wake == .timedOut)
+        #expect(signal.wakes(.timedOut) == 1)
+    }
+
+    @Test func aRaiseCancelsTheFallbackTimer() async {
+        let clock = ManualClock()
+        let signal = WorkSignal(clock: AnyDurationClock(clock))
+        async let wake = signal.wait(after: signal.generation, timeout: .seconds(2))
+        await clock.waitForSleepers(1)
+        signal.raise()
+        #expect(await wake == .signalled)
+        while clock.sleeperCount > 0 { await Task.yield() }  // the timer's sleep was cancelled, not left behind
+        clock.advance(by: .seconds(5))
+        #expect(signal.wakes(.timedOut) == 0)
+    }
+
+    @Test func cancellingTheWaiterEndsTheWait() async {
+        let clock = ManualClock()
+        let signal = WorkSignal(clock: AnyDurationClock(clock))
+        let waiter = Task { await signal.wait(after: signal.generation, timeout: .seconds(60)) }
+        await clock.waitForSleepers(1)
+        waiter.cancel()
+        #expect(await waiter.value == .cancelled)
+    }
+}
