@@ -7,7 +7,7 @@ DEMO_DIR := .build/demo
 # without, e.g. to see every warning of a change at once).
 WARNINGS_AS_ERRORS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash gateway-rolling format lint fuzz release clean codegen-examples dist dist-test
+.PHONY: deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash gateway-rolling format lint fuzz api-fuzz release clean codegen-examples dist dist-test
 
 deps:
 	@scripts/deps.sh
@@ -91,6 +91,11 @@ lint:
 
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh
+
+# schemathesis against the gateway (SQLite, mock APNs) from Documentation/openapi.json with the secret and the
+# publishable key, then a Python client generated from the same document (scripts/api-fuzz.sh; about 3 minutes).
+api-fuzz: build
+	@scripts/api-fuzz.sh .build/api-fuzz
 
 release: deps
 	$(SWIFT) build -c release

@@ -43,6 +43,12 @@ struct Router: Sendable {
                 return (Self.label("GET", "readyz"), .text(503, "\(GatewayError.storeUnavailable)\n"))
             }
         }
+        if segments == ["healthz"] || segments == ["readyz"] {
+            // Any other method: 405 with Allow, and no key asked (these routes take none).
+            var response = GatewayError(405, "method_not_allowed", "\(method) is not allowed here; use GET").response
+            response.headers.append(("allow", "GET, HEAD"))
+            return (Self.unknownRoute, response)
+        }
         if segments.first == "console" {
             return console.handle(request, segments: segments, services: services, keys: keys)
         }

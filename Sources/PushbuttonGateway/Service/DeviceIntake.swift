@@ -14,6 +14,9 @@ final class DeviceIntake: Sendable {
     }
 
     static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"]
+    /// The last millisecond of year 9999: a later `registered_at` does not come back as epoch milliseconds (it
+    /// made the rendering trap, found by `make api-fuzz`).
+    static let latestRegistration: Int64 = 253_402_300_799_999
 
     /// Registers (or updates) a device; its record as stored.
     func register(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
@@ -42,13 +45,13 @@ final class DeviceIntake: Sendable {
         let now = self.now()
         var registeredAt = now
         if let value = reader.members["registered_at"] {
-            if let milliseconds = value.integerValue, milliseconds > 0 {
+            if let milliseconds = value.integerValue, (1...Self.latestRegistration).contains(milliseconds) {
                 registeredAt = Self.registeredAt(milliseconds: milliseconds, now: now)
             } else {
                 diagnostics.append(
                     Diagnostic(
                         .error, .typeMismatch, at: .root.appending("registered_at"),
-                        "'registered_at' must be epoch milliseconds (when the app got its token)"))
+                        "'registered_at' must be epoch milliseconds up to year 9999 (when the app got its token)"))
             }
         }
         func bounded(_ key: String, _ maximumBytes: Int) -> String? {
