@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Pushbutton
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -25,7 +26,7 @@ struct HTTPServerDefenceTests {
         let port = server.port
         // 30 connect (the kernel's backlog takes them); the server accepts 20 and leaves the rest there.
         let connections = try await Blocking.run { try (0..<30).map { _ in try RawConnection(port: port) } }
-        while server.defenceCounters.openConnections < 20 { await Task.yield() }
+        await yieldUntil { server.defenceCounters.openConnections >= 20 }
         let late = connections[25]
         late.send(Self.get("/late"))
         #expect(server.defenceCounters.openConnections == 20)
@@ -59,12 +60,20 @@ struct HTTPServerDefenceTests {
             return .text(200, "ok \(request.path)")
         }
         let port = server.port
-        let busy = try await Blocking.run { try (0..<4).map { _ in try RawConnection(port: port) } }
-        busy[0].send(Self.get("/slow"))
+        // Each connection is opened just before its request: one opened early could sit idle past h2o's request
+        // timeout on a loaded machine and be closed, and its request would then never be queued.
+        let first = try await Blocking.run { try RawConnection(port: port) }
+        first.send(Self.get("/slow"))
         for await _ in started { break }
-        busy[1].send(Self.get("/slow"))
-        busy[2].send(Self.get("/slow"))
-        while server.waitingRequests < 2 { await Task.yield() }
+        let queued = try await Blocking.run { () throws -> [RawConnection] in
+            let queued = try (0..<2).map { _ in try RawConnection(port: port) }
+            for connection in queued { connection.send(Self.get("/slow")) }
+            return queued
+        }
+        await yieldUntil { server.waitingRequests >= 2 }
+        try #require(server.waitingRequests == 2, "the two requests behind the busy thread are queued")
+        let late = try await Blocking.run { try RawConnection(port: port) }
+        let busy = [first] + queued + [late]
         busy[3].send(Self.get("/slow"))
         let refused = try await Blocking.run { String(decoding: busy[3].receive { Self.complete($0) }, as: UTF8.self) }
         let health = try await Curl.run(["-s", "http://127.0.0.1:\(port)/healthz"])

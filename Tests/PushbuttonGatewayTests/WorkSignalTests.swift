@@ -1,5 +1,6 @@
 import PushbuttonReceiverTesting
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -46,7 +47,7 @@ struct WorkSignalTests {
         await clock.waitForSleepers(1)
         signal.raise()
         #expect(await wake == .signalled)
-        while clock.sleeperCount > 0 { await Task.yield() }  // the timer's sleep was cancelled, not left behind
+        await yieldUntil { clock.sleeperCount == 0 }  // the timer's sleep was cancelled, not left behind
         clock.advance(by: .seconds(5))
         #expect(signal.wakes(.timedOut) == 0)
     }
