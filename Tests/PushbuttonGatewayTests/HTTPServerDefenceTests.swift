@@ -21,7 +21,12 @@ struct HTTPServerDefenceTests {
     private static func get(_ path: String) -> [UInt8] { Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8) }
 
     @Test func connectionsAreCappedAndAcceptingResumesWhenOneCloses() async throws {
-        let server = try HTTPServer(HTTPServerOptions(port: 0, maximumConnections: 20)) { _ in .text(200, "ok") }
+        // Timeouts far beyond the test's time limit: connections opened early wait their turn on a loaded machine,
+        // and h2o must not close them as idle meanwhile (the cap, not the timeouts, is under test).
+        var options = HTTPServerOptions(port: 0, maximumConnections: 20)
+        options.requestTimeout = .seconds(600)
+        options.idleTimeout = .seconds(600)
+        let server = try HTTPServer(options) { _ in .text(200, "ok") }
         #expect(server.maximumConnections == 20)
         let port = server.port
         // 30 connect (the kernel's backlog takes them); the server accepts 20 and leaves the rest there.
@@ -51,7 +56,10 @@ struct HTTPServerDefenceTests {
     @Test func aFullQueueIsAnswered503WhileHealthzIsStillAnswered() async throws {
         let release = DispatchSemaphore(value: 0)
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-        let server = try HTTPServer(HTTPServerOptions(port: 0, handlerThreads: 1, maximumQueuedRequests: 2)) {
+        var options = HTTPServerOptions(port: 0, handlerThreads: 1, maximumQueuedRequests: 2)
+        options.requestTimeout = .seconds(600)
+        options.idleTimeout = .seconds(600)
+        let server = try HTTPServer(options) {
             request in
             if request.path == "/slow" {
                 startedContinuation.yield()
