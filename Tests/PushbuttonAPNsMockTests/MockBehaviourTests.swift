@@ -11,10 +11,18 @@ import Testing
 /// The mock over the network: faults, stream limits, start and stop, h2c and forwarding to a device.
 @Suite(.timeLimit(.minutes(5))) struct MockBehaviourTests {
     /// Sends `count` notifications to distinct tokens and returns their results.
-    static func sendMany(_ client: APNsClient, count: Int) async throws -> [APNsResult] {
+    static func sendMany(_ client: APNsClient, count: Int, unfinished: UnfinishedSends? = nil) async throws
+        -> [APNsResult]
+    {
         let notifications = try (1...count).map { try MockFixture.notification(token: MockFixture.token($0)) }
         return await withTaskGroup(of: APNsResult.self) { group in
-            for notification in notifications { group.addTask { await client.send(notification) } }
+            for notification in notifications {
+                group.addTask {
+                    let result = await client.send(notification)
+                    unfinished?.finished()
+                    return result
+                }
+            }
             return await group.reduce(into: []) { $0.append($1) }
         }
     }
@@ -44,13 +52,19 @@ import Testing
                 "429=0.05,500=0.05,503=0.05,refuse=0.05,drop=0.01,delay=0.05,delay-ms=20,silence=0.01,goaway-after=40,seed=3"
         )
         let fixture = try await MockFixture(faults: plan)
-        // A timeout resends an answer that was merely slow (a busy machine: a duplicate APNs would accept
-        // too); the default (MockFixture.requestTimeout) outlasts the slowest answer, and only the silenced
-        // requests wait for it.
+        // The request deadlines run on a manual clock, moved only when every unfinished send waits on a silenced
+        // stream: a timeout resends an answer that was merely slow (a duplicate APNs would accept too), and on a
+        // loaded machine a wall-clock timeout did that.
+        let deadlines = ManualClock()
         let client = try fixture.client(
-            connections: 2,
-            policy: RetryPolicy(maximumAttempts: 12, baseBackoff: .milliseconds(1)))
-        let results = try await Self.sendMany(client, count: 300)
+            connections: 2, policy: RetryPolicy(maximumAttempts: 12, baseBackoff: .milliseconds(1)),
+            transportClock: AnyDurationClock(deadlines))
+        let unfinished = UnfinishedSends(300)
+        async let timeouts: Void = MockFixture.expireSilencedRequests(clock: deadlines, mock: fixture.mock) {
+            unfinished.value
+        }
+        let results = try await Self.sendMany(client, count: 300, unfinished: unfinished)
+        await timeouts
         #expect(results.count == 300)
         let undelivered = results.filter { !$0.isDelivered }
         #expect(undelivered.isEmpty)
@@ -62,6 +76,22 @@ import Testing
             #expect(counters.faults[kind, default: 0] > 0)
         }
         #expect(counters.connections > 2)  // GOAWAY and dropped connections were replaced
+        await client.shutdown()
+        await fixture.stop()
+    }
+
+    @Test func aGoawayTriggeredByADelayedAnswerNamesEveryStreamAlreadyDecided() async throws {
+        // Every answer waits 50 ms and each connection says GOAWAY after its first: the first answer goes out while
+        // the other streams' answers are pending. The GOAWAY must name those as processed; naming only the first
+        // made the client send them again on a new connection, and the mock accept them twice.
+        let fixture = try await MockFixture(faults: try FaultPlan(parsing: "delay=1,delay-ms=50,goaway-after=1"))
+        let client = try fixture.client(policy: RetryPolicy(maximumAttempts: 20, baseBackoff: .milliseconds(1)))
+        let results = try await Self.sendMany(client, count: 20)
+        let undelivered = results.filter { !$0.isDelivered }
+        #expect(undelivered.isEmpty)
+        let counters = fixture.mock.counters
+        #expect(counters.accepted == 20 && counters.duplicateAcceptances == 0)
+        #expect(counters.faults["goaway", default: 0] > 0)
         await client.shutdown()
         await fixture.stop()
     }

@@ -4,6 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonReceiverTesting
 import PushbuttonSupport
+import PushbuttonTestSupport
 
 /// A mock APNs with one registered provider key, and a real client (the nghttp2 transport) that signs with that key.
 struct MockFixture {
@@ -28,29 +29,42 @@ struct MockFixture {
         mock = try await MockAPNs.start(configuration)
     }
 
-    /// How much slower than a plain build this run is: `make test-tsan` sets `PUSHBUTTON_TEST_TIME_SCALE` (the
-    /// thread sanitizer slows the sender and the mock several times over), so the fault tests' request timeouts
-    /// stay longer than an answer's real time there too. Their assertions do not change.
-    static var timeScale: Int {
-        Int(ProcessInfo.processInfo.environment["PUSHBUTTON_TEST_TIME_SCALE"] ?? "") ?? 1
-    }
-
-    /// A request that times out is sent again; if the mock had answered it meanwhile, that is a second acceptance.
-    /// So the default timeout stays well above what an answer really takes: with N in flight, N over the rate
-    /// (Little's law), and debug builds beside the rest of `make test` on 2 cores ran at about 500/s (SoakTests'
-    /// 500 in flight: 1 s timeouts gave 2-128 duplicate acceptances in 6 full runs of 7; everyFaultAtOnce's 300
-    /// at once: one at 2 s). Scaled by ``timeScale``; tests that want a timeout to fire pass a short one.
-    static var requestTimeout: Duration { .seconds(5) * timeScale }
+    /// The timeout the fixture's clients give each request. Their transport clock stands still unless a test moves it
+    /// (``stoppedClock``, ``expireSilencedRequests(clock:mock:unfinished:)``), so no answer times out because a loaded
+    /// machine (or the thread sanitizer) was slow: a timed-out request is sent again, and had the mock answered it
+    /// meanwhile, that would be a second acceptance (a busy CI run saw one in 300 with a 5-second wall-clock timeout).
+    static let requestTimeout: Duration = .seconds(5)
 
     /// A transport clock that never moves: no request times out, however slow a loaded machine (or the thread
     /// sanitizer) makes the answers. For tests whose mock answers every request.
     static var stoppedClock: AnyDurationClock { AnyDurationClock(ManualClock()) }
 
+    /// Times out the requests the mock silenced, and only those: each time every unfinished send waits on a silenced
+    /// stream, moves `clock` past the request timeout, then waits until the client has cancelled those streams. A send
+    /// whose answer is merely slow is unfinished without a silenced stream, so the clock does not move under it.
+    /// Returns when `unfinished` is 0.
+    ///
+    /// Sound because `unfinished` only falls: if it reads n and then the mock has n open silences (each a distinct
+    /// send's, since a send waits for its silenced attempt to time out before it tries again), those are the n.
+    static func expireSilencedRequests(clock: ManualClock, mock: MockAPNs, unfinished: () -> Int) async {
+        while !Task.isCancelled {
+            var waiting = 0
+            await yieldUntil {
+                waiting = unfinished()
+                return waiting == 0 || mock.counters.openSilences == waiting
+            }
+            guard waiting > 0, !Task.isCancelled else { return }
+            let ended = mock.counters.silencesEnded
+            clock.advance(by: requestTimeout)
+            await yieldUntil { mock.counters.silencesEnded >= ended + waiting }
+        }
+    }
+
     func client(
         connections: Int = 1, timeout: Duration = MockFixture.requestTimeout,
         policy: RetryPolicy = RetryPolicy(baseBackoff: .milliseconds(2)),
         teamID: String = MockFixture.teamID, now: @escaping @Sendable () -> Date = { Date() },
-        transportClock: AnyDurationClock = .continuous
+        transportClock: AnyDurationClock = MockFixture.stoppedClock
     ) throws -> APNsClient {
         let transport = try NGHTTP2Transport(
             .init(environment: mock.environment, connections: connections), clock: transportClock)

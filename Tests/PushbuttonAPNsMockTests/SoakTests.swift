@@ -2,6 +2,8 @@ import Foundation
 import Pushbutton
 import PushbuttonAPNs
 import PushbuttonAPNsMock
+import PushbuttonReceiverTesting
+import PushbuttonSupport
 import Testing
 
 /// The sender against the mock with every fault enabled. `make test` sends 3,000 notifications;
@@ -22,10 +24,16 @@ import Testing
             parsing: "429=0.02,500=0.01,503=0.01,refuse=0.01,drop=0.0005,delay=0.01,delay-ms=50,silence=0.0005,"
                 + "goaway=0.0005,goaway-after=2500,seed=2026")
         let fixture = try await MockFixture(faults: plan, recordingLimit: 0)
-        // The default timeout (see MockFixture.requestTimeout): silent streams wait for it.
+        // Silent streams time out when only they are left (MockFixture.expireSilencedRequests): never an answer
+        // that a loaded machine merely made slow.
+        let deadlines = ManualClock()
         let client = try fixture.client(
-            connections: 2,
-            policy: RetryPolicy(maximumAttempts: 10, baseBackoff: .milliseconds(5)))
+            connections: 2, policy: RetryPolicy(maximumAttempts: 10, baseBackoff: .milliseconds(5)),
+            transportClock: AnyDurationClock(deadlines))
+        let unfinished = UnfinishedSends(Self.count)
+        async let timeouts: Void = MockFixture.expireSilencedRequests(clock: deadlines, mock: fixture.mock) {
+            unfinished.value
+        }
         // Every 100th notification goes to a dead token: a final error that must not be retried.
         for number in stride(from: 100, through: Self.count, by: 100) {
             fixture.mock.registry.unregister(token: MockFixture.token(number))
@@ -46,6 +54,7 @@ import Testing
         var memory: [Double] = []
         let started = ContinuousClock.now
         await client.send(notifications, maximumInFlight: 500) { notification, result in
+            unfinished.finished()
             if !seen.insert(notification.apnsID).inserted { duplicates += 1 }
             switch result {
             case .delivered: delivered += 1
@@ -55,6 +64,7 @@ import Testing
             if seen.count % (count / 5) == 0 { memory.append(Self.residentMiB()) }
         }
         let elapsed = ContinuousClock.now - started
+        await timeouts
         await client.shutdown()
         let counters = fixture.mock.counters
         await fixture.stop()

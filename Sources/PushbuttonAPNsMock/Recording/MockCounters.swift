@@ -16,6 +16,13 @@ public struct MockCounters: Sendable, Hashable {
     public var duplicateAcceptances = 0
     /// PING frames received (keep-alive checks by the client; nghttp2 answers them).
     public var pings = 0
+    /// Silenced requests that have ended: cancelled by the client, or on a connection that dropped or began to
+    /// drain (its client then sends them again without waiting for a timeout).
+    public var silencesEnded = 0
+
+    /// Silenced requests whose client is still waiting, each for its own timeout: a test that drives the client's
+    /// clock moves it when these are all the client waits for, so an answer that is merely slow never times out.
+    public var openSilences: Int { faults["silence", default: 0] - silencesEnded }
 
     /// Error answers of every reason.
     public var rejected: Int { rejectedByReason.values.reduce(0, +) }

@@ -44,6 +44,8 @@ final class NotificationRecorder: Sendable {
 
     func fault(_ kind: String) { state.withLock { $0.counters.faults[kind, default: 0] += 1 } }
 
+    func silencesEnded(_ count: Int) { state.withLock { $0.counters.silencesEnded += count } }
+
     /// Counts a request, and a retry of an `apns-id` that had already been refused for good.
     func request(apnsID: String?) {
         state.withLock { state in

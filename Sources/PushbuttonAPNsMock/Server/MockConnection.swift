@@ -32,6 +32,9 @@ final class MockConnection: NGHTTP2SessionOwner {
     private var answered = 0
     /// Set once GOAWAY was sent: requests on later streams are not processed.
     private var goawayLastStream: Int32?
+    /// The highest stream a decision was made for: a GOAWAY names it as the last one processed, since a delayed
+    /// answer can be the one that triggers the GOAWAY while later streams already have their (pending) answers.
+    private var lastDecidedStream: Int32 = 0
     private var dropRequested = false
     private var delayedAnswers = 0
     /// Delayed answers given since the last flush: the loop flushes once after firing every due timer, so
@@ -126,6 +129,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     func close() {
         loop.ownership.check("MockConnection")
         guard !isClosed else { return }
+        endSilences()
         state = .closed
         channel.close()
         streams.removeAll()
@@ -214,6 +218,7 @@ final class MockConnection: NGHTTP2SessionOwner {
     }
 
     private func beginDraining() {
+        endSilences()
         channel.shutdownWrites()
         state = .draining(until: .now + .seconds(2))
     }
@@ -260,7 +265,19 @@ final class MockConnection: NGHTTP2SessionOwner {
     }
 
     func streamClosed(_ streamID: Int32, errorCode: UInt32) {
-        streams[streamID] = nil
+        if let stream = streams.removeValue(forKey: streamID), stream.silenced {
+            service.recorder.silencesEnded(1)
+        }
+    }
+
+    /// The connection will carry no more answers: its silenced streams end here, before the client sees it close.
+    private func endSilences() {
+        var ended = 0
+        for stream in streams.values where stream.silenced {
+            stream.silenced = false
+            ended += 1
+        }
+        if ended > 0 { service.recorder.silencesEnded(ended) }
     }
 
     /// A request is complete: decide, then answer, refuse, drop or stay silent.
@@ -269,6 +286,7 @@ final class MockConnection: NGHTTP2SessionOwner {
         guard let stream = streams[streamID], !dropRequested else { return }
         if let last = goawayLastStream, streamID > last { return }  // not processed, as GOAWAY promised
         let decision = service.decide(stream.request, auth: &auth, connection: number)
+        lastDecidedStream = max(lastDecidedStream, streamID)
         if auth.hasValidToken && !raisedStreamLimit {
             raisedStreamLimit = true
             submitStreamLimit(service.configuration.maximumConcurrentStreams)
@@ -294,8 +312,9 @@ final class MockConnection: NGHTTP2SessionOwner {
             }
         case .drop:
             dropRequested = true
+            endSilences()
         case .silence:
-            break
+            stream.silenced = true
         }
     }
 
@@ -330,7 +349,7 @@ final class MockConnection: NGHTTP2SessionOwner {
         service.answered(response, apnsID: apnsID, accepted: accepted, path: stream.path, connection: number)
         answered += 1
         if goawayLastStream == nil && service.goawayAfterAnswer(answered: answered) {
-            sendGoaway(lastStream: streamID)
+            sendGoaway(lastStream: lastDecidedStream)
         }
     }
 
