@@ -484,6 +484,20 @@ static inline h2o_iovec_t pb_http_method(const h2o_req_t *req) { return req->inp
 static inline h2o_iovec_t pb_http_path(const h2o_req_t *req) { return req->input.path; }
 static inline h2o_iovec_t pb_http_entity(const h2o_req_t *req) { return req->entity; }
 static inline int pb_http_version(const h2o_req_t *req) { return req->version; }
+// The authority the client asked for: HTTP/1's Host header or HTTP/2's :authority (h2o keeps both here).
+static inline h2o_iovec_t pb_http_authority(const h2o_req_t *req) { return req->input.authority; }
+
+// The client's address as text (IPv4 or IPv6) into `buffer`; 0 on success, -1 when the connection has none.
+static inline int pb_http_peer(h2o_req_t *req, char *buffer, socklen_t size) {
+    struct sockaddr_storage address;
+    if (req->conn == NULL || req->conn->callbacks->get_peername == NULL) return -1;
+    if (req->conn->callbacks->get_peername(req->conn, (struct sockaddr *)&address) == 0) return -1;
+    const void *raw = NULL;
+    if (address.ss_family == AF_INET) raw = &((struct sockaddr_in *)&address)->sin_addr;
+    else if (address.ss_family == AF_INET6) raw = &((struct sockaddr_in6 *)&address)->sin6_addr;
+    else return -1;
+    return inet_ntop(address.ss_family, raw, buffer, size) == NULL ? -1 : 0;
+}
 
 // glibc's malloc gives busy threads heaps of their own (up to 8 per core), each keeping freed memory: the
 // server caps them (mallopt is in <malloc.h>, which Swift's Glibc module does not bring).

@@ -24,6 +24,20 @@ struct GatewayProtocolTests {
         }
     }
 
+    @Test func theAuthorityAndThePeerReachTheHandlerOverBothVersions() async throws {
+        // The console's Origin check compares with the authority, and its sign-in throttle counts by peer: HTTP/2
+        // has no Host header, so the authority must come from :authority there.
+        let server = try HTTPServer(HTTPServerOptions(port: 0)) { request in
+            .text(200, "\(request.authority) \(request.peer) \(request.header("host") ?? "-")")
+        }
+        defer { Task { await server.stop() } }
+        let url = "http://127.0.0.1:\(server.port)/"
+        let http2 = try await Curl.run(["-s", "--http2-prior-knowledge", url])
+        #expect(http2 == "127.0.0.1:\(server.port) 127.0.0.1 -")
+        let http1 = try await Curl.run(["-s", "--http1.1", "-H", "Host: gw.example", url])
+        #expect(http1 == "gw.example 127.0.0.1 -")  // h2o moves Host into the authority
+    }
+
     @Test func tlsNegotiatesHTTP2WithALPN() async throws {
         let directory = NSTemporaryDirectory() + "pushbutton-tls-" + UUID().uuidString
         let authority = try SelfSignedAuthority(directory: directory)

@@ -14,6 +14,7 @@ struct ConsoleRoutes: Sendable {
     static let cookieName = "pb_console"
 
     let sessions = ConsoleSessions()
+    let signIns = SignInThrottle()
     let catalogs: [String: ConsoleCatalog]
     /// Whether the gateway listens with TLS: the cookie is then `Secure`.
     let secureCookies: Bool
@@ -66,7 +67,7 @@ struct ConsoleRoutes: Sendable {
             return (name, ConsolePage.response(401, LoginPage.render(error: "Your session has ended: sign in again.")))
         }
         if method == "POST" {
-            guard sameOrigin(request) else {
+            guard ConsoleOrigin.isSameOrigin(request) else {
                 return (name, ConsolePage.response(403, page("Refused", session, "The form came from another site.")))
             }
         }
@@ -114,19 +115,31 @@ struct ConsoleRoutes: Sendable {
     // MARK: Sign-in
 
     private func login(_ request: HTTPRequest, keys: KeyRing) -> HTTPResponse {
-        guard sameOrigin(request) else {
+        guard ConsoleOrigin.isSameOrigin(request) else {
             return ConsolePage.response(403, LoginPage.render(error: "The form came from another site."))
+        }
+        if let wait = signIns.retryAfter(request.peer, now: now()) {
+            let seconds = Int(wait.rounded(.up))
+            return ConsolePage.response(
+                429,
+                LoginPage.render(
+                    error:
+                        "Too many wrong keys from this address: try again in \(seconds) second\(seconds == 1 ? "" : "s")."
+                ),
+                headers: [("retry-after", String(seconds))])
         }
         guard let fields = try? form(request), let key = fields.text("key") else {
             return ConsolePage.response(400, LoginPage.render(error: "Enter the app's secret API key."))
         }
         guard let credential = keys.credential(for: key), credential.kind == .secret else {
+            signIns.failed(request.peer, now: now())
             return ConsolePage.response(
                 401,
                 LoginPage.render(
                     error: "That is not a secret API key of an app on this gateway (publishable keys cannot sign in)."
                 ))
         }
+        signIns.succeeded(request.peer)
         let (id, _) = sessions.create(app: credential.app, now: now())
         var cookie =
             "\(Self.cookieName)=\(id); Path=/console; HttpOnly; SameSite=Strict; Max-Age=\(Int(ConsoleSessions.idleLifetime))"
@@ -145,14 +158,6 @@ struct ConsoleRoutes: Sendable {
             if parts.count == 2, parts[0] == name, !parts[1].isEmpty { return parts[1] }
         }
         return nil
-    }
-
-    /// Whether a POST came from the console's own pages as far as the browser says (`Sec-Fetch-Site`, which
-    /// current browsers send with every request): a cross-site form is refused even before its CSRF token is
-    /// checked, and so is a cross-site sign-in form, which has no session token to check.
-    private func sameOrigin(_ request: HTTPRequest) -> Bool {
-        guard let site = request.header("sec-fetch-site") else { return true }
-        return ["same-origin", "none"].contains(site)
     }
 
     private func csrfMatches(_ given: String?, _ session: ConsoleSession) -> Bool {

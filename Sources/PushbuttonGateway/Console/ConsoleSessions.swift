@@ -7,7 +7,16 @@ import PushbuttonSupport
 final class ConsoleSessions: Sendable {
     /// How long a session lasts without use.
     static let idleLifetime: TimeInterval = 8 * 3600
+    /// The most sessions kept: past it, a sign-in ends the session closest to expiring, so signing in again and
+    /// again cannot grow the map without bound.
+    static let maximumSessions = 10_000
     private let sessions = Locked<[String: ConsoleSession]>([:])
+    private let capacity: Int
+
+    init(capacity: Int = ConsoleSessions.maximumSessions) { self.capacity = capacity }
+
+    /// How many sessions are kept.
+    var count: Int { sessions.withLock { $0.count } }
 
     /// 32 random bytes, hex.
     static func randomToken() -> String {
@@ -21,6 +30,9 @@ final class ConsoleSessions: Sendable {
         let session = ConsoleSession(app: app, csrfToken: Self.randomToken(), expires: now + Self.idleLifetime)
         sessions.withLock { all in
             all = all.filter { $0.value.expires > now }
+            if all.count >= capacity, let soonest = all.min(by: { $0.value.expires < $1.value.expires }) {
+                all[soonest.key] = nil
+            }
             all[id] = session
         }
         return (id, session)

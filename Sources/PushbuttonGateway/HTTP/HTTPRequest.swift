@@ -12,10 +12,15 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// `HTTP/1.1` or `HTTP/2`.
     public var version: String
+    /// The host (and port, if sent) the client addressed: HTTP/1's `Host` or HTTP/2's `:authority`; empty if
+    /// none was sent.
+    public var authority: String
+    /// The client's IP address as text (the proxy's, behind a reverse proxy); empty when unknown.
+    public var peer: String
 
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
-        body: [UInt8] = [], version: String = "HTTP/1.1"
+        body: [UInt8] = [], version: String = "HTTP/1.1", authority: String = "", peer: String = ""
     ) {
         self.method = method
         self.path = path
@@ -23,6 +28,8 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.version = version
+        self.authority = authority
+        self.peer = peer
     }
 
     /// The value of a header, by case-insensitive name.

@@ -173,9 +173,12 @@ public final class HTTPServer: Sendable {
             entity.base.map { Array(UnsafeRawBufferPointer(start: $0, count: entity.len)) } ?? []
         let (path, query) = HTTPRequest.split(target: string(pb_http_path(request)))
         let version = pb_http_version(request) >= 0x200 ? "HTTP/2" : "HTTP/1.1"
+        var peer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        let hasPeer = pb_http_peer(request, &peer, socklen_t(peer.count)) == 0
         return HTTPRequest(
             method: string(pb_http_method(request)), path: path, query: query, headers: headers, body: body,
-            version: version)
+            version: version, authority: string(pb_http_authority(request)),
+            peer: hasPeer ? String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "")
     }
 
     private static func respond(_ state: State, _ ticket: Ticket, _ response: HTTPResponse) {

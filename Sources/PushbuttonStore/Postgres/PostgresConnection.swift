@@ -45,7 +45,9 @@ final class PostgresConnection: SQLConnection {
     deinit { PQfinish(handle) }
 
     private static func connect(_ url: String) throws(StoreError) -> OpaquePointer {
-        guard let handle = PQconnectdb(url) else { throw StoreError("out of memory", context: "connecting") }
+        guard let handle = PostgresConnectDefaults.connect(url) else {
+            throw StoreError("out of memory", context: "connecting")
+        }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines)
             PQfinish(handle)

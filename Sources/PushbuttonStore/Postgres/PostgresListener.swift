@@ -126,7 +126,7 @@ final class PostgresListener: Sendable {
 
     /// A connection that listens on the channel, or nil (after a message on stderr, once per outage).
     private func connect() -> OpaquePointer? {
-        guard let connection = PQconnectdb(url) else { return nil }
+        guard let connection = PostgresConnectDefaults.connect(url) else { return nil }
         guard PQstatus(connection) == CONNECTION_OK else {
             PQfinish(connection)
             return nil
