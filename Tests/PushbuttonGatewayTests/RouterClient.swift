@@ -28,7 +28,9 @@ final class RouterClient: Sendable {
     let router: Router
 
     /// `maximumRecipients` replaces the configuration's `limits.maxRecipients` when given.
-    init(now: @escaping @Sendable () -> Date = { Date() }, maximumRecipients: Int? = nil) throws {
+    init(
+        now: @escaping @Sendable () -> Date = { Date() }, maximumRecipients: Int? = nil, rateLimits: RateLimits? = nil
+    ) throws {
         directory = NSTemporaryDirectory() + "pushbutton-router-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try P256PrivateKey.generate().pemRepresentation.write(
@@ -42,7 +44,8 @@ final class RouterClient: Sendable {
         else { throw F.FixtureError(description: "configuration: \(parsed.diagnostics)") }
         store = try SQLGatewayStore.sqlite(path: directory + "/gateway.db")
         var apps: [String: AppRuntime] = [:]
-        for app in configuration.apps {
+        for var app in configuration.apps {
+            if let rateLimits { app.rateLimits = rateLimits }
             apps[app.id] = AppRuntime(configuration: app, validator: PayloadValidator(manifest: manifest), client: nil)
         }
         let services = GatewayServices(

@@ -15,11 +15,11 @@ extension GatewayConfiguration {
     ]
     static let listenKeys = ["host", "port", "tls"]
     static let appKeys = [
-        "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections",
+        "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections", "rateLimits",
     ]
-    static let limitKeys = [
-        "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
-    ]
+    static let limitKeys =
+        ["maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections"]
+        + RateLimits.keys
     static let workerKeys = [
         "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "requestTimeoutSeconds",
     ]
@@ -75,8 +75,10 @@ extension GatewayConfiguration {
             }
         }
         var maximumRecipients = 10_000
+        var rateLimits = RateLimits()
         if let limits = top.object("limits", what: "'limits'", diagnostics: &diagnostics) {
             limits.unknownKeys(known: limitKeys, diagnostics: &diagnostics)
+            rateLimits = rateLimits.reading(limits, diagnostics: &diagnostics)
             listen.maximumBodyBytes =
                 limits.integer("maxBodyBytes", in: 1024...(1 << 30), diagnostics: &diagnostics)
                 ?? listen.maximumBodyBytes
@@ -154,7 +156,10 @@ extension GatewayConfiguration {
         let appsPath = JSONPath.root.appending("apps")
         if let array = top.members["apps"]?.arrayValue, !array.isEmpty {
             for (index, element) in array.enumerated() {
-                if let app = readApp(element, at: appsPath.appending(index), base: base, diagnostics: &diagnostics) {
+                if let app = readApp(
+                    element, at: appsPath.appending(index), base: base, rateLimits: rateLimits,
+                    diagnostics: &diagnostics)
+                {
                     if apps.contains(where: { $0.id == app.id }) {
                         diagnostics.append(
                             Diagnostic(
@@ -202,9 +207,9 @@ extension GatewayConfiguration {
         }
     }
 
-    private static func readApp(_ value: JSONValue, at path: JSONPath, base: String, diagnostics: inout [Diagnostic])
-        -> AppConfiguration?
-    {
+    private static func readApp(
+        _ value: JSONValue, at path: JSONPath, base: String, rateLimits: RateLimits, diagnostics: inout [Diagnostic]
+    ) -> AppConfiguration? {
         guard let app = ConfigReader(value, at: path, what: "an app", diagnostics: &diagnostics) else { return nil }
         app.unknownKeys(known: appKeys, diagnostics: &diagnostics)
         let id = app.string("id", required: true, diagnostics: &diagnostics)
@@ -272,10 +277,17 @@ extension GatewayConfiguration {
         let secret = readDigests(app, "secretKeys", required: true, diagnostics: &diagnostics)
         let publishable = readDigests(app, "publishableKeys", required: false, diagnostics: &diagnostics)
         let connections = app.integer("connections", in: 1...64, diagnostics: &diagnostics) ?? 1
+        var limits = rateLimits
+        if let reader = app.object("rateLimits", what: "'rateLimits'", diagnostics: &diagnostics) {
+            reader.unknownKeys(known: RateLimits.keys, diagnostics: &diagnostics)
+            limits = limits.reading(reader, diagnostics: &diagnostics)
+        }
         guard let id, let topic, let manifest, let environment, let credentials else { return nil }
-        return AppConfiguration(
+        var configuration = AppConfiguration(
             id: id, topic: topic, manifestPath: manifest, credentials: credentials, environment: environment,
             secretKeyDigests: secret, publishableKeyDigests: publishable, connections: connections)
+        configuration.rateLimits = limits
+        return configuration
     }
 
     private static func readEnvironment(_ app: ConfigReader, base: String, diagnostics: inout [Diagnostic])

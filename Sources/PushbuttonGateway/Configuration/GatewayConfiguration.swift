@@ -62,6 +62,8 @@ public struct AppConfiguration: Sendable {
     public var publishableKeyDigests: [[UInt8]]
     /// HTTP/2 connections to APNs for this app.
     public var connections: Int
+    /// Requests a minute its keys, and a device token with its publishable key, may make.
+    public var rateLimits = RateLimits()
 
     public init(
         id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,

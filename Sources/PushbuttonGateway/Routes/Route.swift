@@ -48,6 +48,14 @@ struct Route: Sendable {
         return captured
     }
 
+    /// The device token a route's `{token}` segment captured (registration, tags), for the per-device rate limit.
+    static func deviceToken(pattern: String, captures: [String]) -> String? {
+        let names = pattern.split(separator: "/").filter { $0.hasPrefix("{") }
+        guard let index = names.firstIndex(of: "{token}"), index < captures.count else { return nil }
+        // Lowercased, as the store keeps tokens: a token in capitals is the same device's bucket.
+        return captures[index].lowercased()
+    }
+
     /// Whether the route answers `method`: a `GET` route answers `HEAD` too.
     func answers(_ method: String) -> Bool { method == self.method || (method == "HEAD" && self.method == "GET") }
 }

@@ -11,6 +11,7 @@ struct Router: Sendable {
     let keys: KeyRing
     let metrics: GatewayMetrics
     let console: ConsoleRoutes
+    let limiter = RateLimiter()
 
     func handle(_ request: HTTPRequest) -> HTTPResponse {
         var (route, response) = dispatch(request)
@@ -56,11 +57,46 @@ struct Router: Sendable {
         guard let (route, captures) = matching.first(where: { $0.0.answers(method) }) else {
             return (Self.unknownRoute, refuse(request, allowed: matching.map(\.0.method)))
         }
+        if let refused = rateLimited(request, pattern: route.pattern, captures: captures) {
+            return (route.label, refused)
+        }
         do {
             return (route.label, try route.handler(Route.Call(request: request, captures: captures, router: self)))
         } catch {
             return (route.label, error.response)
         }
+    }
+
+    /// `429` with `Retry-After` when the request's key is over its app's rate, or (with the publishable key) the
+    /// device token the route names is; nil to go on. A request without a valid key goes on to get its `401`.
+    private func rateLimited(_ request: HTTPRequest, pattern: String, captures: [String]) -> HTTPResponse? {
+        guard let credential = try? credential(request), let app = services.apps[credential.app] else { return nil }
+        let limits = app.configuration.rateLimits
+        let now = services.now()
+        var refusal: (wait: TimeInterval, what: String, perMinute: Int)?
+        switch credential.kind {
+        case .secret:
+            if let wait = limiter.take("\(app.id) secret", perMinute: limits.secretPerMinute, now: now) {
+                refusal = (wait, "this app's secret keys", limits.secretPerMinute)
+            }
+        case .publishable:
+            if let wait = limiter.take("\(app.id) publishable", perMinute: limits.publishablePerMinute, now: now) {
+                refusal = (wait, "this app's publishable keys", limits.publishablePerMinute)
+            } else if let token = Route.deviceToken(pattern: pattern, captures: captures),
+                let wait = limiter.take("\(app.id) device \(token)", perMinute: limits.devicePerMinute, now: now)
+            {
+                refusal = (wait, "this device token", limits.devicePerMinute)
+            }
+        }
+        guard let refusal else { return nil }
+        let seconds = max(1, Int(refusal.wait.rounded(.up)))
+        var response = GatewayError(
+            429, "rate_limited",
+            "more than \(refusal.perMinute) requests a minute for \(refusal.what); retry after \(seconds) s "
+                + "(the limits are the configuration's limits and the app's rateLimits)"
+        ).response
+        response.headers.append(("retry-after", String(seconds)))
+        return response
     }
 
     /// No route answers the request: `401` without a key, else `405` (with `Allow`) when the path has routes
