@@ -60,6 +60,12 @@ public protocol GatewayStore: Sendable {
     /// Several processes may lease at once; none gets a recipient another holds.
     func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]
 
+    /// Holds the leases `tokens` until `until` (a worker whose batch takes longer to send than the lease lasts):
+    /// a lease that already ran out and was taken over is left to its new holder. Returns how many batches are
+    /// still held.
+    @discardableResult
+    func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int
+
     /// Records leased recipients' final outcomes in one transaction. For each, `false` (and nothing changes)
     /// when its lease was lost to another worker, so each recipient ends with exactly one outcome. In the same
     /// transaction a recorded 410 marks its device inactive (as ``markInactive(app:token:since:now:)``) and,

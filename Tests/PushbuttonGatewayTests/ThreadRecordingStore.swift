@@ -86,6 +86,10 @@ final class ThreadRecordingStore: GatewayStore {
         try inner.finishWebhookEvents(ids)
     }
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError) { try inner.release(deliveries) }
+    func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {
+        note()
+        return try inner.renewLeases(tokens, until: until)
+    }
     func notification(id: String, limit: Int, after: Int64) throws(StoreError) -> NotificationRecord? {
         try inner.notification(id: id, limit: limit, after: after)
     }

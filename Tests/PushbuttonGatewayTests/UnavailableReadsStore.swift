@@ -63,6 +63,9 @@ final class UnavailableReadsStore: GatewayStore {
     }
     func finishWebhookEvents(_ ids: [Int64]) throws(StoreError) { try inner.finishWebhookEvents(ids) }
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError) { try inner.release(deliveries) }
+    func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {
+        try inner.renewLeases(tokens, until: until)
+    }
     func cancel(campaign id: String, now: Date) throws(StoreError) -> NotificationRecord? {
         try inner.cancel(campaign: id, now: now)
     }

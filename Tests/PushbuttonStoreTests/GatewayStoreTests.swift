@@ -69,6 +69,25 @@ struct GatewayStoreTests {
     }
 
     @Test(arguments: StoreBackend.allCases)
+    func aRenewedLeaseIsNotTakenAndARenewalAfterATakeoverChangesNothing(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        _ = try store.enqueue(spec("n1"), deliveries: deliveries(3), idempotency: nil, now: Self.t0)
+        let held = try store.lease(limit: 10, duration: 30, now: Self.t0)
+        #expect(held.count == 3)
+        let tokens = Set(held.map(\.leaseToken))
+        // Renewed at 20 s until 60 s: at 31 s (past the first lease) nobody may take it.
+        #expect(try store.renewLeases(tokens, until: Self.t0 + 60) == 1)
+        #expect(try store.lease(limit: 10, duration: 30, now: Self.t0 + 31).isEmpty)
+        // Not renewed again: at 61 s it is taken over, and the old holder's renewal leaves the new lease alone.
+        let takenOver = try store.lease(limit: 10, duration: 30, now: Self.t0 + 61)
+        #expect(takenOver.count == 3)
+        #expect(try store.renewLeases(tokens, until: Self.t0 + 200) == 0)
+        #expect(try store.lease(limit: 10, duration: 30, now: Self.t0 + 92).count == 3)
+        #expect(try !store.complete(held[0], outcome: .delivered, attempts: 1, now: Self.t0 + 93))
+        #expect(try store.renewLeases([], until: Self.t0 + 200) == 0)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
     func leasesAreExclusiveAndAnExpiredLeaseComesBackWithTheSameAPNsID(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         #expect(

@@ -107,6 +107,9 @@ final class DeliveryWorkers: Sendable {
                 _ = await signal.wait(after: seen, timeout: options.pollInterval)
                 continue
             }
+            // The lease is renewed while the batch is sent and its outcomes recorded: a batch slower than the lease
+            // (APNs throttling, a slow machine) is not leased again and sent twice meanwhile.
+            let renewal = Task { await self.keepLeased(Set(leased.map(\.leaseToken))) }
             // In a task of its own: a stop that cancels the workers lets the batch under way finish.
             let (completed, held) = await Task { await self.send(leased) }.value
             await recording?.value
@@ -114,12 +117,25 @@ final class DeliveryWorkers: Sendable {
             // Held ones are given back once the rest of their batch is recorded (a batch comes free whole).
             recording = Task { [self] in
                 await recorder.record(completed)
+                renewal.cancel()
                 await giveBack(held)
             }
             // All held (an app's APNs unreachable): not leased again at once.
             if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
         await recording?.value
+    }
+
+    /// Renews `tokens`' leases every third of the lease's length until cancelled. A renewal that fails (the
+    /// database away) is tried again at the next; if the lease runs out meanwhile, it is as after a crash.
+    func keepLeased(_ tokens: Set<String>) async {
+        let store = self.store
+        let lease = options.lease
+        while !Task.isCancelled {
+            do { try await clock.sleep(for: lease / 3) } catch { return }
+            let until = now() + lease.seconds
+            _ = try? await threads.perform { () throws(StoreError) in try store.renewLeases(tokens, until: until) }
+        }
     }
 
     /// Gives leased recipients back to the queue unsent (a batch leased as the stop began, or held while an

@@ -159,6 +159,24 @@ extension SQLGatewayStore {
         return leased
     }
 
+    public func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {
+        guard !tokens.isEmpty else { return 0 }
+        return try with { connection throws(StoreError) in
+            try dialect.transactionWithoutWaitingForDisk(connection) { () throws(StoreError) -> Int in
+                var held = 0
+                // Only the batches still carrying the token: one whose lease ran out and was leased again has
+                // another token (its new holder's), and keeps it.
+                for token in tokens {
+                    held += try connection.run(
+                        "UPDATE queue_batches SET lease_until = ? WHERE lease_token = ?",
+                        [Self.time(until), .text(token)]
+                    ).changes
+                }
+                return held
+            }
+        }
+    }
+
     public func release(_ deliveries: [LeasedDelivery]) throws(StoreError) {
         guard !deliveries.isEmpty else { return }
         try with { connection throws(StoreError) in
