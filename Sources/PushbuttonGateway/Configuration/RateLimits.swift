@@ -20,6 +20,7 @@ public struct RateLimits: Sendable, Hashable {
     /// The smallest bucket, so a low rate still lets a device register and set its tags in one go.
     public static let minimumBurst = 5
 
+    /// The defaults: secret keys unlimited, 60,000 a minute with the publishable keys, 30 per device token.
     public init(secretPerMinute: Int = 0, publishablePerMinute: Int = 60_000, devicePerMinute: Int = 30) {
         self.secretPerMinute = secretPerMinute
         self.publishablePerMinute = publishablePerMinute

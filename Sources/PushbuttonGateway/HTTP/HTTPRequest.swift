@@ -2,6 +2,7 @@ import Foundation
 
 /// One request as the routes see it: copied out of the server library, so it can cross threads.
 public struct HTTPRequest: Sendable {
+    /// `GET`, `POST`, … as sent.
     public var method: String
     /// The path without the query string, percent-escapes left as sent.
     public var path: String
@@ -9,6 +10,7 @@ public struct HTTPRequest: Sendable {
     public var query: [String: String]
     /// Header names in lowercase; a repeated header keeps its last value.
     public var headers: [String: String]
+    /// The request's body, whole (bounded by the server's `maxBodyBytes`).
     public var body: [UInt8]
     /// `HTTP/1.1` or `HTTP/2`.
     public var version: String
@@ -18,6 +20,7 @@ public struct HTTPRequest: Sendable {
     /// The client's IP address as text (the proxy's, behind a reverse proxy); empty when unknown.
     public var peer: String
 
+    /// A request as the server copies it out, or as a test makes one.
     public init(
         method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
         body: [UInt8] = [], version: String = "HTTP/1.1", authority: String = "", peer: String = ""

@@ -159,6 +159,7 @@ extension SQLGatewayStore {
         return leased
     }
 
+    /// Moves the end of the batches still held under `tokens` to `until`, in one transaction.
     public func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {
         guard !tokens.isEmpty else { return 0 }
         return try with { connection throws(StoreError) in
