@@ -13,17 +13,7 @@ struct BoundedDrain: Sendable {
     /// Drains. `arm` is called once the drain has started, with a function that ends the attempt at once as
     /// ``ImmediateDelivery/Attempt/expired`` (hand it to the system's expiration handler).
     func run(arm: (@escaping @Sendable () -> Void) async -> Void) async -> ImmediateDelivery.Attempt {
-        let outbox = outbox
-        let sender = sender
-        let drain = Task { () -> ImmediateDelivery.Attempt in
-            do {
-                return .drained(try await outbox.drain(sender: sender))
-            } catch let error as OutboxError where error.code == .workerBusy {
-                return .workerBusy
-            } catch {
-                return .failed("\(error)")
-            }
-        }
+        let drain = startDrain()
         let outcome = Locked<ImmediateDelivery.Attempt?>(nil)
         let waiter = Locked<CheckedContinuation<Void, Never>?>(nil)
         // The first outcome wins; the wait ends with it whether it came before or after the wait began.
@@ -60,5 +50,20 @@ struct BoundedDrain: Sendable {
         let result = outcome.withLock { $0 } ?? .outOfTime
         if case .drained = result {} else { drain.cancel() }
         return result
+    }
+
+    /// The drain itself, in a task of its own so it can be cancelled.
+    private func startDrain() -> Task<ImmediateDelivery.Attempt, Never> {
+        let outbox = outbox
+        let sender = sender
+        return Task {
+            do {
+                return .drained(try await outbox.drain(sender: sender))
+            } catch let error as OutboxError where error.code == .workerBusy {
+                return .workerBusy
+            } catch {
+                return .failed("\(error)")
+            }
+        }
     }
 }
