@@ -8,7 +8,7 @@
         import UserNotificationsStandIn
     #endif
 
-    /// One `BGTask` run as a ``PushbuttonReceiver/BackgroundTaskRun``: completed at most once, whoever asks first
+    /// One `BGTask` run as a `BackgroundTaskRun` (PushbuttonReceiver): completed at most once, whoever asks first
     /// (the work's end or the expiration).
     ///
     /// `@unchecked Sendable`: `BGTask` is not marked `Sendable`, but the framework calls the expiration handler on

@@ -10,7 +10,7 @@
         import UserNotificationsStandIn
     #endif
 
-    /// A ``PushbuttonReceiver/BackgroundTaskScheduler`` over `BGTaskScheduler.shared`: app-refresh tasks
+    /// A `BackgroundTaskScheduler` (PushbuttonReceiver) over `BGTaskScheduler.shared`: app-refresh tasks
     /// (`BGAppRefreshTask`, about 30 seconds), or processing tasks (`BGProcessingTask`, minutes, when the device is
     /// idle) that need the network. Give it to `OutboxRefresh` (PushbuttonOutbox).
     ///
