@@ -2,11 +2,14 @@
 import PushbuttonAPNs
 
 // snippet.hide
-func certificateClient() throws -> APNsClient {
-    // snippet.show
-    let certificate = ClientCertificate.pkcs12(file: "push.p12", passphraseFile: "push.p12.pass")
-    let transport = try NGHTTP2Transport(.init(environment: .production, certificate: certificate))
-    let client = APNsClient(transport: transport, tokens: nil)
-    // snippet.hide
-    return client
-}
+// NGHTTP2Transport is the sender's transport on Linux only (as in PushbuttonAPNs).
+#if canImport(CNGHTTP2) && canImport(COpenSSL)
+    func certificateClient() throws -> APNsClient {
+        // snippet.show
+        let certificate = ClientCertificate.pkcs12(file: "push.p12", passphraseFile: "push.p12.pass")
+        let transport = try NGHTTP2Transport(.init(environment: .production, certificate: certificate))
+        let client = APNsClient(transport: transport, tokens: nil)
+        // snippet.hide
+        return client
+    }
+#endif

@@ -2,14 +2,19 @@
 import PushbuttonAPNs
 
 // snippet.hide
-func countedClient(keyFile: String, keyID: String, teamID: String) throws {
-    // snippet.show
-    let statistics = APNsStatistics()
-    let client = try APNsClient(
-        environment: .production, keyFile: keyFile, keyID: keyID, teamID: teamID, observer: statistics)
-    // … send …
-    let counters = statistics.counters
-    print(counters.delivered, counters.rejectedByReason["Unregistered", default: 0], counters.latency.meanMilliseconds)
-    // snippet.hide
-    _ = client
-}
+// NGHTTP2Transport is the sender's transport on Linux only (as in PushbuttonAPNs).
+#if canImport(CNGHTTP2) && canImport(COpenSSL)
+    func countedClient(keyFile: String, keyID: String, teamID: String) throws {
+        // snippet.show
+        let statistics = APNsStatistics()
+        let client = try APNsClient(
+            environment: .production, keyFile: keyFile, keyID: keyID, teamID: teamID, observer: statistics)
+        // … send …
+        let counters = statistics.counters
+        print(
+            counters.delivered, counters.rejectedByReason["Unregistered", default: 0], counters.latency.meanMilliseconds
+        )
+        // snippet.hide
+        _ = client
+    }
+#endif
