@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Checks that the Swift in the iOS developer's DocC articles is compiled.
+"""Checks that the Swift in the DocC articles is compiled.
 
-Swift code in these catalogs must be a SwiftPM snippet (`Snippets/*.swift`, built by `swift build` in Swift 6
+Swift code in every catalog (`Sources/*/*.docc`) must be a SwiftPM snippet (`Snippets/*.swift`, built by `swift build` in Swift 6
 mode, against the UserNotifications stand-in on Linux) shown with `@Snippet(path: "Pushbutton/Snippets/Name")`,
 not a ```swift block that nothing compiles. Every `@Snippet` in any catalog must name a file that exists, so a
 renamed snippet cannot leave an article showing nothing. `make test` runs this after `swift build`, which fails
@@ -17,15 +17,14 @@ import os
 import re
 import sys
 
-# The catalogs whose every Swift block must be a snippet (the iOS developer's path). Others still hold
-# uncompiled ```swift blocks; add a catalog here once its blocks are snippets.
-CHECKED = [
-    "Sources/PushbuttonReceiver/PushbuttonReceiver.docc",
-    "Sources/PushbuttonReceiverTesting/PushbuttonReceiverTesting.docc",
-    "Sources/PushbuttonUserNotifications/PushbuttonUserNotifications.docc",
-    "Sources/PushbuttonOutbox/PushbuttonOutbox.docc",
-    "Sources/Pushbutton/Pushbutton.docc/GettingStarted.md",
-]
+# Every catalog: a Swift block anywhere in them must be a snippet. Code that is deliberately not Swift this package
+# can compile (another SDK's API in a comparison, a shell session, JSON) is fenced as what it is (```text,
+# ```console, ```json), never as ```swift. Swift that needs a package this one does not depend on (swift-log,
+# swift-prometheus) is a snippet too: it declares the few names it uses from that package in a hidden part, so
+# the Pushbutton side of it is compiled.
+CATALOGS = "Sources/*/*.docc"
+# A fence that says Swift, whatever its case or attributes (```swift, ``` Swift, ```swift title=…).
+SWIFT_FENCE = re.compile(r"^\s*(```|~~~)\s*swift\b", re.IGNORECASE)
 SNIPPET = re.compile(r'@Snippet\(path:\s*"([^"]+)"')
 
 
@@ -41,11 +40,12 @@ def main():
     parser.add_argument("--package", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     args = parser.parse_args()
     problems = []
-    for entry in CHECKED:
+    checked = sorted(glob.glob(CATALOGS, root_dir=args.package))
+    for entry in checked:
         for article in articles(args.package, entry):
             with open(article, encoding="utf-8") as handle:
                 for number, line in enumerate(handle, 1):
-                    if line.strip().startswith("```swift"):
+                    if SWIFT_FENCE.match(line):
                         problems.append(
                             f"{os.path.relpath(article, args.package)}:{number}: a ```swift block nothing compiles; "
                             "make it a snippet in Snippets/ and show it with @Snippet(path: \"Pushbutton/Snippets/Name\")")
@@ -65,7 +65,7 @@ def main():
     for problem in problems:
         print(problem, file=sys.stderr)
     snippets = len(glob.glob(os.path.join(args.package, "Snippets", "**", "*.swift"), recursive=True))
-    print(f"snippets: {snippets} snippet files; {len(problems)} problems in the iOS developer's articles")
+    print(f"snippets: {snippets} snippet files; {len(problems)} problems in {len(checked)} catalogs")
     return 1 if problems else 0
 
 

@@ -23,6 +23,9 @@
         public let center: UNUserNotificationCenter
         /// The language button titles are resolved in.
         public let locale: String?
+        /// Where titles are read first: the app's `PushbuttonNotifications` table in ``locale`` (what
+        /// `pushbutton codegen` writes), so a translator's edit there wins over the manifest's text.
+        public let strings: StringTable
         private let deadline: Duration
         private let presentation: ForegroundPresentation
         private let originals = Locked([String: (model: Pushbutton.Category, object: UNNotificationCategory)]())
@@ -41,13 +44,16 @@
         ///     (default: as the delegate installed before Pushbutton's says, else not at all, as without a delegate).
         ///   - joinDeadline: how long a previously installed delegate may take before the system's completion
         ///     handler is called without it (keep it under the system's window of about 30 seconds).
+        ///   - strings: the string table titles are read from first (default: the main bundle's
+        ///     `PushbuttonNotifications` table in `locale`); a key it lacks keeps the manifest's translations.
         public init(
             center: UNUserNotificationCenter = .current(), locale: String? = AppLanguage.current,
             foregroundPresentation: ForegroundPresentation = ForegroundPresentation(),
-            joinDeadline: Duration = .seconds(25)
+            joinDeadline: Duration = .seconds(25), strings: StringTable? = nil
         ) {
             self.center = center
             self.locale = locale
+            self.strings = strings ?? .bundle(localization: locale)
             presentation = foregroundPresentation
             deadline = joinDeadline
         }
@@ -82,7 +88,7 @@
             let originals = self.originals.withLock { $0 }
             let objects = categories.map { category -> UNNotificationCategory in
                 if let original = originals[category.identifier], original.model == category { return original.object }
-                return UserNotificationsMapping.category(category, locale: locale)
+                return UserNotificationsMapping.category(strings.apply(to: category), locale: locale)
             }
             center.setNotificationCategories(Set(objects))
         }
@@ -92,7 +98,8 @@
 
         /// The category as the system gives it back: titles resolved for ``locale``, icons (unreadable) gone.
         public func registeredForm(of category: Pushbutton.Category) -> Pushbutton.Category {
-            UserNotificationsMapping.category(from: UserNotificationsMapping.category(category, locale: locale))
+            UserNotificationsMapping.category(
+                from: UserNotificationsMapping.category(strings.apply(to: category), locale: locale))
         }
 
         /// Schedules a local notification. Its `userInfo` becomes property-list values: keys whose value is `null`

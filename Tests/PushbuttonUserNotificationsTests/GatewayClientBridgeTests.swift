@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
 import PushbuttonReceiverTesting
+import PushbuttonSupport
 import PushbuttonUserNotifications
 import Testing
 import UserNotificationsStandIn
@@ -69,6 +70,8 @@ import UserNotificationsStandIn
         let backend = ImmediateDelivery(
             outbox: outbox, sender: NeverAnswers(), budget: .seconds(15), window: UIKitBackgroundWindow(),
             clock: clock)
+        let outcomes = Locked([ImmediateDelivery.Attempt]())
+        backend.observe { outcome in outcomes.withLock { $0.append(outcome) } }
         let tap = Task {
             try await backend.deliver(
                 BackendRequest(
@@ -80,6 +83,7 @@ import UserNotificationsStandIn
         #expect(open.contains("Pushbutton delivery"))
         await MainActor.run { UIApplication.shared.standInExpireBackgroundTasks() }
         try await tap.value  // returns without the clock reaching the budget
+        #expect(outcomes.withLock { $0 } == [.expired])  // at once, not when the cancelled drain returns
         let stillOpen = await MainActor.run { UIApplication.shared.standInOpenBackgroundTasks }
         #expect(!stillOpen.contains("Pushbutton delivery"))
         let status = try await outbox.status()

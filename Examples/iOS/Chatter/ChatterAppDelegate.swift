@@ -37,6 +37,11 @@ final class ChatterAppDelegate: NSObject, UIApplicationDelegate {
             gateway.attach(to: router)
             try ChatterActions.register(on: router)
             Task { try await outbox.run(sender: sender) }
+            // What a tap could not deliver at once: a BGTaskScheduler task drains it (identifier in the Info.plist).
+            let refresh = OutboxRefresh(
+                identifier: "com.example.chatter.outbox-drain", outbox: outbox, sender: sender,
+                scheduler: SystemBackgroundTasks())
+            if refresh.register() { try? refresh.schedule() }
             self.router = router
         } catch {
             print("Chatter: Pushbutton is not set up: \(error)")

@@ -10,7 +10,9 @@ struct CodegenCommand: Command {
         DIR/<locale>.lproj/<TABLE>.strings for each locale the manifest declares, and DIR/<TABLE>.xcstrings.
         TABLE is PushbuttonNotifications unless --table names another (Localizable is the app's own table).
         Translations in other languages (the built-ins' es, ja, zh-Hans) are left out: an .lproj folder
-        makes iOS list the app as supporting its language. Nothing is written outside DIR.
+        makes iOS list the app as supporting its language. The app reads the table at run time
+        (SystemNotificationCenter's StringTable, in the app's language): a translation edited there is what
+        the buttons show, and a key it lacks keeps the manifest's text. Nothing is written outside DIR.
         Legacy categories are converted to the modern model (the conversion's warnings go to stderr).
         A manifest with errors is refused: fix what 'pushbutton lint' reports first.
         """

@@ -26,6 +26,9 @@ public final class ImmediateDelivery: BackendDelivery {
         case workerBusy
         /// The budget passed first; the request waits in the outbox.
         case outOfTime
+        /// The system said time is up first (the background window or task expired); the request waits in the
+        /// outbox.
+        case expired
         /// The drain failed (the database); the request waits in the outbox.
         case failed(String)
     }
@@ -78,46 +81,14 @@ public final class ImmediateDelivery: BackendDelivery {
         for observer in observers.withLock({ $0 }) { observer(outcome) }
     }
 
-    /// Drains the outbox within ``budget``.
+    /// Drains the outbox within ``budget``, holding ``window`` while it runs; its expiration ends the attempt at
+    /// once.
     public func attempt() async -> Attempt {
-        let outbox = outbox
-        let sender = sender
-        let drain = Task { () -> Attempt in
-            do {
-                return .drained(try await outbox.drain(sender: sender))
-            } catch let error as OutboxError where error.code == .workerBusy {
-                return .workerBusy
-            } catch {
-                return .failed("\(error)")
-            }
+        var held: Int?
+        let outcome = await BoundedDrain(outbox: outbox, sender: sender, budget: budget, clock: clock).run {
+            [window] stop in
+            held = await window?.begin("Pushbutton delivery") { stop() }
         }
-        // The system's window closing stops the drain: it returns with what it did, and the rest waits.
-        let held = await window?.begin("Pushbutton delivery") { drain.cancel() }
-        let resumed = Locked(false)
-        let timer = Locked<Task<Void, Never>?>(nil)
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Attempt, Never>) in
-            let finish: @Sendable (Attempt) -> Void = { value in
-                let first = resumed.withLock { done -> Bool in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: value) }
-            }
-            Task { finish(await drain.value) }
-            let sleeper = Task { [clock, budget] in
-                do {
-                    try await clock.sleep(for: budget)
-                    finish(.outOfTime)
-                } catch {
-                    // Cancelled: the drain finished first.
-                }
-            }
-            timer.withLock { $0 = sleeper }
-        }
-        timer.withLock { $0?.cancel() }
-        // A drain still under way at the deadline is cancelled; what it had in flight is sent again later, under
-        // the same idempotency key.
-        if outcome == .outOfTime { drain.cancel() }
         if let held { await window?.end(held) }
         return outcome
     }

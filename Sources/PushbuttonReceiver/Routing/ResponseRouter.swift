@@ -311,9 +311,11 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
             return await callBack(step.spec, index: index, response: response)
         case nil:
             guard let (identifier, handler) = registry.handler(for: step.spec.name) else { return .unknownAction }
-            let context = ActionContext(
+            var context = ActionContext(
                 identifier: identifier, arguments: step.spec.arguments, situation: situation,
                 notification: response.notification, replyText: response.userText)
+            context.backend = backend
+            context.tapKey = Self.tapKey(response, index: index)
             do {
                 try await handler(context)
                 return .succeeded
@@ -408,7 +410,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         let adds = spec.builtin == .addTag
         let change = TagChange(
             added: adds ? tags : [], removed: adds ? [] : tags,
-            idempotencyKey: "\(response.notification.identifier):\(response.actionIdentifier):\(index)",
+            idempotencyKey: Self.tapKey(response, index: index),
             notificationIdentifier: response.notification.identifier, actionIdentifier: response.actionIdentifier)
         do {
             try await tagStore.apply(change)
@@ -416,6 +418,11 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         } catch {
             return .failed(RoutingFailure(.tagStoreFailed, error: error))
         }
+    }
+
+    /// The idempotency key of what the action at `index` of a tap sends: the same for every routing of that tap.
+    static func tapKey(_ response: NotificationResponse, index: Int) -> String {
+        "\(response.notification.identifier):\(response.actionIdentifier):\(index)"
     }
 
     private func callBack(_ spec: ActionSpec, index: Int, response: NotificationResponse) async
@@ -435,7 +442,7 @@ public final class ResponseRouter: NotificationResponseHandler, Sendable {
         }
         let request = BackendRequest(
             url: url, method: spec.arguments["method"]?.stringValue ?? "POST", body: body,
-            idempotencyKey: "\(response.notification.identifier):\(response.actionIdentifier):\(index)",
+            idempotencyKey: Self.tapKey(response, index: index),
             notificationIdentifier: response.notification.identifier, actionIdentifier: response.actionIdentifier)
         do {
             try await backend.deliver(request)
