@@ -90,10 +90,32 @@
             continuation?.resume(returning: result)
         }
 
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-        ) {
+        // Apple's SDK marks the completion handlers `@Sendable`, FoundationNetworking does not: a witness of the other
+        // shape would only nearly match the optional requirement and never be called.
+        #if canImport(FoundationNetworking)
+            func urlSession(
+                _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+            ) { received(response, completionHandler) }
+
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+            ) { redirect(task, to: request, completionHandler) }
+        #else
+            func urlSession(
+                _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+            ) { received(response, completionHandler) }
+
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+            ) { redirect(task, to: request, completionHandler) }
+        #endif
+
+        /// Refuses an error status or a declared length over the limit before any of the body is read.
+        private func received(_ response: URLResponse, _ completionHandler: (URLSession.ResponseDisposition) -> Void) {
             let status = (response as? HTTPURLResponse)?.statusCode ?? 200
             state.withLock { $0.status = status }
             if !(200..<300).contains(status) {
@@ -119,9 +141,9 @@
             }
         }
 
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        /// Follows a redirect while there are few and it stays on https (or allowed http).
+        private func redirect(
+            _ task: URLSessionTask, to request: URLRequest, _ completionHandler: (URLRequest?) -> Void
         ) {
             let count = state.withLock { state -> Int in
                 state.redirects += 1
