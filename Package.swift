@@ -218,6 +218,8 @@ let package = Package(
                 "Pushbutton", "pushbutton", "PushbuttonSupport",
                 "PushbuttonReceiver", "PushbuttonReceiverTesting",
                 "PushbuttonPreview",
+                "PushbuttonUserNotifications",
+                .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
         .testTarget(

@@ -1,3 +1,4 @@
+import Pushbutton
 import PushbuttonSupport
 
 /// A self-contained HTML page (no external resources) showing a notification as iOS draws it: the banner,
@@ -25,7 +26,7 @@ public enum HTMLPreviewRenderer {
             <h2>Banner</h2>
             <section class="banner">\(card(preview, large: false))</section>
             <h2>Expanded</h2>
-            <section class="expanded">\(card(preview, large: true))
+            <section class="expanded">\(media(preview))\(card(preview, large: true))
 
             """
         if !preview.buttons.isEmpty {
@@ -54,6 +55,22 @@ public enum HTMLPreviewRenderer {
         if let subtitle = preview.subtitle { html += "<p class=\"subtitle\">\(subtitle)</p>" }
         html += "<p class=\"body\(large ? "" : " clamp")\">\(preview.body)</p></div>"
         return html
+    }
+
+    /// The media above the expanded text: the image, video or sound itself when there is a source, else a frame
+    /// with the file's name.
+    private static func media(_ preview: NotificationPreview) -> HTML {
+        guard let media = preview.media else { return "" }
+        guard let source = preview.mediaSource else {
+            return "<div class=\"media placeholder\" data-media=\"\(media.kind.rawValue)\">"
+                + "\(media.kind.rawValue) · \(preview.mediaFileName ?? "")</div>"
+        }
+        switch media.kind {
+        case .image, .gif:
+            return "<img class=\"media\" src=\"\(source)\" alt=\"\(preview.mediaFileName ?? "")\">"
+        case .video: return "<video class=\"media\" src=\"\(source)\" controls muted></video>"
+        case .audio: return "<audio class=\"media\" src=\"\(source)\" controls></audio>"
+        }
     }
 
     private static func action(_ button: NotificationPreview.Button) -> HTML {
@@ -120,6 +137,9 @@ public enum HTMLPreviewRenderer {
         .placeholder{flex:1;color:#8e8e93}
         .send{background:#007aff;color:#fff;border-radius:14px;padding:2px 10px;font-weight:600}
         .note{margin-top:10px;padding:10px 12px;border-radius:12px;background:rgba(255,204,0,.9);font-size:13px}
+        .media{display:block;width:100%;max-height:360px;object-fit:cover;border-radius:20px 20px 0 0;margin-bottom:-8px}
+        .placeholder.media{display:flex;align-items:center;justify-content:center;height:160px;background:#d1d1d6;\
+        color:#3a3a3c;font-size:13px;margin-bottom:0;border-radius:20px;margin-bottom:8px}
         .legend{margin:14px 6px 0;font-size:11px;color:rgba(255,255,255,.85)}
         .legend .glyph{fill:currentColor;vertical-align:-2px}
         .red{color:#ffb3ad}

@@ -45,6 +45,12 @@ public struct NotificationPreview: Sendable {
     public var previewsHidden: Bool
     /// Why no buttons show, or what iOS leaves out; nil when everything shows.
     public var note: String?
+    /// The payload's media (`pushbutton.media`), shown above the expanded text; nil when there is none or previews
+    /// are hidden.
+    public var media: PayloadMedia?
+    /// What the HTML preview loads for ``media``: its `https:` URL, or a local file as a `data:` URI (see
+    /// ``embedMedia(allowingLocalFiles:)``); nil draws a frame with the file's name, as the SVG always does.
+    public var mediaSource: String?
     /// The device's language, when it is a language identifier; it decides the text direction.
     public var language: LocaleIdentifier?
     /// Whether the device lays the notification out right to left (Arabic, Hebrew, …), as iOS mirrors its UI.
@@ -81,6 +87,7 @@ public struct NotificationPreview: Sendable {
         let actions = registered?.actions ?? []
         buttons = actions.prefix(Self.maximumButtons).map { Self.button($0, locale: locale) }
         note = Self.note(category: payload.aps.category, registered: registered, actionCount: actions.count)
+        media = previewsHidden ? nil : payload.actions?.media
     }
 
     /// The registered category, or the one a payload's own buttons define.

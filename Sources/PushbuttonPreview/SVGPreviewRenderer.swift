@@ -20,6 +20,16 @@ public enum SVGPreviewRenderer {
         y += 14
         elements.append(label("EXPANDED", y: y + 10))
         y += 18
+        if let media = preview.media {
+            // SVG loads nothing: a frame with the file's name stands for the media.
+            elements.append(
+                "<rect class=\"media\" x=\"10\" y=\"\(y)\" width=\"\(width - 20)\" height=\"150\" rx=\"20\" fill=\"#d1d1d6\"/>"
+            )
+            elements.append(
+                "<text x=\"\(width / 2)\" y=\"\(y + 80)\" font-size=\"13\" fill=\"#3a3a3c\" text-anchor=\"middle\">"
+                    + "\(media.kind.rawValue) · \(preview.mediaFileName ?? "")</text>")
+            y += 158
+        }
         y = card(preview, y: y, bodyLines: 8, into: &elements)
         if !preview.buttons.isEmpty {
             y += 8

@@ -25,6 +25,17 @@
             state = Locked((content, Handler(call: handler)))
         }
 
+        /// Changes the content while it is not delivered (under the lock a delivery takes, so a change is never
+        /// half made when the budget delivers); returns whether it did.
+        @discardableResult
+        func update(_ change: (UNMutableNotificationContent) -> Void) -> Bool {
+            state.withLock { state in
+                guard let content = state?.content as? UNMutableNotificationContent else { return false }
+                change(content)
+                return true
+            }
+        }
+
         /// Delivers if nobody has; returns whether this call did.
         @discardableResult
         func deliver() -> Bool {

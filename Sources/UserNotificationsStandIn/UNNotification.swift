@@ -12,6 +12,7 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
         var categoryIdentifier = ""
         var threadIdentifier = ""
         var userInfo: [AnyHashable: Any] = [:]
+        var attachments: [UNNotificationAttachment] = []
     }
 
     @available(tvOS, unavailable)
@@ -25,6 +26,10 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, @unchec
     @available(tvOS, unavailable)
     open var threadIdentifier: String { storage.threadIdentifier }
     open var userInfo: [AnyHashable: Any] { storage.userInfo }
+    /// Mirrors `attachments` (iOS 10, macOS 10.14, watchOS 3; not on tvOS).
+    @available(iOS 10, macOS 10.14, watchOS 3, *)
+    @available(tvOS, unavailable)
+    open var attachments: [UNNotificationAttachment] { storage.attachments }
 
     open func copy(with zone: NSZone? = nil) -> Any {
         let copy = UNNotificationContent()
@@ -69,6 +74,12 @@ open class UNMutableNotificationContent: UNNotificationContent, @unchecked Senda
     override open var userInfo: [AnyHashable: Any] {
         get { storage.userInfo }
         set { storage.userInfo = newValue }
+    }
+    @available(iOS 10, macOS 10.14, watchOS 3, *)
+    @available(tvOS, unavailable)
+    override open var attachments: [UNNotificationAttachment] {
+        get { storage.attachments }
+        set { storage.attachments = newValue }
     }
 }
 

@@ -109,3 +109,35 @@ import Testing
         #expect(result.stderr.contains("has errors, so the payloads were not checked"))
     }
 }
+
+/// `payload --media URL [--media-type T]`.
+struct PayloadMediaCommandTests {
+    @Test func mediaIsWrittenWithMutableContentAndItsTypeFromTheURL() async throws {
+        let result = try await CLI.run(["payload", "--body", "Sale", "--media", "https://cdn.example.com/sale.png"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let value = try JSONParser.parse(result.stdout)
+        #expect(value["aps"]?["mutable-content"] == 1)
+        #expect(value["pushbutton"]?["media"]?["type"] == "image")
+        #expect(value["pushbutton"]?["media"]?["url"] == "https://cdn.example.com/sale.png")
+    }
+
+    @Test func anExplicitTypeWinsAndAPlainHTTPURLIsWarnedAbout() async throws {
+        let result = try await CLI.run([
+            "payload", "--body", "Listen", "--media", "http://cdn.example.com/clip", "--media-type", "audio",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try JSONParser.parse(result.stdout)["pushbutton"]?["media"]?["type"] == "audio")
+        #expect(result.stderr.contains("pushbutton.media.url") && result.stderr.contains("https"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        (["payload", "--body", "x", "--media", "https://cdn.example.com/file"], "add --media-type"),
+        (["payload", "--body", "x", "--media-type", "image"], "--media-type needs --media"),
+        (["payload", "--body", "x", "--media", "https://a.example/a.jpg", "--media-type", "photo"], "is not one of"),
+    ])
+    func wrongMediaFlagsAreUsageErrors(arguments: [String], message: String) async throws {
+        let result = try await CLI.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+}

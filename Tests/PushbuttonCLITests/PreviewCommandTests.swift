@@ -91,3 +91,43 @@ enum BrowserScreenshot {
             ])
     }
 }
+
+/// `pushbutton preview` of a payload with `pushbutton.media`: the HTML embeds a local file (as a `data:` URI) or
+/// loads the URL; the SVG draws a frame with the file's name.
+@Suite(.timeLimit(.minutes(5))) struct PreviewMediaTests {
+    static func payload(media url: String, in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("payload.json").path
+        let json = #"""
+            {"aps": {"alert": {"title": "Sale", "body": "50% off"}, "category": "message", "mutable-content": 1},
+             "pushbutton": {"v": 1, "media": {"url": "\#(url)", "type": "image"}}}
+            """#
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func aLocalImageIsEmbeddedAndTheSVGShowsItsName() async throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let image = directory.appendingPathComponent("sale.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]).write(to: image)
+        let (result, html, svg, _, output) = try await PreviewCommandTests.render(
+            [], payload: try Self.payload(media: image.path, in: directory))
+        defer { try? FileManager.default.removeItem(at: output) }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(html.contains(#"<img class="media" src="data:image/png;base64,iVBORw0KGgoBAgM=" alt="sale.png">"#))
+        #expect(svg.contains(#"<rect class="media""#) && svg.contains("image · sale.png</text>"))
+    }
+
+    @Test func aRemoteImageIsLoadedFromItsURLAndAMissingFileIsAFrame() async throws {
+        let directory = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (_, remote, _, _, first) = try await PreviewCommandTests.render(
+            [], payload: try Self.payload(media: "https://cdn.example.com/a/sale.jpg?w=2", in: directory))
+        defer { try? FileManager.default.removeItem(at: first) }
+        #expect(remote.contains(#"<img class="media" src="https://cdn.example.com/a/sale.jpg?w=2" alt="sale.jpg">"#))
+        let (_, missing, _, _, second) = try await PreviewCommandTests.render(
+            [], payload: try Self.payload(media: "/nonexistent/pic.jpg", in: directory))
+        defer { try? FileManager.default.removeItem(at: second) }
+        #expect(missing.contains(#"<div class="media placeholder" data-media="image">image · pic.jpg</div>"#))
+    }
+}

@@ -246,4 +246,17 @@ struct ConsoleTests {
         #expect(times.contains("1.5 s") && times.contains("42.0 s"))
         #expect(CampaignChart.duration(850) == "850 ms" && CampaignChart.duration(600_000) == "10.0 min")
     }
+
+    @Test func theFunnelGoesFromAcceptedToReceivedToTapped() {
+        var stats = TapStats(
+            app: "chat", campaign: "c_1", category: "message", sent: 10, delivered: 8, rejected: 2, failed: 0,
+            deadTokens: 0, responses: 3, responseRate: 0.375, buttons: [], body: 0, dismissals: nil, foreground: 0,
+            background: 3, medianTimeToTap: nil, p90TimeToTap: nil)
+        let without = CampaignFunnel.html(stats).text
+        #expect(without.contains("8</span> accepted by APNs") && without.contains("37.5% of accepted"))
+        (stats.received, stats.receivedRate) = (6, 0.75)
+        let funnel = CampaignFunnel.html(stats).text
+        #expect(funnel.contains(#"<li data-step="received"><span class="num">6</span> received by devices (75"#))
+        #expect(funnel.contains("3</span> tapped (50% of received)") || funnel.contains("(50.0% of received)"))
+    }
 }

@@ -87,6 +87,7 @@ struct TapRoutesTests {
                 ["button": "open", "taps": 1, "rate_of_deliveries": 0.25, "rate_of_responses": 0.3333],
             ],
             "body": 1, "dismissals": nil, "foreground": 1, "background": 2,
+            "received": 0, "received_rate": 0.0, "response_rate_of_received": 0.0,
             "time_to_tap_ms": ["median": 2000, "p90": 3000],
         ]
         #expect(stats.json == expected)

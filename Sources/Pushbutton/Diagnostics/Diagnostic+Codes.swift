@@ -101,6 +101,8 @@ extension Diagnostic.Code {
     public static let payloadTooLarge: Self = "payload-too-large"
     /// Dynamic buttons that break the rules (count, identifiers, category).
     public static let dynamicButtons: Self = "dynamic-buttons"
+    /// `pushbutton.media` that the service extension cannot download or iOS cannot attach.
+    public static let media: Self = "media"
     /// A number outside its allowed range (badge, relevance score, volume).
     public static let valueRange: Self = "value-range"
     /// A value APNs does not document (interruption level, push type, Live Activity event).

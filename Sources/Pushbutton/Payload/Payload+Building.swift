@@ -33,4 +33,15 @@ extension Payload {
         aps.category = buttons.isEmpty ? nil : DynamicCategories.identifier(for: buttons)
         if !buttons.isEmpty { aps.mutableContent = true }
     }
+
+    /// Gives the notification media the service extension downloads and attaches, and sets `mutable-content`:
+    /// the extension runs only for mutable content.
+    public mutating func setMedia(_ media: PayloadMedia?) {
+        if actions == nil {
+            guard media != nil else { return }
+            actions = PayloadActions()
+        }
+        actions!.media = media
+        if media != nil { aps.mutableContent = true }
+    }
 }

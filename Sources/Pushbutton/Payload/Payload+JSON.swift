@@ -88,6 +88,7 @@ extension PayloadActions {
         if !dynamicButtons.isEmpty { object["define"] = .array(dynamicButtons.map(\.jsonValue)) }
         if let notificationID { object["id"] = .string(notificationID) }
         if let campaignID { object["campaign"] = .string(campaignID) }
+        if let media { object["media"] = media.jsonValue }
         return .object(object)
     }
 }

@@ -7,7 +7,8 @@
 ///   "body": [{"action": "pushbutton.deeplink", "args": {"url": "chatter://message/42"}}],
 ///   "dismiss": [{"action": "mark_seen", "args": {"id": 42}}],
 ///   "define": [{"id": "yes", "title": "Yes", "options": ["foreground"]}],
-///   "id": "n_3f2a…", "campaign": "c_91b0…"
+///   "id": "n_3f2a…", "campaign": "c_91b0…",
+///   "media": {"url": "https://cdn.example.com/sale.jpg", "type": "image"}
 /// }
 /// ```
 ///
@@ -34,11 +35,13 @@ public struct PayloadActions: Sendable, Hashable {
     public var notificationID: String?
     /// `campaign`: the campaign it belongs to; absent for a notification outside a campaign.
     public var campaignID: String?
+    /// `media`: an image, GIF, video or sound the service extension downloads and shows beside the buttons.
+    public var media: PayloadMedia?
 
     public init(
         version: Int = PayloadActions.currentVersion, buttons: [String: [ActionSpec]] = [:], body: [ActionSpec] = [],
         dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = [], extra: [String: JSONValue] = [:],
-        notificationID: String? = nil, campaignID: String? = nil
+        notificationID: String? = nil, campaignID: String? = nil, media: PayloadMedia? = nil
     ) {
         self.version = version
         self.buttons = buttons
@@ -48,6 +51,7 @@ public struct PayloadActions: Sendable, Hashable {
         self.extra = extra
         self.notificationID = notificationID
         self.campaignID = campaignID
+        self.media = media
     }
 
     /// Whether no action and no button is set.

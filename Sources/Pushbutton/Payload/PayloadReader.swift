@@ -219,7 +219,7 @@ struct PayloadReader {
         guard let object = ObjectReader(value, at: path, what: "'pushbutton'", diagnostics: &diagnostics) else {
             return nil
         }
-        let known = ["v", "buttons", "body", "dismiss", "define", "id", "campaign"]
+        let known = ["v", "buttons", "body", "dismiss", "define", "id", "campaign", "media"]
         object.reportUnknownKeys(known: known, in: "'pushbutton'", diagnostics: &diagnostics)
         var actions = PayloadActions()
         actions.extra = object.members.filter { !known.contains($0.key) }
@@ -249,6 +249,7 @@ struct PayloadReader {
         }
         actions.notificationID = object.string("id", diagnostics: &diagnostics)
         actions.campaignID = object.string("campaign", diagnostics: &diagnostics)
+        if let media = object.members["media"] { actions.media = readMedia(media, at: path.appending("media")) }
         for (index, element) in (object.array("define", diagnostics: &diagnostics) ?? []).enumerated() {
             if let button = readDynamicButton(element, at: path.appending("define").appending(index)) {
                 actions.dynamicButtons.append(button)
@@ -282,6 +283,26 @@ struct PayloadReader {
             specs.append(spec)
         }
         return specs
+    }
+
+    /// `{"url": …, "type": image|gif|video|audio}`; the URL's shape is the validator's to check.
+    private mutating func readMedia(_ value: JSONValue, at path: JSONPath) -> PayloadMedia? {
+        guard let object = ObjectReader(value, at: path, what: "'media'", diagnostics: &diagnostics) else {
+            return nil
+        }
+        object.reportUnknownKeys(known: ["url", "type"], in: "'media'", diagnostics: &diagnostics)
+        guard let url = object.string("url", required: true, diagnostics: &diagnostics),
+            let type = object.string("type", required: true, diagnostics: &diagnostics)
+        else { return nil }
+        guard let kind = PayloadMedia.Kind(rawValue: type) else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .unknownValue, at: path.appending("type"),
+                    "'\(type)' is not a media type; iOS attaches an image, gif, video or audio",
+                    hint: Suggestion.didYouMean(type, among: PayloadMedia.Kind.allCases.map(\.rawValue))))
+            return nil
+        }
+        return PayloadMedia(url: url, kind: kind)
     }
 
     private mutating func readDynamicButton(_ value: JSONValue, at path: JSONPath) -> DynamicButton? {

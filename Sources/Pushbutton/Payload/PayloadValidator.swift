@@ -116,6 +116,7 @@ private struct PayloadCheck {
         checkSize(payload, encodedSize ?? PayloadWriter.encode(payload).count)
         checkPushType(payload)
         diagnostics += PushTypeRules.check(payload, context: context)
+        diagnostics += MediaRules.check(payload)
         checkValues(payload)
         let category = resolveCategory(payload)
         checkActions(payload, in: category)

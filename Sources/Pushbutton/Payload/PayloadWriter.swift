@@ -201,6 +201,10 @@ public struct PayloadWriter: Sendable {
             writeSpecs(#""dismiss":"#, members.pointee.actions!.dismiss, &first)
         }
         if let id = members.pointee.actions!.notificationID { writeString(#""id":"#, id, &first) }
+        if let media = members.pointee.actions!.media {
+            Self.writeRawKey(#""media":"#, &writer, &first)
+            writer.write(media.jsonValue)
+        }
         Self.writeRawKey(#""v":"#, &writer, &first)
         writer.write(Int64(members.pointee.actions!.version))
         writer.writeRaw(UInt8(ascii: "}"))

@@ -35,9 +35,10 @@ struct PreviewCommand: Command {
             throw CommandFailure("\(Console.displayName(payloadPath)) is not a payload")
         }
         let locale = try arguments[Self.locale] ?? manifest.defaultLocale
-        let preview = NotificationPreview(
+        var preview = NotificationPreview(
             payload: payload, categories: manifest.categorySet(), locale: locale,
             appName: try arguments[Self.appName] ?? "App", previewsHidden: arguments[Self.hiddenPreviews])
+        preview.embedMedia(allowingLocalFiles: true)
         let prefix = try arguments[Self.output] ?? "preview"
         try write(HTMLPreviewRenderer.render(preview, locale: locale), to: prefix + ".html")
         try write(SVGPreviewRenderer.render(preview), to: prefix + ".svg")

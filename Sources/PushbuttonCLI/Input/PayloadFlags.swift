@@ -30,11 +30,15 @@ enum PayloadFlags {
     static let custom = RepeatableOption<String>("--custom", value: "KEY=JSON", help: "A custom top-level key.")
     static let contentAvailable = Flag("--content-available", help: "Set content-available: 1.")
     static let mutableContent = Flag("--mutable-content", help: "Set mutable-content: 1.")
+    static let media = Option<String>(
+        "--media", value: "URL", help: "Media the service extension shows (sets mutable-content: 1).")
+    static let mediaType = Option<String>(
+        "--media-type", value: "TYPE", help: "image, gif, video or audio (default: from the URL's extension).")
 
     static let options: [any OptionDeclaration] =
         [
             category, title, subtitle, body, badge, sound, threadID, interruptionLevel, relevanceScore, button,
-            bodyAction, dismissAction, define, arg, custom,
+            bodyAction, dismissAction, define, arg, custom, media, mediaType,
         ] + AlertKeyFlags.options + LiveActivityFlags.options
 
     static let flags = [contentAvailable, mutableContent] + LiveActivityFlags.flags
@@ -81,6 +85,7 @@ enum PayloadFlags {
                     "--category cannot be combined with --define (the category is derived from the buttons)")
             }
         }
+        payload.setMedia(try builtMedia(arguments))
         for argument in try arguments[Self.arg] {
             let (key, value) = try split(argument, Self.arg.name, "KEY=VALUE")
             payload.actionArguments = payload.actionArguments ?? [:]
@@ -98,6 +103,26 @@ enum PayloadFlags {
             }
         }
         return payload
+    }
+
+    /// `--media URL [--media-type TYPE]`, the type from the URL's extension when not given.
+    static func builtMedia(_ arguments: ParsedArguments) throws(UsageError) -> PayloadMedia? {
+        let type = try arguments[Self.mediaType]
+        guard let url = try arguments[Self.media] else {
+            if type != nil { throw UsageError("--media-type needs --media URL") }
+            return nil
+        }
+        let names = PayloadMedia.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        if let type {
+            guard let kind = PayloadMedia.Kind(rawValue: type) else {
+                throw UsageError("--media-type '\(type)' is not one of \(names)")
+            }
+            return PayloadMedia(url: url, kind: kind)
+        }
+        guard let kind = PayloadMedia.Kind.inferred(fromURL: url) else {
+            throw UsageError("--media '\(url)': the URL names no known file type; add --media-type (\(names))")
+        }
+        return PayloadMedia(url: url, kind: kind)
     }
 
     static func split(_ text: String, _ option: String, _ form: String) throws(UsageError) -> (String, String) {

@@ -35,6 +35,7 @@ enum CampaignPage {
                 ($0.identifier, $0.title.resolved(for: catalog.defaultLocale))
             }, uniquingKeysWith: { first, _ in first })
         if let stats {
+            html += CampaignFunnel.html(stats)
             html += """
                 <section class="panel" aria-labelledby="taps-heading">
                 <h2 id="taps-heading">Which button works</h2>

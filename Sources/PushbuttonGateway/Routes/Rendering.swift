@@ -110,6 +110,8 @@ enum Rendering {
             "response_rate": .double(stats.responseRate), "buttons": .array(buttons),
             "body": .integer(Int64(stats.body)), "dismissals": stats.dismissals.map { .integer(Int64($0)) } ?? .null,
             "foreground": .integer(Int64(stats.foreground)), "background": .integer(Int64(stats.background)),
+            "received": .integer(Int64(stats.received)), "received_rate": .double(stats.receivedRate),
+            "response_rate_of_received": .double(stats.responseRateOfReceived),
             "time_to_tap_ms": [
                 "median": milliseconds(stats.medianTimeToTap), "p90": milliseconds(stats.p90TimeToTap),
             ],

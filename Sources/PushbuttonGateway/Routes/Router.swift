@@ -195,6 +195,11 @@ struct Router: Sendable {
             let app = try call.app(secret: false)
             return .json(200, Rendering.taps(try call.router.services.taps.record(app: app, body: call.request.body)))
         },
+        Route("POST", "v1/apps/{app}/receipts") { call throws(GatewayError) in
+            let app = try call.app(secret: false)
+            let result = try call.router.services.receipts.record(app: app, body: call.request.body)
+            return .json(200, Rendering.taps(result))
+        },
         Route("GET", "v1/apps/{app}/stats") { call throws(GatewayError) in
             let app = try call.app(secret: true)
             let stats = try call.router.services.taps.statistics(app: app, query: call.request.query)

@@ -10,6 +10,7 @@ struct GatewayServices: Sendable {
     let notifications: NotificationIntake
     let campaigns: CampaignIntake
     let taps: TapService
+    let receipts: ReceiptService
     let tags: DeviceTagService
     let now: @Sendable () -> Date
 
@@ -24,7 +25,8 @@ struct GatewayServices: Sendable {
         notifications = NotificationIntake(
             store: store, maximumRecipients: maximumRecipients, metrics: metrics, now: now)
         campaigns = CampaignIntake(notifications: notifications)
-        taps = TapService(store: store, apps: apps, now: now)
+        receipts = ReceiptService(store: store, now: now)
+        taps = TapService(store: store, apps: apps, now: now, receipts: receipts)
         tags = DeviceTagService(store: store, now: now)
     }
 }

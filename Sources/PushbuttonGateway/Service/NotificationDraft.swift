@@ -21,6 +21,7 @@ struct NotificationDraft: Sendable {
     static let headerKeys = ["push_type", "priority", "expiration", "collapse_id", "data"]
     static let builtKeys = [
         "category", "title", "subtitle", "body", "sound", "badge", "thread_id", "buttons", "tap", "action_args",
+        "media",
     ]
     static let notificationKeys = ["to", "payload"] + headerKeys + builtKeys
     static let campaignKeys = ["payload"] + headerKeys + builtKeys
@@ -215,6 +216,12 @@ struct NotificationDraft: Sendable {
         var actions: [String: JSONValue] = [:]
         if let buttons = object["buttons"] { actions["buttons"] = buttons }
         if let tap = object["tap"] { actions["body"] = tap }
+        if let media = object["media"] {
+            // The service extension that downloads it runs only for mutable content.
+            actions["media"] = media
+            aps["mutable-content"] = 1
+            payload["aps"] = .object(aps)
+        }
         if !actions.isEmpty {
             actions["v"] = .integer(Int64(PayloadActions.currentVersion))
             payload[Payload.actionsKey] = .object(actions)
@@ -241,7 +248,7 @@ struct NotificationDraft: Sendable {
             (["aps", "alert", "body"], "body"), (["aps", "category"], "category"), (["aps", "sound"], "sound"),
             (["aps", "badge"], "badge"), (["aps", "thread-id"], "thread_id"),
             ([Payload.actionsKey, "buttons"], "buttons"), ([Payload.actionsKey, "body"], "tap"),
-            ([Payload.actionArgumentsKey], "action_args"),
+            ([Payload.actionArgumentsKey], "action_args"), ([Payload.actionsKey, "media"], "media"),
         ]
         for (prefix, field) in table { if let path = mapped(prefix, to: field) { return path } }
         return .root

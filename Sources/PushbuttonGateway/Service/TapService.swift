@@ -10,6 +10,8 @@ final class TapService: Sendable {
     let store: any GatewayStore
     let apps: [String: AppRuntime]
     let now: @Sendable () -> Date
+    /// Where the stats' `received` count comes from.
+    let receipts: ReceiptService?
 
     /// Events per request, at most.
     static let maximumBatch = 500
@@ -21,10 +23,14 @@ final class TapService: Sendable {
     static let maximumIdentifierLength = 200
     static let maximumReplyLength = 4096
 
-    init(store: any GatewayStore, apps: [String: AppRuntime], now: @escaping @Sendable () -> Date) {
+    init(
+        store: any GatewayStore, apps: [String: AppRuntime], now: @escaping @Sendable () -> Date,
+        receipts: ReceiptService? = nil
+    ) {
         self.store = store
         self.apps = apps
         self.now = now
+        self.receipts = receipts
     }
 
     private var taps: any TapStore {
@@ -209,9 +215,9 @@ final class TapService: Sendable {
             }) == 1000 {}
             scope = .category(requestedCategory)
         }
-        let statistics = try storing { () throws(StoreError) in
-            try taps.statistics(StatsQuery(app: app.id, scope: scope, from: from, to: to))
-        }
+        let scoped = StatsQuery(app: app.id, scope: scope, from: from, to: to)
+        var statistics = try storing { () throws(StoreError) in try taps.statistics(scoped) }
+        statistics.received = try receipts?.received(scoped) ?? 0
         let definition = category.flatMap { identifier in
             app.validator.categories.first { $0.identifier == identifier }
         }

@@ -35,6 +35,12 @@ struct TapStats: Sendable, Equatable {
     var background: Int
     var medianTimeToTap: Double?
     var p90TimeToTap: Double?
+    /// Notifications devices reported received (display receipts from their service extensions).
+    var received = 0
+    /// `received` per delivered notification.
+    var receivedRate: Double = 0
+    /// Responses per received notification.
+    var responseRateOfReceived: Double = 0
 
     /// The store's figures for a scope, with the rates worked out.
     init(
@@ -55,6 +61,9 @@ struct TapStats: Sendable, Equatable {
         responseRate = Self.rate(responses, of: delivered)
         var order = definition?.actions.map(\.identifier) ?? []
         order += statistics.buttons.keys.filter { !order.contains($0) }.sorted()
+        received = statistics.received
+        receivedRate = Self.rate(received, of: delivered)
+        responseRateOfReceived = Self.rate(responses, of: received)
         let (delivered, responses) = (delivered, responses)
         buttons = order.map { button in
             let taps = statistics.buttons[button] ?? 0

@@ -31,4 +31,5 @@ public struct GatewayConnection: Sendable, Hashable {
 
     func deviceURL(_ token: String) -> String { "\(baseURL)/v1/apps/\(appPath)/devices/\(token)" }
     var tapsURL: String { "\(baseURL)/v1/apps/\(appPath)/taps" }
+    var receiptsURL: String { "\(baseURL)/v1/apps/\(appPath)/receipts" }
 }

@@ -213,6 +213,7 @@ enum StoreMigrations {
             {POSTGRES: ALTER TABLE deliveries SET (fillfactor = 45);}
             """
         ),
+        ReceiptSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).

@@ -19,6 +19,8 @@ public struct TapStatistics: Sendable, Hashable {
     public var medianLatencyMilliseconds: Double?
     /// The 90th percentile, nearest rank.
     public var p90LatencyMilliseconds: Double?
+    /// Notifications devices reported received (display receipts, see ``ReceiptStore``); set by the gateway.
+    public var received = 0
 
     /// Statistics with every count given (all zero by default).
     public init(

@@ -1,0 +1,71 @@
+import Foundation
+
+extension SQLGatewayStore: ReceiptStore {
+    /// Receipts per multi-row INSERT (8 values each).
+    static let receiptsPerStatement = 200
+
+    /// Stores the batch in one transaction, 200 receipts per INSERT; a known event id inserts nothing.
+    public func record(receipts: [ReceiptRecord], now: Date) throws(StoreError) -> TapBatchResult {
+        guard !receipts.isEmpty else { return TapBatchResult(accepted: 0, duplicates: 0) }
+        return try pool.with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> TapBatchResult in
+                var accepted = 0
+                var start = 0
+                while start < receipts.count {
+                    let end = min(start + Self.receiptsPerStatement, receipts.count)
+                    var values: [SQLValue] = []
+                    values.reserveCapacity((end - start) * 8)
+                    for receipt in receipts[start..<end] {
+                        values += [
+                            .text(receipt.app), .text(receipt.eventID), .text(receipt.token),
+                            .text(receipt.notificationID), receipt.campaignID.sql, receipt.variant.sql,
+                            .real(receipt.receivedAt.timeIntervalSince1970), .real(now.timeIntervalSince1970),
+                        ]
+                    }
+                    // A repeated id, stored before or earlier in the batch, inserts nothing: `changes` counts the new.
+                    let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
+                    accepted += try connection.run(
+                        """
+                        INSERT INTO display_receipts (app, event_id, token, notification_id, campaign_id, variant,
+                            received_at, stored_at)
+                        VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
+                        ON CONFLICT (app, event_id) DO NOTHING
+                        """, values
+                    ).changes
+                    start = end
+                }
+                return TapBatchResult(accepted: accepted, duplicates: receipts.count - accepted)
+            }
+        }
+    }
+
+    /// One count on a reading connection, scoped as the taps are.
+    public func receivedCount(_ query: StatsQuery) throws(StoreError) -> Int {
+        let joined = "EXISTS (SELECT 1 FROM notifications n WHERE n.id = r.notification_id AND n.app = r.app)"
+        var sql = "SELECT COUNT(*) FROM display_receipts r WHERE r.app = ? AND \(joined)"
+        var values: [SQLValue] = [.text(query.app)]
+        switch query.scope {
+        case .app:
+            break
+        case .notification(let id):
+            sql += " AND r.notification_id = ?"
+            values.append(.text(id))
+        case .category(let category):
+            sql +=
+                " AND r.notification_id IN (SELECT c.notification_id FROM notification_categories c"
+                + " WHERE c.app = ? AND c.category = ?)"
+            values += [.text(query.app), .text(category)]
+        }
+        if let from = query.from {
+            sql += " AND r.received_at >= ?"
+            values.append(.real(from.timeIntervalSince1970))
+        }
+        if let to = query.to {
+            sql += " AND r.received_at < ?"
+            values.append(.real(to.timeIntervalSince1970))
+        }
+        return try readers.with { connection throws(StoreError) -> Int in
+            Int(try connection.query(sql, values).first?[0].integer ?? 0)
+        }
+    }
+}
