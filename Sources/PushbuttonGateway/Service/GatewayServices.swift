@@ -11,6 +11,7 @@ struct GatewayServices: Sendable {
     let campaigns: CampaignIntake
     let taps: TapService
     let tags: DeviceTagService
+    let segments: SegmentService
     let now: @Sendable () -> Date
 
     init(
@@ -26,5 +27,6 @@ struct GatewayServices: Sendable {
         campaigns = CampaignIntake(notifications: notifications)
         taps = TapService(store: store, apps: apps, now: now)
         tags = DeviceTagService(store: store, now: now)
+        segments = notifications.segments
     }
 }

@@ -36,6 +36,7 @@ public final class SQLGatewayStore: GatewayStore {
         // of the server's peak.
         let connection = try SQLiteConnection(path: path, cacheKiB: 4096)
         try StoreMigrations.migrateSQLite(connection.database, now: now)
+        try numberAppVersions(connection)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
             pool: ConnectionPool([connection]), readers: ConnectionPool(readers), dialect: .sqlite,

@@ -213,6 +213,24 @@ enum StoreMigrations {
             {POSTGRES: ALTER TABLE deliveries SET (fillfactor = 45);}
             """
         ),
+        (
+            "30-segments",
+            """
+            -- Segments (issue 35): the app version as a number that sorts as versions do (AppVersionNumber;
+            -- filled for older rows by numberAppVersions), a device's taps by time (last_seen_days, tapped),
+            -- and segments saved by name.
+            ALTER TABLE devices ADD COLUMN version_number BIGINT;
+            CREATE INDEX devices_version ON devices (app, version_number);
+            CREATE INDEX tap_events_token ON tap_events (app, token, received_at);
+            CREATE TABLE segments (
+                app TEXT NOT NULL,
+                name TEXT NOT NULL,
+                expression TEXT NOT NULL,
+                updated_at {REAL} NOT NULL,
+                PRIMARY KEY (app, name)
+            );
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
