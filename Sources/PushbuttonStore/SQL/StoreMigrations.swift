@@ -231,6 +231,23 @@ enum StoreMigrations {
             );
             """
         ),
+        (
+            "30-event-stream",
+            """
+            -- The event stream's rows, raised in the transactions that change what they report and removed once
+            -- the relay's outbox holds them. A recipient's events name its row (their fields are read from it
+            -- when claimed); a tap or a campaign's end carries its fields and a key that raises it once.
+            CREATE TABLE stream_events (
+                id {ID},
+                type TEXT NOT NULL,
+                delivery_id BIGINT,
+                event_key TEXT UNIQUE,
+                detail TEXT,
+                created_at {REAL} NOT NULL,
+                claimed_until {REAL}
+            );
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
