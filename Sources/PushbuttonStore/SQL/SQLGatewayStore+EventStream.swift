@@ -6,10 +6,12 @@ import PushbuttonSupport
 /// batches by the gateway's relay. Per-recipient events keep only (type, recipient row): their fields are the
 /// recipient's row, read when claimed.
 extension SQLGatewayStore: EventStreamStore {
+    /// Sets the types this process raises.
     public func streamEvents(_ kinds: Set<StreamEvent.Kind>) {
         streamKinds.withLock { $0 = kinds }
     }
 
+    /// The types this process raises.
     public var streamedEvents: Set<StreamEvent.Kind> { streamKinds.withLock { $0 } }
 
     /// Raises the stream events of recorded outcomes, in their transaction (after the tallies are written):
@@ -70,6 +72,7 @@ extension SQLGatewayStore: EventStreamStore {
             ])
     }
 
+    /// Raises a `tap` event per tap, keyed by app and device event id (a retried batch raises none twice).
     public func raiseTapEvents(_ taps: [TapRecord], now: Date) throws(StoreError) {
         guard streamedEvents.contains(.tap), !taps.isEmpty else { return }
         try with { connection throws(StoreError) in
@@ -100,6 +103,7 @@ extension SQLGatewayStore: EventStreamStore {
         }
     }
 
+    /// Claims a batch, oldest first, with the fields of the recipients it names.
     public func claimStreamEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [StreamEvent] {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> [StreamEvent] in
@@ -175,6 +179,7 @@ extension SQLGatewayStore: EventStreamStore {
             fields: fields)
     }
 
+    /// Removes events handed on, a statement per 500.
     public func finishStreamEvents(_ rowIDs: [Int64]) throws(StoreError) {
         guard !rowIDs.isEmpty else { return }
         try with { connection throws(StoreError) in

@@ -2,6 +2,7 @@ import Foundation
 
 /// Segments in SQL (``SegmentSQL``): counts and keyset pages of the devices they reach, and saved segments.
 extension SQLGatewayStore: SegmentStore {
+    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition.
     public func countDevices(app: String, segment: Segment, now: Date) throws(StoreError) -> Int {
         let compiled = SegmentSQL(segment, now: now)
         return try read { connection throws(StoreError) in
@@ -13,6 +14,7 @@ extension SQLGatewayStore: SegmentStore {
         }
     }
 
+    /// A keyset page of the active devices `segment` reaches, in token order.
     public func devices(app: String, segment: Segment, now: Date, after: String?, limit: Int) throws(StoreError)
         -> [(token: String, locale: String?)]
     {
@@ -26,6 +28,7 @@ extension SQLGatewayStore: SegmentStore {
         }
     }
 
+    /// The registered locales of `tokens`, a statement per 500.
     public func locales(app: String, tokens: [String]) throws(StoreError) -> [String: String] {
         var locales: [String: String] = [:]
         try read { connection throws(StoreError) in
@@ -41,6 +44,7 @@ extension SQLGatewayStore: SegmentStore {
         return locales
     }
 
+    /// Saves or replaces a segment (an upsert on app and name).
     public func saveSegment(app: String, _ segment: SavedSegment) throws(StoreError) {
         try with { connection throws(StoreError) in
             try connection.query(
@@ -52,6 +56,7 @@ extension SQLGatewayStore: SegmentStore {
         }
     }
 
+    /// A saved segment, or nil.
     public func savedSegment(app: String, name: String) throws(StoreError) -> SavedSegment? {
         try read { connection throws(StoreError) in
             try connection.query(
@@ -61,6 +66,7 @@ extension SQLGatewayStore: SegmentStore {
         }
     }
 
+    /// The app's saved segments, by name.
     public func savedSegments(app: String) throws(StoreError) -> [SavedSegment] {
         try read { connection throws(StoreError) in
             try connection.query(
@@ -69,6 +75,7 @@ extension SQLGatewayStore: SegmentStore {
         }
     }
 
+    /// Deletes a saved segment; whether there was one.
     public func deleteSegment(app: String, name: String) throws(StoreError) -> Bool {
         try with { connection throws(StoreError) in
             try connection.run("DELETE FROM segments WHERE app = ? AND name = ?", [.text(app), .text(name)]).changes
