@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonStore
 import PushbuttonSupport
 
 extension GatewayConfiguration {

@@ -46,7 +46,7 @@ extension SQLGatewayStore: SegmentStore {
 
     /// Saves or replaces a segment (an upsert on app and name).
     public func saveSegment(app: String, _ segment: SavedSegment) throws(StoreError) {
-        try with { connection throws(StoreError) in
+        _ = try with { connection throws(StoreError) in
             try connection.query(
                 """
                 INSERT INTO segments (app, name, expression, updated_at) VALUES (?, ?, ?, ?)
