@@ -4,7 +4,7 @@ import Foundation
 extension SQLGatewayStore: SegmentStore {
     /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition.
     public func countDevices(app: String, segment: Segment, now: Date) throws(StoreError) -> Int {
-        let compiled = SegmentSQL(segment, now: now)
+        let compiled = SegmentSQL(segment, app: app, now: now)
         return try read { connection throws(StoreError) in
             Int(
                 try connection.query(
@@ -18,7 +18,7 @@ extension SQLGatewayStore: SegmentStore {
     public func devices(app: String, segment: Segment, now: Date, after: String?, limit: Int) throws(StoreError)
         -> [(token: String, locale: String?)]
     {
-        let compiled = SegmentSQL(segment, now: now)
+        let compiled = SegmentSQL(segment, app: app, now: now)
         return try read { connection throws(StoreError) in
             try connection.query(
                 "SELECT d.token, d.locale FROM devices d WHERE d.app = ? AND d.active = 1 AND d.token > ? AND "
