@@ -160,6 +160,9 @@ let package = Package(
         .executableTarget(
             name: "AudienceBenchmark", dependencies: ["PushbuttonStore"], path: "Benchmarks/AudienceBenchmark",
             swiftSettings: strictSettings),
+        .executableTarget(
+            name: "OutcomeEventsBenchmark", dependencies: ["PushbuttonStore"],
+            path: "Benchmarks/OutcomeEventsBenchmark", swiftSettings: strictSettings),
 
         // What the test targets share: an async subprocess runner, one local-server helper, temporary directories.
         .target(

@@ -46,19 +46,27 @@ extension SQLGatewayStore: EventStreamStore {
     /// first time that happens, one `campaign.finished` event with its counts (a page added later does not
     /// raise another: the event's key is the campaign's).
     private func raiseCampaignFinished(_ id: String, now: Date, _ connection: any SQLConnection) throws(StoreError) {
+        // Queued and leased recipients are in queue batches (removed as their outcomes are recorded): while
+        // one is left, the campaign runs. One probe of an index per outcome transaction, not a sum of tallies.
+        guard
+            try connection.query(
+                "SELECT 1 FROM queue_batches WHERE notification_id = ? LIMIT 1", [.text(id)]
+            ).isEmpty,
+            let notification = try connection.query(
+                "SELECT app, kind FROM notifications WHERE id = ?", [.text(id)]
+            ).first, notification[1].text == NotificationSpec.Kind.campaign.rawValue,
+            let app = notification[0].text
+        else { return }
         let states = DeliveryState.allCases
         guard
             let row = try connection.query(
-                "SELECT COUNT(*), " + states.map { "SUM(\($0.rawValue))" }.joined(separator: ", ")
+                "SELECT " + states.map { "SUM(\($0.rawValue))" }.joined(separator: ", ")
                     + " FROM campaign_tallies WHERE campaign_id = ?", [.text(id)]
-            ).first, (row[0].integer ?? 0) > 0
+            ).first
         else { return }
         var counts: [String: JSONValue] = [:]
-        for (index, state) in states.enumerated() { counts[state.rawValue] = .integer(row[index + 1].integer ?? 0) }
+        for (index, state) in states.enumerated() { counts[state.rawValue] = .integer(row[index].integer ?? 0) }
         guard counts[DeliveryState.queued.rawValue] == .integer(0), counts[DeliveryState.leased.rawValue] == .integer(0)
-        else { return }
-        guard
-            let app = try connection.query("SELECT app FROM notifications WHERE id = ?", [.text(id)]).first?[0].text
         else { return }
         let detail: JSONValue = .object(["app": .string(app), "campaign_id": .string(id), "counts": .object(counts)])
         try connection.query(
