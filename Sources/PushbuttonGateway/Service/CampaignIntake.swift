@@ -205,11 +205,25 @@ final class CampaignIntake: Sendable {
             after = last.token
             let added = try storing { () throws(StoreError) in
                 try store.append(campaign: id, now: notifications.now()) { emit throws(StoreError) in
+                    // The default text's devices first: the store shares the first payload it is given among
+                    // the campaign's recipients (one row, not one per recipient), so it is the default's.
+                    var later: [(token: String, payload: [UInt8])] = []
                     for device in devices {
+                        let payload = payloads.payload(for: device.locale, match: &match)
+                        guard payloads.languages.isEmpty || match.language(for: device.locale) == nil else {
+                            later.append((device.token, payload))
+                            continue
+                        }
                         try emit(
                             NewDelivery(
                                 token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                                payload: payloads.payload(for: device.locale, match: &match)))
+                                payload: payload))
+                    }
+                    for device in later {
+                        try emit(
+                            NewDelivery(
+                                token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                                payload: device.payload))
                     }
                 }
             }
