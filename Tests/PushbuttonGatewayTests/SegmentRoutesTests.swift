@@ -157,6 +157,35 @@ struct SegmentRoutesTests {
         #expect(diagnosticPaths(tagged) == ["to"])
     }
 
+    @Test func aCampaignLinesUserGetsEachDeviceInItsLanguage() throws {
+        let fixture = try registered()
+        let created = fixture.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: """
+                {"category": "message", "body": "Hi {{name}}", "localized": {"fr": {"body": "Salut {{name}}"}}}
+                {"user": "u-1", "data": {"name": "Anna"}}
+                {"token": "\(F.token(3))", "data": {"name": "Ben"}}
+                """)
+        #expect(created.status == 202, "\(created.body)")
+        let payloads = try payloads(fixture)
+        #expect(alert(payloads[F.token(1)])?["body"] == "Salut Anna")
+        #expect(alert(payloads[F.token(3)])?["body"] == "Hi Ben")
+    }
+
+    @Test func aSegmentOverTheLimitIsRefusedAtItsPath() throws {
+        let fixture = try RouterClient(maximumRecipients: 1)
+        for number in 1...2 {
+            _ = fixture.request(
+                "PUT", "/v1/apps/chat/devices/\(F.token(number))", key: F.publishable, json: #"{"tags": ["beta"]}"#)
+        }
+        let sent = fixture.request(
+            "POST", "/v1/apps/chat/notifications",
+            json: #"{"to": {"segment": {"tag": "beta"}}, "category": "message", "body": "Hi"}"#)
+        #expect(sent.status == 422)
+        #expect(diagnosticPaths(sent) == ["to.segment"], "\(sent.body)")
+        #expect(try fixture.store.queueDepth() == 0)
+    }
+
     @Test func eachLanguageIsCheckedAndNamedWhenTooLong() throws {
         let fixture = try registered()
         let long = String(repeating: "x", count: 5000)
