@@ -157,6 +157,12 @@ let package = Package(
         .executableTarget(
             name: "LatencyBenchmark", dependencies: ["PushbuttonAPNs", "Pushbutton", "PushbuttonSupport"],
             path: "Benchmarks/LatencyBenchmark", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "AudienceBenchmark", dependencies: ["PushbuttonStore"], path: "Benchmarks/AudienceBenchmark",
+            swiftSettings: strictSettings),
+        .executableTarget(
+            name: "OutcomeEventsBenchmark", dependencies: ["PushbuttonStore"],
+            path: "Benchmarks/OutcomeEventsBenchmark", swiftSettings: strictSettings),
 
         // What the test targets share: an async subprocess runner, one local-server helper, temporary directories.
         .target(

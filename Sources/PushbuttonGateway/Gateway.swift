@@ -98,6 +98,10 @@ public final class Gateway: Sendable {
                 throw await abandon(StartError(message: "the webhook outbox \(settings.outboxPath): \(error)"))
             }
         }
+        // The stream's events are raised by every process with the setting (tap routes too, without workers).
+        if let stream = configuration.webhook?.events, let events = store as? any EventStreamStore {
+            events.streamEvents(stream.types)
+        }
         let services = GatewayServices(
             store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
         let console = ConsoleRoutes(

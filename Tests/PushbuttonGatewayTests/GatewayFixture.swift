@@ -35,13 +35,14 @@ struct GatewayFixture {
     var base: String { "http://127.0.0.1:\(gateway.port)" }
 
     /// The configuration file's text for this fixture (also parsed by the tests of the configuration).
-    static func configurationText(mockPort: Int, caFile: String?, webhookPort: Int?, store: String, workers: Int = 2)
-        -> String
-    {
+    static func configurationText(
+        mockPort: Int, caFile: String?, webhookPort: Int?, store: String, workers: Int = 2, events: String? = nil
+    ) -> String {
+        let stream = events.map { #", "events": \#($0)"# } ?? ""
         let ca = caFile.map { #", "ca": "\#($0)""# } ?? ""
         let webhook =
             webhookPort.map {
-                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)", "outbox": "webhook.outbox"},"#
+                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)", "outbox": "webhook.outbox"\#(stream)},"#
             } ?? ""
         return """
             {
@@ -67,7 +68,7 @@ struct GatewayFixture {
 
     init(
         store: (any GatewayStore)? = nil, workers: Int = 2, failingWebhooks: Int = 0, faults: FaultPlan = .none,
-        now: (@Sendable () -> Date)? = nil
+        now: (@Sendable () -> Date)? = nil, events: String? = nil
     ) async throws {
         directory = NSTemporaryDirectory() + "pushbutton-gateway-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -81,7 +82,7 @@ struct GatewayFixture {
         webhook = try WebhookReceiver(failing: failingWebhooks)
         let text = Self.configurationText(
             mockPort: mock.port, caFile: mock.caFile, webhookPort: webhook.server.port, store: "sqlite:gateway.db",
-            workers: workers)
+            workers: workers, events: events)
         let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: directory)
         guard let configuration = parsed.configuration else {
             throw FixtureError(description: "configuration: \(parsed.diagnostics)")

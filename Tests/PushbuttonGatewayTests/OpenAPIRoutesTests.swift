@@ -48,7 +48,9 @@ struct OpenAPIRoutesTests {
     /// route label: the document's paths are the ones the router matches.
     @Test func everyDocumentedOperationReachesItsRoute() throws {
         let client = try RouterClient()
-        let samples = ["{app}": "chat", "{token}": GatewayFixture.token(1), "{id}": "n_unknown"]
+        let samples = [
+            "{app}": "chat", "{token}": GatewayFixture.token(1), "{id}": "n_unknown", "{name}": "unknown-segment",
+        ]
         let documented = try Self.documentedOperations().sorted()
         for operation in documented {
             let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)

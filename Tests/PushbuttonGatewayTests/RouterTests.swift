@@ -160,6 +160,7 @@ struct RouterTests {
         "/"
             + route.pattern.replacingOccurrences(of: "{app}", with: "chat")
             .replacingOccurrences(of: "{token}", with: F.token(1)).replacingOccurrences(of: "{id}", with: id)
+            .replacingOccurrences(of: "{name}", with: "beta")
     }
 
     @Test func everyRouteOfTheTableNeedsAKeyAndIsCountedUnderItsPattern() throws {
@@ -185,8 +186,9 @@ struct RouterTests {
             "POST", "/v1/apps/chat/campaigns", json: #"{"category": "message", "body": "Hi"}"# + "\n" + F.token(2))
         let notification = try #require(sent.json?.objectValue?["id"]?.stringValue)
         let campaign = try #require(created.json?.objectValue?["id"]?.stringValue)
+        #expect(fixture.request("PUT", "/v1/apps/chat/segments/beta", json: #"{"tag": "beta"}"#).status == 200)
         let gets = Router.routes.filter { $0.method == "GET" }
-        #expect(gets.count == 5)
+        #expect(gets.count == 7)
         for route in gets {
             let path = Self.path(of: route, id: route.pattern.contains("campaigns") ? campaign : notification)
             let get = fixture.request("GET", path)

@@ -131,7 +131,7 @@ extension GatewayConfiguration {
             store.hasPrefix("sqlite:") ? (String(store.dropFirst(7)) as NSString).deletingLastPathComponent : base
         var webhook: WebhookConfiguration?
         if let reader = top.object("webhook", what: "'webhook'", diagnostics: &diagnostics) {
-            reader.unknownKeys(known: ["url", "secret", "outbox"], diagnostics: &diagnostics)
+            reader.unknownKeys(known: ["url", "secret", "outbox", "events"], diagnostics: &diagnostics)
             let url = reader.string("url", required: true, diagnostics: &diagnostics)
             if let url, URL(string: url)?.scheme.map({ ["http", "https"].contains($0) }) != true {
                 diagnostics.append(
@@ -150,7 +150,10 @@ extension GatewayConfiguration {
             let outbox =
                 reader.string("outbox", diagnostics: &diagnostics).map { resolve($0, base) }
                 ?? resolve("pushbutton-webhook.outbox", defaultStoreDirectory)
-            if let url, let secret { webhook = WebhookConfiguration(url: url, secret: secret, outboxPath: outbox) }
+            let events = EventStreamConfiguration.read(reader, diagnostics: &diagnostics)
+            if let url, let secret {
+                webhook = WebhookConfiguration(url: url, secret: secret, outboxPath: outbox, events: events)
+            }
         }
         var apps: [AppConfiguration] = []
         let appsPath = JSONPath.root.appending("apps")

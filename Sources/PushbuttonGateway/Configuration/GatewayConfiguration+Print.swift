@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonStore
 import PushbuttonSupport
 
 extension GatewayConfiguration {
@@ -34,6 +35,13 @@ extension GatewayConfiguration {
         ]
         if let webhook {
             lines += [("webhook.url", webhook.url), ("webhook.secret", "***"), ("webhook.outbox", webhook.outboxPath)]
+            if let events = webhook.events {
+                lines += [
+                    ("webhook.events.url", events.url ?? webhook.url),
+                    ("webhook.events.types", events.types.map(\.rawValue).sorted().joined(separator: ",")),
+                    ("webhook.events.batch", "\(events.batch)"),
+                ]
+            }
         } else {
             lines.append(("webhook", "none"))
         }

@@ -87,11 +87,14 @@ public struct WebhookConfiguration: Sendable {
     /// The outbox's SQLite file: processes on one machine may share it (one delivers at a time); by default
     /// `pushbutton-webhook.outbox` next to the SQLite store, or next to the configuration.
     public var outboxPath: String
+    /// The event stream (`"events"`): off when nil.
+    public var events: EventStreamConfiguration?
 
-    public init(url: String, secret: String, outboxPath: String) {
+    public init(url: String, secret: String, outboxPath: String, events: EventStreamConfiguration? = nil) {
         self.url = url
         self.secret = secret
         self.outboxPath = outboxPath
+        self.events = events
     }
 }
 

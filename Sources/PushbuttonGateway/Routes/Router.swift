@@ -191,6 +191,32 @@ struct Router: Sendable {
                 app: app, body: call.request.body, idempotencyKey: call.request.header("idempotency-key"))
             return .json(202, Rendering.acceptedCampaign(accepted))
         },
+        Route("POST", "v1/apps/{app}/audience/count") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            let devices = try call.router.services.segments.count(app: app, body: call.request.body)
+            return .json(200, .object(["devices": .integer(Int64(devices))]))
+        },
+        Route("GET", "v1/apps/{app}/segments") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            let saved = try call.router.services.segments.list(app: app)
+            return .json(200, .object(["segments": .array(saved.map(Rendering.segment))]))
+        },
+        Route("PUT", "v1/apps/{app}/segments/{name}") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            let saved = try call.router.services.segments.save(
+                app: app, name: call.captures[1], body: call.request.body)
+            return .json(200, Rendering.segment(saved))
+        },
+        Route("GET", "v1/apps/{app}/segments/{name}") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            return .json(
+                200, Rendering.segment(try call.router.services.segments.saved(app: app, name: call.captures[1])))
+        },
+        Route("DELETE", "v1/apps/{app}/segments/{name}") { call throws(GatewayError) in
+            let app = try call.app(secret: true)
+            try call.router.services.segments.delete(app: app, name: call.captures[1])
+            return HTTPResponse(status: 204)
+        },
         Route("POST", "v1/apps/{app}/taps") { call throws(GatewayError) in
             let app = try call.app(secret: false)
             return .json(200, Rendering.taps(try call.router.services.taps.record(app: app, body: call.request.body)))

@@ -50,6 +50,14 @@ final class CampaignIntake: Sendable {
         guard let draft = NotificationDraft.read(campaign.value, campaign: true, diagnostics: &diagnostics),
             !diagnostics.containsErrors
         else { throw .invalid(campaign.locate(diagnostics), what: "the campaign's first line") }
+        var segment: Segment?
+        if let expression = draft.segment {
+            segment = try notifications.segments.read(
+                expression, at: NotificationIntake.segmentPath, app: app.id, diagnostics: &diagnostics)
+            guard !diagnostics.containsErrors else {
+                throw .invalid(campaign.locate(diagnostics), what: "the campaign's first line")
+            }
+        }
         let id = NotificationIntake.newID("c_")
         let compiled = try notifications.compile(
             draft, app: app, notificationID: id, campaignID: id, locate: campaign.locate)
@@ -73,6 +81,11 @@ final class CampaignIntake: Sendable {
             return AcceptedNotification(record: try self.campaign(id: first, app: app.id), warnings: [], replayed: true)
         case .created:
             notifications.metrics.accepted(app.id, deliveries.count)
+            if let segment {
+                let payloads = try notifications.renderLanguages(
+                    compiled, data: draft.data, at: .root.appending("data"))
+                try addSegment(segment, campaign: id, app: app.id, payloads: payloads, at: spec.createdAt)
+            }
             return AcceptedNotification(record: try self.campaign(id: id, app: app.id), warnings: [], replayed: false)
         }
     }
@@ -117,21 +130,23 @@ final class CampaignIntake: Sendable {
     ) throws(GatewayError) -> RecipientPage {
         var page = RecipientPage()
         var users: [String: Int] = [:]
-        var campaignPayload: [UInt8]?
+        var campaignPayloads: LocalizedPayloads?
+        let localized = !compiled.localized.isEmpty
         let dataPath = JSONPath(components: list.path.components + [.key("data")])
         page.recipients.reserveCapacity(list.lines.count)
         for (range, line) in list.lines {
             let recipient = try list.recipient(list.body[range], line: line, defaults: defaults)
             // Recipients without data of their own share one rendering (and one buffer) of the campaign's.
-            let payload: [UInt8]
-            if !recipient.ownData, let shared = campaignPayload {
-                payload = shared
+            let payloads: LocalizedPayloads
+            if !recipient.ownData, let shared = campaignPayloads {
+                payloads = shared
             } else {
-                payload = try notifications.render(compiled, data: recipient.data, at: dataPath, line: line)
-                if !recipient.ownData { campaignPayload = payload }
+                payloads = try notifications.renderLanguages(compiled, data: recipient.data, at: dataPath, line: line)
+                if !recipient.ownData { campaignPayloads = payloads }
             }
             if let user = recipient.user, users[user] == nil { users[user] = line }
-            page.recipients.append((recipient.token, recipient.user, payload))
+            page.recipients.append((recipient.token, recipient.user, payloads.base))
+            if localized { page.languages.append(payloads.languages) }
             guard page.recipients.count <= maximumRecipients else {
                 throw .invalid(
                     [
@@ -161,7 +176,61 @@ final class CampaignIntake: Sendable {
             }
             page.users[user] = tokens
         }
+        if localized {
+            let tokens = page.recipients.compactMap(\.token) + page.users.values.joined()
+            page.locales = try notifications.deviceLocales(app: app, tokens: tokens)
+        }
         return page
+    }
+
+    /// Devices a segment's campaign reads and appends at a time: the memory one page takes, whatever the
+    /// segment reaches.
+    static let segmentPage = 10_000
+
+    /// Appends the active devices `segment` reaches to a new campaign, a page at a time in token order (each
+    /// page its own transaction, as `POST …/recipients` pages are), each device with its language's payload.
+    /// The segment is evaluated as of `time` (the campaign's creation) on every page. Stops early if the
+    /// campaign is cancelled meanwhile.
+    private func addSegment(
+        _ segment: Segment, campaign id: String, app: String, payloads: LocalizedPayloads, at time: Date
+    ) throws(GatewayError) {
+        let segments = try notifications.segments.segments
+        var after: String?
+        var match = LocaleMatch(payloads.languages.keys)
+        while true {
+            let devices = try storing { () throws(StoreError) in
+                try segments.devices(app: app, segment: segment, now: time, after: after, limit: Self.segmentPage)
+            }
+            guard let last = devices.last else { return }
+            after = last.token
+            let added = try storing { () throws(StoreError) in
+                try store.append(campaign: id, now: notifications.now()) { emit throws(StoreError) in
+                    // The default text's devices first: the store shares the first payload it is given among
+                    // the campaign's recipients (one row, not one per recipient), so it is the default's.
+                    var later: [(token: String, payload: [UInt8])] = []
+                    for device in devices {
+                        let payload = payloads.payload(for: device.locale, match: &match)
+                        guard payloads.languages.isEmpty || match.language(for: device.locale) == nil else {
+                            later.append((device.token, payload))
+                            continue
+                        }
+                        try emit(
+                            NewDelivery(
+                                token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                                payload: payload))
+                    }
+                    for device in later {
+                        try emit(
+                            NewDelivery(
+                                token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                                payload: device.payload))
+                    }
+                }
+            }
+            guard let added else { return }  // cancelled
+            notifications.metrics.accepted(app, added)
+            if devices.count < Self.segmentPage { return }
+        }
     }
 
     /// The most active devices a campaign line's `user` may reach; a user with more refuses the page.

@@ -12,6 +12,7 @@ struct GatewayServices: Sendable {
     let taps: TapService
     let receipts: ReceiptService
     let tags: DeviceTagService
+    let segments: SegmentService
     let now: @Sendable () -> Date
 
     init(
@@ -28,5 +29,6 @@ struct GatewayServices: Sendable {
         receipts = ReceiptService(store: store, now: now)
         taps = TapService(store: store, apps: apps, now: now, receipts: receipts)
         tags = DeviceTagService(store: store, now: now)
+        segments = notifications.segments
     }
 }

@@ -9,6 +9,8 @@ import PushbuttonStore
 /// `title`, one inside a given payload at `payload.aps…`.
 struct NotificationDraft: Sendable {
     var audience: Audience?
+    /// `"to": {"segment": EXPR}`, read by ``SegmentExpression`` where saved segments can be looked up.
+    var segment: JSONValue?
     var payload: JSONValue
     var pushType: PushType
     var priority: Int?
@@ -17,14 +19,18 @@ struct NotificationDraft: Sendable {
     var data: [String: JSONValue]
     /// Whether the payload was given whole (paths inside it are prefixed with `payload`).
     var givenWhole: Bool
+    /// `"localized"`: each language's `title`, `subtitle` and `body`, by ``LocaleIdentifier`` spelling.
+    var localized: [String: [String: JSONValue]] = [:]
 
     static let headerKeys = ["push_type", "priority", "expiration", "collapse_id", "data"]
     static let builtKeys = [
         "category", "title", "subtitle", "body", "sound", "badge", "thread_id", "buttons", "tap", "action_args",
         "media",
     ]
-    static let notificationKeys = ["to", "payload"] + headerKeys + builtKeys
-    static let campaignKeys = ["payload"] + headerKeys + builtKeys
+    static let notificationKeys = ["to", "payload", "localized"] + headerKeys + builtKeys
+    static let campaignKeys = ["to", "payload", "localized"] + headerKeys + builtKeys
+    /// What a language of `"localized"` may give.
+    static let localizedKeys = ["title", "subtitle", "body"]
 
     /// Reads a notification body (`campaign: false`, with `to`) or a campaign's first line (without).
     static func read(_ value: JSONValue, campaign: Bool, diagnostics: inout [Diagnostic]) -> NotificationDraft? {
@@ -44,7 +50,17 @@ struct NotificationDraft: Sendable {
                     hint: Suggestion.didYouMean(key, among: known) ?? "fields: \(known.joined(separator: ", "))"))
         }
         var audience: Audience?
-        if !campaign { audience = readAudience(object["to"], diagnostics: &diagnostics) }
+        var segment: JSONValue?
+        if let to = object["to"]?.objectValue, to.count == 1, let expression = to["segment"] {
+            segment = expression
+        } else if !campaign {
+            audience = readAudience(object["to"], diagnostics: &diagnostics)
+        } else if object["to"] != nil {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: .root.appending("to"),
+                    #"a campaign's 'to' is {"segment": EXPR}; its other recipients are the lines after the first"#))
+        }
         let payload: JSONValue
         let givenWhole: Bool
         if let given = object["payload"] {
@@ -120,8 +136,95 @@ struct NotificationDraft: Sendable {
             }
         }
         return NotificationDraft(
-            audience: audience, payload: payload, pushType: pushType, priority: priority, expiration: expiration,
-            collapseID: collapseID, data: data, givenWhole: givenWhole)
+            audience: audience, segment: segment, payload: payload, pushType: pushType, priority: priority,
+            expiration: expiration, collapseID: collapseID, data: data, givenWhole: givenWhole,
+            localized: readLocalized(object["localized"], diagnostics: &diagnostics))
+    }
+
+    /// `"localized": {"fr": {"title": …, "body": …}, "de-CH": {…}}`: languages by identifier, each with text
+    /// for some of `title`, `subtitle` and `body` (what it does not give is the default's).
+    private static func readLocalized(_ value: JSONValue?, diagnostics: inout [Diagnostic])
+        -> [String: [String: JSONValue]]
+    {
+        guard let value else { return [:] }
+        let path = JSONPath.root.appending("localized")
+        guard let languages = value.objectValue else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: path,
+                    #"'localized' must be an object of languages: {"fr": {"title": …, "body": …}}"#))
+            return [:]
+        }
+        var localized: [String: [String: JSONValue]] = [:]
+        for (key, texts) in languages.sorted(by: { $0.key < $1.key }) {
+            guard let identifier = LocaleIdentifier(key) else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .invalidLocale, at: path.appending(key),
+                        "'\(key)' is not a language or locale identifier",
+                        hint: "use identifiers such as fr, de-CH, pt-BR, zh-Hant"))
+                continue
+            }
+            guard let fields = texts.objectValue, !fields.isEmpty else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .typeMismatch, at: path.appending(key),
+                        "a language gives an object with 'title', 'subtitle' or 'body'"))
+                continue
+            }
+            for (field, text) in fields.sorted(by: { $0.key < $1.key }) {
+                if !localizedKeys.contains(field) {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, .unknownKey, at: path.appending(key).appending(field),
+                            "'\(field)' is not localized text", hint: "use title, subtitle and body"))
+                } else if text.stringValue == nil {
+                    diagnostics.append(
+                        Diagnostic(
+                            .error, .typeMismatch, at: path.appending(key).appending(field),
+                            "'\(field)' must be a string, not \(text.typeDescription)"))
+                }
+            }
+            if localized[identifier.description] != nil {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .duplicateKey, at: path.appending(key),
+                        "'\(key)' is the same language as another key (\(identifier.description))"))
+            }
+            localized[identifier.description] = fields
+        }
+        return localized
+    }
+
+    /// The payload with `language`'s text in place of the default's (`aps.alert`'s title, subtitle, body).
+    func payload(in language: String) -> JSONValue {
+        guard var payload = self.payload.objectValue, let texts = localized[language] else { return self.payload }
+        var aps = payload["aps"]?.objectValue ?? [:]
+        var alert: [String: JSONValue] = [:]
+        if let given = aps["alert"] {
+            if let object = given.objectValue {
+                alert = object
+            } else if given.stringValue != nil {
+                alert["body"] = given
+            }
+        }
+        alert.merge(texts) { $1 }
+        aps["alert"] = .object(alert)
+        payload["aps"] = .object(aps)
+        return .object(payload)
+    }
+
+    /// A diagnostic's path in a language's payload, as a path in the request: its text at
+    /// `localized.<language>.<field>`, anything else where the default's is.
+    func localizedPath(_ path: JSONPath, language: String) -> JSONPath {
+        let keys = path.components.compactMap { component -> String? in
+            if case .key(let key) = component { return key }
+            return nil
+        }
+        for field in Self.localizedKeys where keys.starts(with: ["aps", "alert", field]) {
+            return JSONPath.root.appending("localized").appending(language).appending(field)
+        }
+        return requestPath(path)
     }
 
     /// Whether `text` can be sent as `apns-collapse-id`: 1 to 64 bytes, no control character (a header value
@@ -135,7 +238,8 @@ struct NotificationDraft: Sendable {
         guard let object = value?.objectValue, object.count == 1, let (key, member) = object.first else {
             diagnostics.append(
                 Diagnostic(
-                    .error, .missingField, at: path, "'to' must be an object with one of 'tokens', 'user' or 'tag'",
+                    .error, .missingField, at: path,
+                    "'to' must be an object with one of 'tokens', 'user', 'tag' or 'segment'",
                     hint: #"for example "to": {"tokens": ["<64 hex digits>"]} or "to": {"user": "u-42"}"#))
             return nil
         }
@@ -197,7 +301,7 @@ struct NotificationDraft: Sendable {
             diagnostics.append(
                 Diagnostic(
                     .error, .unknownKey, at: path.appending(key), "'\(key)' is not a kind of recipient",
-                    hint: "use 'tokens', 'user' or 'tag'"))
+                    hint: "use 'tokens', 'user', 'tag' or 'segment'"))
             return nil
         }
     }

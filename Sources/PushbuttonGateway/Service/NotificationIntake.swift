@@ -11,6 +11,8 @@ final class NotificationIntake: Sendable {
     let maximumRecipients: Int
     let metrics: GatewayMetrics
     let now: @Sendable () -> Date
+    /// Reads `"to": {"segment": …}` and finds the devices it reaches.
+    let segments: SegmentService
 
     init(store: any GatewayStore, maximumRecipients: Int, metrics: GatewayMetrics, now: @escaping @Sendable () -> Date)
     {
@@ -18,6 +20,7 @@ final class NotificationIntake: Sendable {
         self.maximumRecipients = maximumRecipients
         self.metrics = metrics
         self.now = now
+        segments = SegmentService(store: store, now: now)
     }
 
     static func newID(_ prefix: String) -> String {
@@ -28,6 +31,8 @@ final class NotificationIntake: Sendable {
     struct Compiled {
         var template: PayloadTemplate
         var warnings: [Diagnostic]
+        /// The template in each language of `"localized"` (empty without).
+        var localized: [String: PayloadTemplate] = [:]
     }
 
     func compile(
@@ -62,7 +67,75 @@ final class NotificationIntake: Sendable {
                 return moved
             })
         guard let template, !mapped.containsErrors else { throw .invalid(mapped, what: "the notification") }
-        return Compiled(template: template, warnings: mapped.filter { $0.severity == .warning })
+        var compiled = Compiled(template: template, warnings: mapped.filter { $0.severity == .warning })
+        compiled.localized = try compileLanguages(
+            draft, app: app, notificationID: notificationID, campaignID: campaignID, locate: locate)
+        return compiled
+    }
+
+    /// Each language of the draft's `"localized"` compiled as its own payload (checked as the default is:
+    /// categories, buttons, lengths), its diagnostics at `localized.<language>.<field>`.
+    private func compileLanguages(
+        _ draft: NotificationDraft, app: AppRuntime, notificationID: String, campaignID: String?,
+        locate: (([Diagnostic]) -> [Diagnostic])
+    ) throws(GatewayError) -> [String: PayloadTemplate] {
+        var templates: [String: PayloadTemplate] = [:]
+        for language in draft.localized.keys.sorted() {
+            var variant = draft
+            variant.payload = draft.payload(in: language)
+            variant.localized = [:]
+            do {
+                templates[language] =
+                    try compile(
+                        variant, app: app, notificationID: notificationID, campaignID: campaignID, locate: { $0 }
+                    ).template
+            } catch {
+                let moved = error.diagnostics.map { diagnostic in
+                    var moved = diagnostic
+                    moved.path = draft.localizedPath(
+                        variant.givenWhole
+                            ? JSONPath(components: Array(diagnostic.path.components.dropFirst()))
+                            : Self.payloadPath(diagnostic.path), language: language)
+                    moved.message = "in '\(language)': " + diagnostic.message
+                    // A problem of the whole payload (its size) is this language's.
+                    if moved.path == .root { moved.path = JSONPath.root.appending("localized").appending(language) }
+                    return moved
+                }
+                throw .invalid(locate(moved), what: "the notification")
+            }
+        }
+        return templates
+    }
+
+    /// A request path the compiler reported for a built payload (`title`) as the payload's own (`aps.alert.title`).
+    private static func payloadPath(_ path: JSONPath) -> JSONPath {
+        guard case .key(let first) = path.components.first, NotificationDraft.localizedKeys.contains(first) else {
+            return path
+        }
+        return JSONPath(components: [.key("aps"), .key("alert")] + path.components)
+    }
+
+    /// The payload in its default text and each language, rendered with `data`; a payload over APNs' size
+    /// limit in one language is refused naming that language (`localized.<language>`).
+    func renderLanguages(_ compiled: Compiled, data: [String: JSONValue], at path: JSONPath, line: Int? = nil)
+        throws(GatewayError) -> LocalizedPayloads
+    {
+        var payloads = LocalizedPayloads(base: try render(compiled, data: data, at: path, line: line))
+        for (language, template) in compiled.localized {
+            do {
+                payloads.languages[language] = try template.render(template.values(data))
+            } catch {
+                throw .invalid(
+                    [
+                        Diagnostic(
+                            .error, "template-data", at: .root.appending("localized").appending(language),
+                            "in '\(language)': \(error.description)",
+                            hint: "shorten this language's text (each language is checked against APNs' size limit)",
+                            location: line.map { SourceLocation(line: $0, column: 1, offset: 0) })
+                    ], what: "the template data")
+            }
+        }
+        return payloads
     }
 
     func render(_ compiled: Compiled, data: [String: JSONValue], at path: JSONPath, line: Int? = nil)
@@ -94,14 +167,26 @@ final class NotificationIntake: Sendable {
     {
         var diagnostics: [Diagnostic] = []
         guard let draft = NotificationDraft.read(request.value, campaign: false, diagnostics: &diagnostics),
-            !diagnostics.containsErrors, let audience = draft.audience
+            !diagnostics.containsErrors
         else { throw .invalid(request.locate(diagnostics), what: "the notification") }
+        var segment: Segment?
+        if let expression = draft.segment {
+            segment = try segments.read(expression, at: Self.segmentPath, app: app.id, diagnostics: &diagnostics)
+        }
+        guard !diagnostics.containsErrors, let audience = draft.audience ?? segment.map(Audience.segment) else {
+            throw .invalid(request.locate(diagnostics), what: "the notification")
+        }
         let id = Self.newID("n_")
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: nil, locate: request.locate)
-        let payload = try render(compiled, data: draft.data, at: .root.appending("data"))
+        let payloads = try renderLanguages(compiled, data: draft.data, at: .root.appending("data"))
         let tokens = try recipients(audience, app: app)
+        // Each device's language from its registration: looked up only when there are languages to choose.
+        let locales = payloads.languages.isEmpty ? [:] : try deviceLocales(app: app.id, tokens: tokens)
+        var match = LocaleMatch(payloads.languages.keys)
         let deliveries = tokens.map {
-            NewDelivery(token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload)
+            NewDelivery(
+                token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                payload: payloads.payload(for: locales[$0], match: &match))
         }
         let spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
@@ -121,6 +206,12 @@ final class NotificationIntake: Sendable {
         }
     }
 
+    /// The registered locales of those of `tokens` registered for `app`.
+    func deviceLocales(app: String, tokens: [String]) throws(GatewayError) -> [String: String] {
+        let segments = try segments.segments
+        return try storing { () throws(StoreError) in try segments.locales(app: app, tokens: tokens) }
+    }
+
     /// The tokens an audience names: a list given (at most ``maximumRecipients``), or a user's or tag's devices.
     private func recipients(_ audience: Audience, app: AppRuntime) throws(GatewayError) -> [String] {
         switch audience {
@@ -135,6 +226,15 @@ final class NotificationIntake: Sendable {
                     ], what: "the notification")
             }
             return Array(Set(given)).sorted()
+        case .segment(let segment):
+            // One more than the limit tells an audience over it, which is refused, never cut to the limit.
+            let segments = try segments.segments
+            let devices = try storing { () throws(StoreError) in
+                try segments.devices(
+                    app: app.id, segment: segment, now: now(), after: nil, limit: maximumRecipients + 1)
+            }
+            guard devices.count <= maximumRecipients else { throw audienceTooLarge(audience) }
+            return devices.map(\.token)
         case .user, .tag:
             // One more than the limit tells an audience over it, which is refused, never cut to the limit.
             let tokens = try storing { () throws(StoreError) in
@@ -153,6 +253,7 @@ final class NotificationIntake: Sendable {
             case .user(let user): ("the user '\(user)'", "user")
             case .tag(let tag): ("the tag '\(tag)'", "tag")
             case .tokens: ("the tokens", "tokens")
+            case .segment: ("the segment", "segment")
             }
         return .invalid(
             [
@@ -164,6 +265,9 @@ final class NotificationIntake: Sendable {
                         + "\(maximumRecipients) lines")
             ], what: "the notification")
     }
+
+    /// Where a request's segment is: `to.segment`.
+    static let segmentPath = JSONPath.root.appending("to").appending("segment")
 
     static func idempotencyConflict() -> GatewayError {
         GatewayError(

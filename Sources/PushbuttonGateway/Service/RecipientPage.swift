@@ -6,9 +6,14 @@ import PushbuttonStore
 struct RecipientPage {
     var recipients: [(token: String?, user: String?, payload: [UInt8])] = []
     var users: [String: [String]] = [:]
+    /// With `"localized"`: each recipient's payload in each language (beside `recipients`), and the devices'
+    /// registered locales, by token. Empty without, and nothing is chosen per device.
+    var languages: [[String: [UInt8]]] = []
+    var locales: [String: String] = [:]
 
     /// Each recipient (a user's every active device), with a new `apns-id`.
     func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
+        guard languages.isEmpty else { return try forEachLocalizedDelivery(body) }
         for recipient in recipients {
             // A token is passed on as it is: no array of one made for each recipient.
             if let token = recipient.token {
@@ -23,6 +28,23 @@ struct RecipientPage {
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
                         payload: recipient.payload))
+            }
+        }
+    }
+
+    /// ``forEachDelivery(_:)`` with each device's payload in its language (``LocaleMatch``).
+    private func forEachLocalizedDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void)
+        throws(Failure)
+    {
+        var match = LocaleMatch(languages.first.map { Array($0.keys) } ?? [])
+        for (index, recipient) in recipients.enumerated() {
+            let payloads = LocalizedPayloads(base: recipient.payload, languages: languages[index])
+            let tokens = recipient.token.map { [$0] } ?? users[recipient.user ?? ""] ?? []
+            for token in tokens {
+                try body(
+                    NewDelivery(
+                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                        payload: payloads.payload(for: locales[token], match: &match)))
             }
         }
     }

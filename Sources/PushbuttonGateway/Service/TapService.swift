@@ -71,7 +71,12 @@ final class TapService: Sendable {
         }
         guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the taps") }
         let taps = try taps
-        return try storing { () throws(StoreError) in try taps.record(taps: records, now: now()) }
+        let result = try storing { () throws(StoreError) in try taps.record(taps: records, now: now()) }
+        // The stream's tap events, keyed by the device's event id: a retried batch raises none twice.
+        if let stream = store as? any EventStreamStore {
+            try storing { () throws(StoreError) in try stream.raiseTapEvents(records, now: now()) }
+        }
+        return result
     }
 
     /// One tap event, or `nil` with its diagnostics.

@@ -46,6 +46,17 @@ final class WebhookNotifier: Sendable {
         }
     }
 
+    /// Commits a request built elsewhere (the event stream's batches) to the outbox; `false` when it could not.
+    func enqueue(_ request: BackendRequest) async -> Bool {
+        do {
+            _ = try await outbox.enqueue(request)
+            return true
+        } catch {
+            FileHandle.standardError.write(Data("pushbutton serve: cannot queue webhook events: \(error)\n".utf8))
+            return false
+        }
+    }
+
     /// Posts queued events until cancelled.
     func run() async {
         let sender = SigningSender(

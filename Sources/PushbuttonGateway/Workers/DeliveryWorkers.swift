@@ -69,6 +69,11 @@ final class DeliveryWorkers: Sendable {
                 let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now, clock: clock)
                 group.addTask { await relay.run() }
             }
+            if let webhook, let stream = webhook.configuration.events, let events = store as? any EventStreamStore {
+                let relay = EventStreamRelay(
+                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock)
+                group.addTask { await relay.run() }
+            }
         }
         await threads.stop()
     }

@@ -26,6 +26,7 @@ extension SQLGatewayStore {
         var opened: [any SQLConnection] = []
         for _ in 0..<max(1, connections) { opened.append(try PostgresConnection(url: url, gate: gate)) }
         try StoreMigrations.migrate(opened[0], dialect: .postgres, now: now)
+        try numberAppVersions(opened[0])
         return SQLGatewayStore(
             pool: ConnectionPool(opened), dialect: .postgres, location: PostgresConnection.redacted(url),
             committedWork: CommittedWork(listenURL: url, listenerRetry: listenerRetry))

@@ -36,11 +36,14 @@ extension SQLGatewayStore {
                     .text(device.app), .text(device.token), .text(device.environment), device.locale.sql,
                     device.appVersion.sql, device.userID.sql, .text(tags), Self.time(device.registeredAt),
                     Self.time(now), .integer(active ? 1 : 0), inactiveSince.map(Self.time) ?? .null,
+                    .integer(AppVersionNumber.stored(device.appVersion)),
                 ]
                 try connection.query(
                     """
-                    INSERT INTO devices (\(Self.deviceColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO devices (\(Self.deviceColumns), version_number)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (app, token) DO UPDATE SET environment = excluded.environment,
+                        version_number = excluded.version_number,
                         locale = excluded.locale, app_version = excluded.app_version, user_id = excluded.user_id,
                         tags = excluded.tags, registered_at = excluded.registered_at, updated_at = excluded.updated_at,
                         active = excluded.active, inactive_since = excluded.inactive_since
@@ -92,6 +95,12 @@ extension SQLGatewayStore {
                     SELECT t.token FROM device_tags t JOIN devices d ON d.app = t.app AND d.token = t.token
                     WHERE t.app = ? AND t.tag = ? AND d.active = 1 ORDER BY t.token LIMIT ?
                     """, [.text(app), .text(tag), .integer(Int64(limit))]
+                ).compactMap { $0[0].text }
+            case .segment(let segment):
+                let compiled = SegmentSQL(segment, app: app, now: Date())
+                return try connection.query(
+                    "SELECT d.token FROM devices d WHERE d.app = ? AND d.active = 1 AND " + compiled.condition
+                        + " ORDER BY d.token LIMIT ?", [.text(app)] + compiled.values + [.integer(Int64(limit))]
                 ).compactMap { $0[0].text }
             }
         }

@@ -31,6 +31,7 @@ extension SQLGatewayStore {
                 let deactivated = try Self.followOutcomes(
                     results, recorded: wasRecorded, now: now, events: &events, connection)
                 try events.write(into: connection)
+                try raiseOutcomeEvents(results, recorded: wasRecorded, now: now, connection)
                 return RecordedOutcomes(recorded: wasRecorded, deactivated: deactivated, webhookEvents: events.count)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// ``GatewayStore`` on SQL: the same statements on SQLite (``sqlite(path:)``, one process) and PostgreSQL
 /// (``postgres(url:connections:)``, many processes sharing one queue).
@@ -17,6 +18,8 @@ public final class SQLGatewayStore: GatewayStore {
     let intake = GroupCommit<AppendedPage, PageAppendResult?>(maximumWeight: 30_000)
     /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
     let committedWork: CommittedWork
+    /// The event stream's types this process raises (``EventStreamStore/streamEvents(_:)``).
+    let streamKinds = Locked<Set<StreamEvent.Kind>>([])
 
     init(
         pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String,
@@ -36,6 +39,7 @@ public final class SQLGatewayStore: GatewayStore {
         // of the server's peak.
         let connection = try SQLiteConnection(path: path, cacheKiB: 4096)
         try StoreMigrations.migrateSQLite(connection.database, now: now)
+        try numberAppVersions(connection)
         let readers: [any SQLConnection] = [try SQLiteConnection(path: path), try SQLiteConnection(path: path)]
         return SQLGatewayStore(
             pool: ConnectionPool([connection]), readers: ConnectionPool(readers), dialect: .sqlite,

@@ -214,6 +214,41 @@ enum StoreMigrations {
             """
         ),
         ReceiptSchema.migration,
+        (
+            "30-segments",
+            """
+            -- Segments (issue 35): the app version as a number that sorts as versions do (AppVersionNumber;
+            -- filled for older rows by numberAppVersions), a device's taps by time (last_seen_days, tapped),
+            -- and segments saved by name.
+            ALTER TABLE devices ADD COLUMN version_number BIGINT;
+            CREATE INDEX devices_version ON devices (app, version_number);
+            CREATE INDEX tap_events_token ON tap_events (app, token, received_at);
+            CREATE TABLE segments (
+                app TEXT NOT NULL,
+                name TEXT NOT NULL,
+                expression TEXT NOT NULL,
+                updated_at {REAL} NOT NULL,
+                PRIMARY KEY (app, name)
+            );
+            """
+        ),
+        (
+            "30-event-stream",
+            """
+            -- The event stream's rows, raised in the transactions that change what they report and removed once
+            -- the relay's outbox holds them. A recipient's events name its row (their fields are read from it
+            -- when claimed); a tap or a campaign's end carries its fields and a key that raises it once.
+            CREATE TABLE stream_events (
+                id {ID},
+                type TEXT NOT NULL,
+                delivery_id BIGINT,
+                event_key TEXT UNIQUE,
+                detail TEXT,
+                created_at {REAL} NOT NULL,
+                claimed_until {REAL}
+            );
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).

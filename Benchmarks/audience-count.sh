@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Audience counts (issue 35): POST /v1/apps/{app}/audience/count's store call on AUDIENCE_DEVICES devices
+# (default 1,000,000) beside the floor, a plain count(*) of the app's active devices, rounds alternating, on
+# SQLite (a file in a temporary directory) and PostgreSQL (a throwaway server started here). Prints `uptime`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+devices=${AUDIENCE_DEVICES:-1000000}
+rounds=${AUDIENCE_ROUNDS:-5}
+work=$(mktemp -d)
+pg_dir=
+cleanup() {
+  if [ -n "$pg_dir" ]; then
+    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$pg_dir"
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+if [ -n "${AUDIENCE_BIN:-}" ]; then
+  bin=$AUDIENCE_BIN
+else
+  swift build -c release --product AudienceBenchmark >/dev/null
+  bin=$(swift build -c release --show-bin-path)/AudienceBenchmark
+fi
+uptime
+"$bin" "sqlite:$work/audience.db" "$devices" "$rounds"
+pg_dir=$(mktemp -d)
+chown postgres:postgres "$pg_dir"
+pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
+runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
+  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
+"$bin" "postgres://postgres@127.0.0.1:$pg_port/postgres" "$devices" "$rounds"
+uptime

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Segments in SQL (``SegmentSQL``): counts and keyset pages of the devices they reach, and saved segments.
+extension SQLGatewayStore: SegmentStore {
+    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition.
+    public func countDevices(app: String, segment: Segment, now: Date) throws(StoreError) -> Int {
+        let compiled = SegmentSQL(segment, app: app, now: now)
+        return try read { connection throws(StoreError) in
+            Int(
+                try connection.query(
+                    "SELECT COUNT(*) FROM devices d WHERE d.app = ? AND d.active = 1 AND " + compiled.condition,
+                    [.text(app)] + compiled.values
+                ).first?[0].integer ?? 0)
+        }
+    }
+
+    /// A keyset page of the active devices `segment` reaches, in token order.
+    public func devices(app: String, segment: Segment, now: Date, after: String?, limit: Int) throws(StoreError)
+        -> [(token: String, locale: String?)]
+    {
+        let compiled = SegmentSQL(segment, app: app, now: now)
+        return try read { connection throws(StoreError) in
+            try connection.query(
+                "SELECT d.token, d.locale FROM devices d WHERE d.app = ? AND d.active = 1 AND d.token > ? AND "
+                    + compiled.condition + " ORDER BY d.token LIMIT ?",
+                [.text(app), .text(after ?? "")] + compiled.values + [.integer(Int64(limit))]
+            ).compactMap { row in row[0].text.map { (token: $0, locale: row[1].text) } }
+        }
+    }
+
+    /// The registered locales of `tokens`, a statement per 500.
+    public func locales(app: String, tokens: [String]) throws(StoreError) -> [String: String] {
+        var locales: [String: String] = [:]
+        try read { connection throws(StoreError) in
+            for start in stride(from: 0, to: tokens.count, by: Self.rowsPerStatement) {
+                let chunk = tokens[start..<min(start + Self.rowsPerStatement, tokens.count)]
+                let rows = try connection.query(
+                    "SELECT token, locale FROM devices WHERE app = ? AND locale IS NOT NULL AND token IN ("
+                        + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")",
+                    [.text(app)] + chunk.map { .text($0) })
+                for row in rows { if let token = row[0].text, let locale = row[1].text { locales[token] = locale } }
+            }
+        }
+        return locales
+    }
+
+    /// Saves or replaces a segment (an upsert on app and name).
+    public func saveSegment(app: String, _ segment: SavedSegment) throws(StoreError) {
+        _ = try with { connection throws(StoreError) in
+            try connection.query(
+                """
+                INSERT INTO segments (app, name, expression, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (app, name) DO UPDATE SET expression = excluded.expression, updated_at = excluded.updated_at
+                """,
+                [.text(app), .text(segment.name), .text(segment.expression), Self.time(segment.updatedAt)])
+        }
+    }
+
+    /// A saved segment, or nil.
+    public func savedSegment(app: String, name: String) throws(StoreError) -> SavedSegment? {
+        try read { connection throws(StoreError) in
+            try connection.query(
+                "SELECT name, expression, updated_at FROM segments WHERE app = ? AND name = ?",
+                [.text(app), .text(name)]
+            ).first.map(Self.savedSegment)
+        }
+    }
+
+    /// The app's saved segments, by name.
+    public func savedSegments(app: String) throws(StoreError) -> [SavedSegment] {
+        try read { connection throws(StoreError) in
+            try connection.query(
+                "SELECT name, expression, updated_at FROM segments WHERE app = ? ORDER BY name", [.text(app)]
+            ).map(Self.savedSegment)
+        }
+    }
+
+    /// Deletes a saved segment; whether there was one.
+    public func deleteSegment(app: String, name: String) throws(StoreError) -> Bool {
+        try with { connection throws(StoreError) in
+            try connection.run("DELETE FROM segments WHERE app = ? AND name = ?", [.text(app), .text(name)]).changes
+                > 0
+        }
+    }
+
+    private static func savedSegment(_ row: [SQLValue]) -> SavedSegment {
+        SavedSegment(
+            name: row[0].text ?? "", expression: row[1].text ?? "{}",
+            updatedAt: date(row[2]) ?? Date(timeIntervalSince1970: 0))
+    }
+
+    /// Gives the devices registered before migration 30 their ``AppVersionNumber`` (new registrations write
+    /// it themselves), a page at a time by key, once: afterwards none is left without one.
+    static func numberAppVersions(_ connection: any SQLConnection) throws(StoreError) {
+        while true {
+            let rows = try connection.query(
+                "SELECT app, token, app_version FROM devices WHERE version_number IS NULL ORDER BY app, token LIMIT 1000"
+            )
+            guard !rows.isEmpty else { return }
+            try connection.transaction { () throws(StoreError) in
+                for row in rows {
+                    try connection.query(
+                        "UPDATE devices SET version_number = ? WHERE app = ? AND token = ?",
+                        [.integer(AppVersionNumber.stored(row[2].text)), row[0], row[1]])
+                }
+            }
+        }
+    }
+}
