@@ -21,7 +21,7 @@ import Testing
 
     @Test func aDeviceTokenOverItsRateIsRefusedWithRetryAfterAndOthersAreNot() throws {
         let time = TestTime()
-        // 6 a minute: a bucket of RateLimits.minimumBurst (5), refilled one every 10 s.
+        // 6 a minute: a bucket of RateLimits.minimumBurst (20), refilled one every 10 s.
         let fixture = try RouterClient(
             now: { time.now.withLock { $0 } }, rateLimits: RateLimits(devicePerMinute: 6))
         let path = "/v1/apps/chat/devices/\(F.token(1))"
@@ -46,20 +46,20 @@ import Testing
 
     @Test func aKeyKindOverItsAppsRateIsRefusedAndRefills() throws {
         let time = TestTime()
-        // 60 a minute with the secret key: a bucket of 10 (10 s worth), one more each second.
+        // 120 a minute with the secret key: a bucket of 20 (10 s worth), two more each second.
         let fixture = try RouterClient(
-            now: { time.now.withLock { $0 } }, rateLimits: RateLimits(secretPerMinute: 60))
-        for _ in 0..<10 { #expect(fixture.request("GET", "/v1/apps/chat/devices/summary").status == 200) }
+            now: { time.now.withLock { $0 } }, rateLimits: RateLimits(secretPerMinute: 120))
+        for _ in 0..<20 { #expect(fixture.request("GET", "/v1/apps/chat/devices/summary").status == 200) }
         let refused = fixture.request("GET", "/v1/apps/chat/devices/summary")
         #expect(refused.status == 429 && refused.header("retry-after") == "1", "\(refused.body)")
-        #expect(refused.body.contains("more than 60 requests a minute for this app's secret keys"))
+        #expect(refused.body.contains("more than 120 requests a minute for this app's secret keys"))
         // The publishable key has its own bucket; a request without a valid key still gets its 401.
         let device = "/v1/apps/chat/devices/\(F.token(3))"
         #expect(fixture.request("PUT", device, key: F.publishable, json: Self.register).status == 200)
         #expect(fixture.request("GET", "/v1/apps/chat/devices/summary", key: nil).status == 401)
         #expect(fixture.request("GET", "/v1/apps/chat/devices/summary", key: "pb_sk_wrong").status == 401)
         time.advance(3)
-        for _ in 0..<3 { #expect(fixture.request("GET", "/v1/apps/chat/devices/summary").status == 200) }
+        for _ in 0..<6 { #expect(fixture.request("GET", "/v1/apps/chat/devices/summary").status == 200) }
         #expect(fixture.request("GET", "/v1/apps/chat/devices/summary").status == 429)
     }
 

@@ -18,10 +18,10 @@ public struct RateLimits: Sendable, Hashable {
     /// How many seconds of the rate a bucket holds.
     public static let burstSeconds = 10
     /// The smallest bucket, so a low rate still lets a device register and set its tags in one go.
-    public static let minimumBurst = 5
+    public static let minimumBurst = 20
 
-    /// The defaults: secret keys unlimited, 60,000 a minute with the publishable keys, 30 per device token.
-    public init(secretPerMinute: Int = 0, publishablePerMinute: Int = 60_000, devicePerMinute: Int = 30) {
+    /// The defaults: secret keys unlimited, 60,000 a minute with the publishable keys, 60 per device token.
+    public init(secretPerMinute: Int = 0, publishablePerMinute: Int = 60_000, devicePerMinute: Int = 60) {
         self.secretPerMinute = secretPerMinute
         self.publishablePerMinute = publishablePerMinute
         self.devicePerMinute = devicePerMinute

@@ -4,7 +4,8 @@ import Foundation
 /// (current browsers send it with every request) and `Origin` (older browsers send it with every POST). A
 /// cross-site form is refused before its CSRF token is checked, and so is a cross-site sign-in form, which has
 /// no session token to check (login CSRF). A request with neither header (curl, a script) is not a browser's
-/// cross-site form and passes.
+/// cross-site form and passes. The console's pages send `Referrer-Policy: same-origin`, so their own forms carry
+/// their real origin, not `null`.
 enum ConsoleOrigin {
     static func isSameOrigin(_ request: HTTPRequest) -> Bool {
         if let site = request.header("sec-fetch-site"), !["same-origin", "none"].contains(site) { return false }

@@ -63,9 +63,12 @@ enum ConsolePage {
             """
     }
 
+    /// `Referrer-Policy: same-origin`, not `no-referrer`: under `no-referrer` a browser sends `Origin: null` with
+    /// the console's own form posts (Fetch's rule for non-GET requests), which the Origin check must refuse;
+    /// `same-origin` still sends nothing to other sites.
     static let securityHeaders: [(name: String, value: String)] = [
         ("content-security-policy", contentSecurityPolicy), ("x-frame-options", "DENY"),
-        ("x-content-type-options", "nosniff"), ("referrer-policy", "no-referrer"), ("cache-control", "no-store"),
+        ("x-content-type-options", "nosniff"), ("referrer-policy", "same-origin"), ("cache-control", "no-store"),
     ]
 
     static func response(_ status: Int, _ html: HTML, headers: [(name: String, value: String)] = []) -> HTTPResponse {
