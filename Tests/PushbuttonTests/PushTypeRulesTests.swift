@@ -210,6 +210,11 @@ import Testing
         let context = PayloadValidator.Context(pushType: .widgets, priority: 10, topic: "com.example.app")
         let found = PayloadValidator().validate(.contentChanged(), context: context)
         #expect(found.map(\.code) == [.topicMismatch])
-        #expect(article.contains("hint: \(found[0].hint ?? "-")"))
+        // The example is a snippet the article shows (@Snippet), with the output it prints in a comment.
+        #expect(article.contains(#"@Snippet(path: "Pushbutton/Snippets/PushTypeValidation")"#))
+        let snippet = try String(
+            contentsOf: TestFiles.packageRoot.appendingPathComponent("Snippets/PushTypeValidation.swift"),
+            encoding: .utf8)
+        #expect(snippet.contains("hint: \(found[0].hint ?? "-")"))
     }
 }
