@@ -333,6 +333,25 @@ struct RouterTests {
         #expect(try fixture.store.queueDepth() == 3)
     }
 
+    @Test func theConsoleComposesMediaAndLocatesABadOne() throws {
+        let fixture = try RouterClient()
+        let session = try ConsoleUser(fixture)
+        let page = fixture.request("GET", "/console/compose", key: nil, headers: ["cookie": session.cookie])
+        #expect(page.body.contains(#"name="media_url""#) && page.body.contains(#"<option value="video">"#))
+        let sent = session.compose(
+            list: F.token(1), extra: [("media_url", "https://cdn.example.com/sale.jpg"), ("media_type", "image")])
+        #expect(sent.status == 303, "\(sent.body)")
+        let id = String(try #require(sent.header("location")?.split(separator: "/").last))
+        let record = try #require(try fixture.store.notification(id: id, limit: 0, after: 0))
+        let request = try JSONParser.parse(record.spec.request)
+        #expect(request["media"] == ["url": "https://cdn.example.com/sale.jpg", "type": "image"], "\(request)")
+        let refused = session.compose(
+            list: F.token(2), extra: [("media_url", "ftp://cdn.example.com/a.jpg"), ("media_type", "image")])
+        #expect(refused.status == 422)
+        #expect(refused.body.contains("is not an https URL the extension can download"), "\(refused.body)")
+        #expect(try fixture.store.queueDepth() == 1)
+    }
+
     /// A console session through the router: signed in, with the page's CSRF token.
     struct ConsoleUser {
         let fixture: RouterClient
@@ -353,12 +372,13 @@ struct RouterTests {
             csrf = String(page.body[start.upperBound...].prefix { $0 != "\"" })
         }
 
-        /// Posts the compose form to send to an uploaded list.
-        func compose(list: String) -> RouterClient.Answer {
-            let fields = [
-                ("csrf", csrf), ("intent", "send"), ("category", "message"), ("title", "Weekly"), ("body", "Read it"),
-                ("to", "list"), ("idempotency", UUID().uuidString),
-            ]
+        /// Posts the compose form to send to an uploaded list, with `extra` fields.
+        func compose(list: String, extra: [(String, String)] = []) -> RouterClient.Answer {
+            let fields =
+                [
+                    ("csrf", csrf), ("intent", "send"), ("category", "message"), ("title", "Weekly"),
+                    ("body", "Read it"), ("to", "list"), ("idempotency", UUID().uuidString),
+                ] + extra
             var body = fields.map { name, value in
                 "--XyZ\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
             }.joined()

@@ -14,6 +14,10 @@ struct ComposeForm: Sendable {
     var title: String
     var subtitle: String
     var body: String
+    /// An image, GIF, video or audio file's https URL for the service extension to attach (empty: none).
+    var mediaURL = ""
+    /// `image`, `gif`, `video` or `audio`.
+    var mediaType = "image"
     /// Per button identifier: the chosen built-in action (empty: none) and its arguments as JSON text.
     var actions: [String: (action: String, arguments: String)]
     var actionArguments: String
@@ -57,6 +61,8 @@ struct ComposeForm: Sendable {
         title = fields["title"] ?? ""
         subtitle = fields["subtitle"] ?? ""
         body = fields["body"] ?? ""
+        mediaURL = fields.text("media_url") ?? ""
+        mediaType = fields.text("media_type") ?? "image"
         for (name, value) in fields.values where name.hasPrefix("action.") {
             let button = String(name.dropFirst("action.".count))
             actions[button] = (value, fields[Field.arguments(button)] ?? "")
@@ -76,6 +82,7 @@ struct ComposeForm: Sendable {
         if !title.isEmpty { object["title"] = .string(title) }
         if !subtitle.isEmpty { object["subtitle"] = .string(subtitle) }
         object["body"] = .string(body)
+        if !mediaURL.isEmpty { object["media"] = .object(["url": .string(mediaURL), "type": .string(mediaType)]) }
         var specs: [String: JSONValue] = [:]
         for button in buttons {
             guard let (action, text) = actions[button], !action.isEmpty else { continue }
@@ -124,7 +131,7 @@ struct ComposeForm: Sendable {
         }
         guard let first = keys.first else { return "form" }
         switch first {
-        case "title", "subtitle", "body", "category", "action_args", "to", "recipients", "locale": return first
+        case "title", "subtitle", "body", "category", "action_args", "to", "recipients", "locale", "media": return first
         case "buttons": return keys.count > 1 ? Field.button(keys[1]) : "form"
         case _ where first.hasPrefix("button."): return first
         case "tap": return "form"

@@ -67,6 +67,17 @@ enum ComposePage {
             <label for="body">Body</label>
             <textarea id="body" name="body" rows="3"\(described("body"))>\(form.body)</textarea>
             \(slot("body"))
+            <label for="media_url">Media (optional)</label>
+            <input type="url" id="media_url" name="media_url" value="\(form.mediaURL)" placeholder="https://…"\(described("media"))>
+            <select id="media_type" name="media_type" aria-label="Media type">
+
+            """
+        for kind in ["image", "gif", "video", "audio"] {
+            html += "<option value=\"\(kind)\"\(kind == form.mediaType ? " selected" : "")>\(kind)</option>\n"
+        }
+        html += """
+            </select>
+            \(slot("media"))
             <fieldset>
             <legend>Buttons</legend>
 
