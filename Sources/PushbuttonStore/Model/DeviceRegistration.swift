@@ -13,6 +13,8 @@ public struct DeviceRegistration: Sendable, Hashable {
     public var tags: [String]
     /// When the device registered: a registration newer than a token's death revives it, an older one does not.
     public var registeredAt: Date
+    /// The device's IANA time zone (`Europe/Paris`), for sends at a local time.
+    public var timeZone: String?
 
     public init(
         app: String, token: String, environment: String = "production", locale: String? = nil,
@@ -26,5 +28,16 @@ public struct DeviceRegistration: Sendable, Hashable {
         self.userID = userID
         self.tags = tags
         self.registeredAt = registeredAt
+    }
+
+    /// A registration with the device's time zone.
+    public init(
+        app: String, token: String, environment: String = "production", locale: String? = nil,
+        appVersion: String? = nil, userID: String? = nil, tags: [String] = [], registeredAt: Date, timeZone: String?
+    ) {
+        self.init(
+            app: app, token: token, environment: environment, locale: locale, appVersion: appVersion, userID: userID,
+            tags: tags, registeredAt: registeredAt)
+        self.timeZone = timeZone
     }
 }
