@@ -16,7 +16,7 @@ extension GatewayConfiguration {
     static let listenKeys = ["host", "port", "tls"]
     static let appKeys = [
         "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections",
-    ]
+    ] + AppConfiguration.sendingKeys
     static let limitKeys = [
         "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
     ]
@@ -272,10 +272,13 @@ extension GatewayConfiguration {
         let secret = readDigests(app, "secretKeys", required: true, diagnostics: &diagnostics)
         let publishable = readDigests(app, "publishableKeys", required: false, diagnostics: &diagnostics)
         let connections = app.integer("connections", in: 1...64, diagnostics: &diagnostics) ?? 1
+        let sending = AppConfiguration.readSending(app, diagnostics: &diagnostics)
         guard let id, let topic, let manifest, let environment, let credentials else { return nil }
-        return AppConfiguration(
+        var configuration = AppConfiguration(
             id: id, topic: topic, manifestPath: manifest, credentials: credentials, environment: environment,
             secretKeyDigests: secret, publishableKeyDigests: publishable, connections: connections)
+        (configuration.defaultTimeZone, configuration.throttlePerMinute) = sending
+        return configuration
     }
 
     private static func readEnvironment(_ app: ConfigReader, base: String, diagnostics: inout [Diagnostic])

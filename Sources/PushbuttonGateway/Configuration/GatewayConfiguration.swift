@@ -62,6 +62,11 @@ public struct AppConfiguration: Sendable {
     public var publishableKeyDigests: [[UInt8]]
     /// HTTP/2 connections to APNs for this app.
     public var connections: Int
+    /// The IANA time zone of a device that registered none, for local-time sends (`default_time_zone`;
+    /// UTC when unset).
+    public var defaultTimeZone: String?
+    /// The rate of the app's campaigns that give none (`throttle_per_minute`; unlimited when unset).
+    public var throttlePerMinute: Int?
 
     public init(
         id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,

@@ -13,7 +13,9 @@ final class DeviceIntake: Sendable {
         self.now = now
     }
 
-    static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"]
+    static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"] + whenKeys
+    /// The keys of issue 35's "when": the device's IANA time zone.
+    static let whenKeys = ["time_zone"]
     /// The last millisecond of year 9999: a later `registered_at` does not come back as epoch milliseconds (it
     /// made the rendering trap, found by `make api-fuzz`).
     static let latestRegistration: Int64 = 253_402_300_799_999
@@ -72,9 +74,13 @@ final class DeviceIntake: Sendable {
                 tag, "tags[\(index)]", at: .root.appending("tags").appending(index),
                 maximumBytes: InputLimits.tagBytes, diagnostics: &diagnostics)
         }
+        let timeZone = reader.string("time_zone", diagnostics: &diagnostics)
+        if let timeZone, !TimeZoneName.isKnown(timeZone) {
+            diagnostics.append(TimeZoneName.unknown(timeZone, at: .root.appending("time_zone")))
+        }
         let registration = DeviceRegistration(
             app: app.id, token: token.lowercased(), environment: environment, locale: locale, appVersion: appVersion,
-            userID: userID, tags: tags, registeredAt: registeredAt)
+            userID: userID, tags: tags, registeredAt: registeredAt, timeZone: timeZone)
         guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the device") }
         return try storing { () throws(StoreError) in try store.register(registration, now: now) }
     }

@@ -22,8 +22,8 @@ struct NotificationDraft: Sendable {
     static let builtKeys = [
         "category", "title", "subtitle", "body", "sound", "badge", "thread_id", "buttons", "tap", "action_args",
     ]
-    static let notificationKeys = ["to", "payload"] + headerKeys + builtKeys
-    static let campaignKeys = ["payload"] + headerKeys + builtKeys
+    static let notificationKeys = ["to", "payload"] + headerKeys + builtKeys + SendTiming.keys
+    static let campaignKeys = ["payload"] + headerKeys + builtKeys + SendTiming.keys
 
     /// Reads a notification body (`campaign: false`, with `to`) or a campaign's first line (without).
     static func read(_ value: JSONValue, campaign: Bool, diagnostics: inout [Diagnostic]) -> NotificationDraft? {

@@ -93,6 +93,8 @@ final class NotificationIntake: Sendable {
         -> AcceptedNotification
     {
         var diagnostics: [Diagnostic] = []
+        let created = now()
+        let timing = SendTiming.read(request.value, campaign: false, now: created, diagnostics: &diagnostics)
         guard let draft = NotificationDraft.read(request.value, campaign: false, diagnostics: &diagnostics),
             !diagnostics.containsErrors, let audience = draft.audience
         else { throw .invalid(request.locate(diagnostics), what: "the notification") }
@@ -100,13 +102,15 @@ final class NotificationIntake: Sendable {
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: nil, locate: request.locate)
         let payload = try render(compiled, data: draft.data, at: .root.appending("data"))
         let tokens = try recipients(audience, app: app)
+        let due = try dueTimes(timing, tokens: tokens, app: app, now: created)
         let deliveries = tokens.map {
-            NewDelivery(token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload)
+            NewDelivery(
+                token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload, dueAt: due[$0])
         }
         let spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
-            priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: now(),
-            request: request.bytes)
+            priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: created,
+            request: request.bytes, sendAt: timing.sendAt)
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
         let result = try storing { () throws(StoreError) in
             try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
@@ -171,13 +175,44 @@ final class NotificationIntake: Sendable {
             "this Idempotency-Key was used with a different request; use a new key for a new request")
     }
 
+    /// Each token's due time for a local-time send (looked up zones, else the app's default); empty otherwise.
+    func dueTimes(_ timing: SendTiming, tokens: [String], app: AppRuntime, now: Date) throws(GatewayError)
+        -> [String: Date]
+    {
+        guard timing.localTime != nil, !tokens.isEmpty else { return [:] }
+        let zones = try storing { () throws(StoreError) in try store.timeZones(app: app.id, tokens: tokens) }
+        return timing.dueTimes(for: tokens, zones: zones, defaultZone: app.configuration.defaultZone, now: now)
+    }
+
+    /// `record` with what of it waits (scheduled, held, throttled) now.
+    func scheduled(_ record: NotificationRecord) throws(GatewayError) -> NotificationRecord {
+        var record = record
+        let at = now()
+        record.schedule = try storing { () throws(StoreError) in try store.schedule(of: record.spec.id, now: at) }
+        return record
+    }
+
+    /// Cancels a single notification of `app` (`POST /v1/notifications/{id}/cancel`): its recipients not yet
+    /// sent are never sent; the notification as it is now.
+    func cancel(notification id: String, app: String) throws(GatewayError) -> NotificationRecord {
+        let record = try notification(id: id, app: app, limit: 0, after: 0)
+        guard record.spec.kind == .notification else {
+            throw GatewayError(
+                409, "not_a_notification", "\(id) is a campaign; cancel it with POST /v1/campaigns/\(id)/cancel")
+        }
+        guard
+            let cancelled = try storing({ () throws(StoreError) in try store.cancel(notification: id, now: now()) })
+        else { throw .notFound("no notification has the id '\(id)'") }
+        return try scheduled(cancelled)
+    }
+
     private func accepted(id: String, warnings: [Diagnostic], replayed: Bool) throws(GatewayError)
         -> AcceptedNotification
     {
         guard
             let record = try storing({ () throws(StoreError) in
                 try store.notification(id: id, limit: 1000, after: 0)
-            })
+            }).map({ (record: NotificationRecord) throws(GatewayError) in try scheduled(record) })
         else { throw .notFound("notification \(id) vanished") }
         return AcceptedNotification(record: record, warnings: warnings, replayed: replayed)
     }
@@ -192,6 +227,6 @@ final class NotificationIntake: Sendable {
         guard record.spec.app == app else {
             throw .forbidden("notification \(id) belongs to another app; use that app's secret key")
         }
-        return record
+        return try scheduled(record)
     }
 }

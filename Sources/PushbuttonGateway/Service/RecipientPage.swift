@@ -1,3 +1,4 @@
+import Foundation
 import PushbuttonAPNs
 import PushbuttonStore
 
@@ -6,6 +7,13 @@ import PushbuttonStore
 struct RecipientPage {
     var recipients: [(token: String?, user: String?, payload: [UInt8])] = []
     var users: [String: [String]] = [:]
+    /// Each token's own due time (a local-time campaign); empty: the campaign's.
+    var dueAt: [String: Date] = [:]
+
+    /// Every token of the page (the users' devices too).
+    var tokens: [String] {
+        recipients.flatMap { recipient in recipient.token.map { [$0] } ?? users[recipient.user ?? ""] ?? [] }
+    }
 
     /// Each recipient (a user's every active device), with a new `apns-id`.
     func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
@@ -15,14 +23,14 @@ struct RecipientPage {
                 try body(
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload))
+                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token]))
                 continue
             }
             for token in users[recipient.user ?? ""] ?? [] {
                 try body(
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload))
+                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token]))
             }
         }
     }

@@ -104,7 +104,7 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                _ = await signal.wait(after: seen, timeout: options.pollInterval)
+                _ = await signal.wait(after: seen, timeout: await idleTimeout())
                 continue
             }
             // In a task of its own: a stop that cancels the workers lets the batch under way finish.
