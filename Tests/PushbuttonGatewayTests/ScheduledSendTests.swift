@@ -27,8 +27,10 @@ struct ScheduledSendTests {
     ) async throws -> Gateway {
         let text = GatewayFixture.configurationText(
             mockPort: setup.mock.port, caFile: nil, webhookPort: nil, store: store, workers: workers
-        ).replacingOccurrences(of: #""port": \#(setup.mock.port)}"#, with: #""port": \#(setup.mock.port), "h2c": true}"#)
-            .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 60000"#)
+        ).replacingOccurrences(
+            of: #""port": \#(setup.mock.port)}"#, with: #""port": \#(setup.mock.port), "h2c": true}"#
+        )
+        .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 60000"#)
         let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: setup.directory)
         let configuration = try #require(parsed.configuration, "\(parsed.diagnostics)")
         return try await Gateway.start(

@@ -16,7 +16,7 @@ extension GatewayConfiguration {
     static let listenKeys = ["host", "port", "tls"]
     static let appKeys = [
         "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections",
-    ] + AppConfiguration.sendingKeys
+    ]
     static let limitKeys = [
         "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
     ]
@@ -206,7 +206,7 @@ extension GatewayConfiguration {
         -> AppConfiguration?
     {
         guard let app = ConfigReader(value, at: path, what: "an app", diagnostics: &diagnostics) else { return nil }
-        app.unknownKeys(known: appKeys, diagnostics: &diagnostics)
+        app.unknownKeys(known: appKeys + AppConfiguration.sendingKeys, diagnostics: &diagnostics)
         let id = app.string("id", required: true, diagnostics: &diagnostics)
         if let id, id.contains(where: { !($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
             diagnostics.append(

@@ -44,6 +44,7 @@ extension SQLGatewayStore {
         return (Int(perMinute), next)
     }
 
+    /// The earliest free batch's due time or held batch's lease end (see ``GatewayStore/nextDue(now:)``).
     public func nextDue(now: Date) throws(StoreError) -> Date? {
         try read { connection throws(StoreError) in
             let row = try connection.query(
@@ -57,6 +58,7 @@ extension SQLGatewayStore {
         }
     }
 
+    /// Cancels a single notification's recipients no lease holds (see ``GatewayStore/cancel(notification:now:)``).
     public func cancel(notification id: String, now: Date) throws(StoreError) -> NotificationRecord? {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> NotificationRecord? in
@@ -72,6 +74,7 @@ extension SQLGatewayStore {
         }
     }
 
+    /// What of a notification waits now, from its free batches not yet due (see ``GatewayStore/schedule(of:now:)``).
     public func schedule(of id: String, now: Date) throws(StoreError) -> ScheduleCounts {
         try read { connection throws(StoreError) in
             var counts = ScheduleCounts()
@@ -120,6 +123,7 @@ extension SQLGatewayStore {
         }
     }
 
+    /// The registered time zones of `tokens`, a statement per chunk (see ``GatewayStore/timeZones(app:tokens:)``).
     public func timeZones(app: String, tokens: [String]) throws(StoreError) -> [String: String] {
         var zones: [String: String] = [:]
         try read { connection throws(StoreError) in
