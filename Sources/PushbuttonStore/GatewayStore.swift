@@ -116,8 +116,8 @@ public protocol GatewayStore: Sendable {
     /// expected finish at its rate.
     func schedule(of id: String, now: Date) throws(StoreError) -> ScheduleCounts
 
-    /// The registered IANA time zones of those of `tokens` that have one.
-    func timeZones(app: String, tokens: [String]) throws(StoreError) -> [String: String]
+    /// The registered time zones and quiet hours of those of `tokens` that registered either.
+    func deviceTimes(app: String, tokens: [String]) throws(StoreError) -> [String: DeviceTimes]
 }
 
 extension GatewayStore {
@@ -131,7 +131,7 @@ extension GatewayStore {
     public func schedule(of id: String, now: Date) throws(StoreError) -> ScheduleCounts { ScheduleCounts() }
 
     /// A store without time zones.
-    public func timeZones(app: String, tokens: [String]) throws(StoreError) -> [String: String] { [:] }
+    public func deviceTimes(app: String, tokens: [String]) throws(StoreError) -> [String: DeviceTimes] { [:] }
 
     /// A store that cannot tell more is ready when it answers.
     public func checkReady() throws(StoreError) { try ping() }

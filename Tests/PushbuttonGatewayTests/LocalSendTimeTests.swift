@@ -53,4 +53,28 @@ struct LocalSendTimeTests {
         #expect(
             DeliveryWorkers.idleTimeout(nextDue: now - 1, now: now, pollInterval: poll) == DeliveryWorkers.busyRetry)
     }
+
+    @Test func quietHoursEndOnTheRightLocalDay() throws {
+        let night = QuietHours(start: 22 * 60, end: 8 * 60)
+        // 23:00 and 03:00 in Paris (UTC+1 in December): held until 08:00 (07:00Z) the next morning / same day.
+        #expect(
+            QuietHours.nextAllowed(after: try utc("2026-12-01T22:00:00Z"), in: paris, quiet: night)
+                == (try utc("2026-12-02T07:00:00Z")))
+        #expect(
+            QuietHours.nextAllowed(after: try utc("2026-12-02T02:00:00Z"), in: paris, quiet: night)
+                == (try utc("2026-12-02T07:00:00Z")))
+        #expect(QuietHours.nextAllowed(after: try utc("2026-12-02T12:00:00Z"), in: paris, quiet: night) == nil)
+        let afternoon = QuietHours(start: 13 * 60, end: 14 * 60)
+        #expect(
+            QuietHours.nextAllowed(after: try utc("2026-12-02T12:30:00Z"), in: paris, quiet: afternoon)
+                == (try utc("2026-12-02T13:00:00Z")))
+        #expect(QuietHours.nextAllowed(after: Date(), in: paris, quiet: QuietHours(start: 60, end: 60)) == nil)
+        // The night of the autumn change: 23:00 CEST on 10-24 is held until 08:00 CET on 10-25.
+        #expect(
+            QuietHours.nextAllowed(after: try utc("2026-10-24T21:00:00Z"), in: paris, quiet: night)
+                == (try utc("2026-10-25T07:00:00Z")))
+        #expect(QuietHours.minute("07:30") == 450)
+        #expect(QuietHours.minute("7:30") == nil)
+    }
 }
+

@@ -126,4 +126,46 @@ struct SendTimingRoutesTests {
         #expect(try fixture.store.lease(limit: 10, duration: 86_400, now: tokyo).map(\.token) == [F.token(2)])
         #expect(try fixture.store.nextDue(now: tokyo) == Self.now + 20 * 3600)
     }
+
+    /// Quiet hours 22:00–08:00 (the app's, a device's own overriding them): a campaign created at 23:00 in
+    /// Paris holds the Paris device until 08:00 (counted `held`), sends at once to a device whose own window is
+    /// 01:00–06:00, and `ignore_quiet_hours` sends at once; a single notification is never held.
+    @Test func quietHoursHoldCampaignSendsUntilTheirEnd() throws {
+        // 2026-12-01T22:00:00Z: 23:00 in Paris.
+        let late = Self.now + 10 * 3600
+        let fixture = try RouterClient(now: { late }) { text in
+            text.replacingOccurrences(
+                of: #"{"id": "chat", "#,
+                with: #"{"id": "chat", "quiet_hours": {"start": "22:00", "end": "08:00"}, "default_time_zone": "Europe/Paris", "#)
+        }
+        _ = fixture.request("PUT", "/v1/apps/chat/devices/\(F.token(1))", json: #"{"time_zone": "Europe/Paris"}"#)
+        let own = fixture.request(
+            "PUT", "/v1/apps/chat/devices/\(F.token(2))",
+            json: #"{"time_zone": "Europe/Paris", "quiet_hours": {"start": "01:00", "end": "06:00"}}"#)
+        #expect(own.json?.objectValue?["quiet_hours"] == ["start": "01:00", "end": "06:00"])
+        let created = fixture.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: #"{"category": "message", "body": "Hi"}"# + "\n" + F.token(1) + "\n" + F.token(2))
+        #expect(created.status == 202, "\(created.body)")
+        #expect(counts(created)["held"] == 1)
+        #expect(try fixture.store.lease(limit: 10, duration: 86_400, now: late).map(\.token) == [F.token(2)])
+        // 08:00 in Paris is 07:00Z on 12-02.
+        let morning = Self.now + 19 * 3600
+        #expect(try fixture.store.nextDue(now: late) == morning)
+        #expect(try fixture.store.lease(limit: 10, duration: 86_400, now: morning).map(\.token) == [F.token(1)])
+
+        let urgent = fixture.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: #"{"category": "message", "body": "Code 1234", "ignore_quiet_hours": true}"# + "\n" + F.token(1))
+        #expect(counts(urgent)["held"] == 0)
+        let single = fixture.request(
+            "POST", "/v1/apps/chat/notifications",
+            json: #"{"to": {"tokens": ["\#(F.token(1))"]}, "category": "message", "body": "Hi"}"#)
+        #expect(counts(single)["held"] == 0)
+        #expect(try fixture.store.lease(limit: 10, duration: 86_400, now: late).count == 2)
+        let bad = fixture.request(
+            "PUT", "/v1/apps/chat/devices/\(F.token(3))", json: #"{"quiet_hours": {"start": "25:00", "end": "08:00"}}"#)
+        #expect(bad.status == 422)
+        #expect(paths(bad) == ["quiet_hours.start"])
+    }
 }

@@ -277,7 +277,7 @@ extension GatewayConfiguration {
         var configuration = AppConfiguration(
             id: id, topic: topic, manifestPath: manifest, credentials: credentials, environment: environment,
             secretKeyDigests: secret, publishableKeyDigests: publishable, connections: connections)
-        (configuration.defaultTimeZone, configuration.throttlePerMinute) = sending
+        (configuration.defaultTimeZone, configuration.throttlePerMinute, configuration.quietHours) = sending
         return configuration
     }
 

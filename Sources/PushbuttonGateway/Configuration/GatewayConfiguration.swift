@@ -67,6 +67,8 @@ public struct AppConfiguration: Sendable {
     public var defaultTimeZone: String?
     /// The rate of the app's campaigns that give none (`throttle_per_minute`; unlimited when unset).
     public var throttlePerMinute: Int?
+    /// When campaigns do not reach a device, in its local time (`quiet_hours`; none when unset).
+    var quietHours: QuietHours?
 
     public init(
         id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,

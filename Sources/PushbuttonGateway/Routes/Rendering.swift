@@ -67,6 +67,10 @@ enum Rendering {
         if let user = registration.userID { object["user_id"] = .string(user) }
         if let since = record.inactiveSince { object["inactive_since"] = milliseconds(since) }
         if let zone = registration.timeZone { object["time_zone"] = .string(zone) }
+        if let quiet = registration.quietHours {
+            func text(_ minute: Int) -> JSONValue { .string(String(format: "%02d:%02d", minute / 60, minute % 60)) }
+            object["quiet_hours"] = .object(["start": text(quiet.start), "end": text(quiet.end)])
+        }
         return .object(object)
     }
 

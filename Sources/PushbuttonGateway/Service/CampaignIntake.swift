@@ -63,7 +63,8 @@ final class CampaignIntake: Sendable {
             throttlePerMinute: timing.throttlePerMinute)
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
-        page.dueAt = try notifications.dueTimes(timing, tokens: page.tokens, app: app, now: created)
+        (page.dueAt, page.held) = try notifications.dueTimes(
+            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: created)
         // The first page goes in with the campaign and its idempotency key, in one transaction.
         let deliveries = page.deliveries
         let key = idempotencyKey.map {
@@ -103,7 +104,8 @@ final class CampaignIntake: Sendable {
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
         // A local-time campaign's later pages: each device's time as at creation (passed: at once).
         let timing = SendTiming.read(document.value, campaign: true, now: nil, diagnostics: &diagnostics)
-        page.dueAt = try notifications.dueTimes(timing, tokens: page.tokens, app: app, now: notifications.now())
+        (page.dueAt, page.held) = try notifications.dueTimes(
+            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: notifications.now())
         let result = try storeRecipients(page, campaign: id, idempotency: key)
         switch result {
         case .added(let added):

@@ -102,7 +102,8 @@ final class NotificationIntake: Sendable {
         let compiled = try compile(draft, app: app, notificationID: id, campaignID: nil, locate: request.locate)
         let payload = try render(compiled, data: draft.data, at: .root.appending("data"))
         let tokens = try recipients(audience, app: app)
-        let due = try dueTimes(timing, tokens: tokens, app: app, now: created)
+        // Quiet hours hold campaigns only: a single notification is sent when it says.
+        let due = try dueTimes(timing, tokens: tokens, app: app, quiet: nil, now: created).due
         let deliveries = tokens.map {
             NewDelivery(
                 token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload, dueAt: due[$0])
@@ -175,13 +176,17 @@ final class NotificationIntake: Sendable {
             "this Idempotency-Key was used with a different request; use a new key for a new request")
     }
 
-    /// Each token's due time for a local-time send (looked up zones, else the app's default); empty otherwise.
-    func dueTimes(_ timing: SendTiming, tokens: [String], app: AppRuntime, now: Date) throws(GatewayError)
-        -> [String: Date]
+    /// Each token's own due time (a local-time send, a quiet-hours hold; the devices' registered zones, else the
+    /// app's default) and those held by `quiet` hours; empty when neither applies (no lookup).
+    func dueTimes(_ timing: SendTiming, tokens: [String], app: AppRuntime, quiet: QuietHours?, now: Date)
+        throws(GatewayError) -> (due: [String: Date], held: Set<String>)
     {
-        guard timing.localTime != nil, !tokens.isEmpty else { return [:] }
-        let zones = try storing { () throws(StoreError) in try store.timeZones(app: app.id, tokens: tokens) }
-        return timing.dueTimes(for: tokens, zones: zones, defaultZone: app.configuration.defaultZone, now: now)
+        guard timing.localTime != nil || (quiet != nil && !timing.ignoreQuietHours), !tokens.isEmpty else {
+            return ([:], [])
+        }
+        let devices = try storing { () throws(StoreError) in try store.deviceTimes(app: app.id, tokens: tokens) }
+        return timing.dueTimes(
+            for: tokens, devices: devices, defaultZone: app.configuration.defaultZone, quiet: quiet, now: now)
     }
 
     /// `record` with what of it waits (scheduled, held, throttled) now.

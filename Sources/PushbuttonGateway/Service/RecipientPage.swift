@@ -9,6 +9,8 @@ struct RecipientPage {
     var users: [String: [String]] = [:]
     /// Each token's own due time (a local-time campaign); empty: the campaign's.
     var dueAt: [String: Date] = [:]
+    /// The tokens held by quiet hours (their `dueAt` is the end of them).
+    var held: Set<String> = []
 
     /// Every token of the page (the users' devices too).
     var tokens: [String] {
@@ -23,14 +25,16 @@ struct RecipientPage {
                 try body(
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token]))
+                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token],
+                        heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason))
                 continue
             }
             for token in users[recipient.user ?? ""] ?? [] {
                 try body(
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token]))
+                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token],
+                        heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason))
             }
         }
     }

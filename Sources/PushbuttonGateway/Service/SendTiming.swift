@@ -1,12 +1,13 @@
 import Foundation
 import Pushbutton
+import PushbuttonStore
 
 /// When a notification or campaign is sent, as its request says (issue 35): `send_at` (RFC 3339 with an
 /// offset, or a wall-clock time with `"local_time": true`) and, for a campaign, `throttle_per_minute`. Read
 /// from a notification's body or a campaign's first line, beside the notification's fields.
 struct SendTiming: Sendable, Hashable {
     /// The request's keys this reads.
-    static let keys = ["send_at", "local_time", "throttle_per_minute"]
+    static let keys = ["send_at", "local_time", "throttle_per_minute", "ignore_quiet_hours"]
 
     /// The instant to send at (`send_at` with an offset); `nil`: at once (or at each device's local time).
     var sendAt: Date?
@@ -14,6 +15,8 @@ struct SendTiming: Sendable, Hashable {
     var localTime: LocalSendTime.WallTime?
     /// Recipients a minute for the campaign, across every process.
     var throttlePerMinute: Int?
+    /// Quiet hours do not hold this campaign (`ignore_quiet_hours`: transactional, a 2FA code).
+    var ignoreQuietHours = false
 
     /// How far in the past a `send_at` may be (clocks differ a little): later than this is refused.
     static let skew: TimeInterval = 60
@@ -46,6 +49,16 @@ struct SendTiming: Sendable, Hashable {
                     .error, .missingField, at: .root.appending("send_at"),
                     "'local_time' needs a 'send_at' wall-clock time",
                     hint: #"for example "send_at": "2026-12-24T09:00:00", "local_time": true"#))
+        }
+        if let flag = object["ignore_quiet_hours"] {
+            if let bool = flag.boolValue {
+                timing.ignoreQuietHours = bool
+            } else {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .typeMismatch, at: .root.appending("ignore_quiet_hours"),
+                        "'ignore_quiet_hours' must be true or false, not \(flag.typeDescription)"))
+            }
         }
         if let rate = object["throttle_per_minute"] {
             if !campaign {
@@ -130,16 +143,23 @@ struct SendTiming: Sendable, Hashable {
     /// Whether anything waits: a send time of either kind.
     var isScheduled: Bool { sendAt != nil || localTime != nil }
 
-    /// Each token's due time for a local-time send (nothing otherwise): the wall time in the device's registered
-    /// zone, else `defaultZone`, else UTC; at once where it has passed (`now`).
-    func dueTimes(for tokens: [String], zones: [String: String], defaultZone: TimeZone?, now: Date) -> [String: Date] {
-        guard let wall = localTime else { return [:] }
+    /// Each token's due time of its own (nothing for those due with the notification), and those held by quiet
+    /// hours: for a local-time send the wall time in the device's registered zone, else `defaultZone`, else UTC,
+    /// at once where it has passed (`now`); then, with `quiet` hours (the app's, a device's own overriding them),
+    /// a send time inside them moves to their end (``QuietHours/nextAllowed(after:in:quiet:)``).
+    func dueTimes(
+        for tokens: [String], devices: [String: DeviceTimes], defaultZone: TimeZone?, quiet: QuietHours?, now: Date
+    ) -> (due: [String: Date], held: Set<String>) {
+        let quiet = ignoreQuietHours ? nil : quiet
+        guard localTime != nil || quiet != nil else { return ([:], []) }
         let fallback = defaultZone ?? TimeZone(identifier: "UTC") ?? .current
         var resolved: [String: TimeZone] = [:]
         var due: [String: Date] = [:]
+        var held: Set<String> = []
         due.reserveCapacity(tokens.count)
         for token in tokens {
-            let name = zones[token]
+            let device = devices[token]
+            let name = device?.timeZone
             let zone: TimeZone
             if let name {
                 if let known = resolved[name] {
@@ -151,8 +171,18 @@ struct SendTiming: Sendable, Hashable {
             } else {
                 zone = fallback
             }
-            due[token] = LocalSendTime.resolve(wall, in: zone, notBefore: now)
+            var at = sendAt ?? now
+            if let wall = localTime { at = LocalSendTime.resolve(wall, in: zone, notBefore: now) }
+            var window = quiet
+            if window != nil, let start = device?.quietStart, let end = device?.quietEnd {
+                window = QuietHours(start: start, end: end)
+            }
+            if let window, let end = QuietHours.nextAllowed(after: at, in: zone, quiet: window) {
+                at = end
+                held.insert(token)
+            }
+            if localTime != nil || held.contains(token) { due[token] = at }
         }
-        return due
+        return (due, held)
     }
 }

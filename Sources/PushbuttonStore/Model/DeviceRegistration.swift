@@ -15,6 +15,16 @@ public struct DeviceRegistration: Sendable, Hashable {
     public var registeredAt: Date
     /// The device's IANA time zone (`Europe/Paris`), for sends at a local time.
     public var timeZone: String?
+    /// The device's own quiet hours (minutes after local midnight), overriding its app's.
+    public var quietHours: (start: Int, end: Int)? {
+        get { quietStart.flatMap { start in quietEnd.map { (start, $0) } } }
+        set {
+            quietStart = newValue?.start
+            quietEnd = newValue?.end
+        }
+    }
+    private var quietStart: Int?
+    private var quietEnd: Int?
 
     public init(
         app: String, token: String, environment: String = "production", locale: String? = nil,

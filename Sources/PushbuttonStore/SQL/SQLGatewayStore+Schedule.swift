@@ -123,18 +123,22 @@ extension SQLGatewayStore {
         }
     }
 
-    /// The registered time zones of `tokens`, a statement per chunk (see ``GatewayStore/timeZones(app:tokens:)``).
-    public func timeZones(app: String, tokens: [String]) throws(StoreError) -> [String: String] {
-        var zones: [String: String] = [:]
+    /// The registered times of `tokens`, a statement per chunk (see ``GatewayStore/deviceTimes(app:tokens:)``).
+    public func deviceTimes(app: String, tokens: [String]) throws(StoreError) -> [String: DeviceTimes] {
+        var zones: [String: DeviceTimes] = [:]
         try read { connection throws(StoreError) in
             for chunk in StatementShapes.chunks(tokens.count) {
                 var values: [SQLValue] = [.text(app)]
                 values += tokens[chunk].map { SQLValue.text($0) }
                 for row in try connection.query(
-                    "SELECT token, time_zone FROM devices WHERE app = ? AND time_zone IS NOT NULL AND token IN ("
+                    "SELECT token, time_zone, quiet_start, quiet_end FROM devices WHERE app = ? "
+                        + "AND (time_zone IS NOT NULL OR quiet_start IS NOT NULL) AND token IN ("
                         + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", values)
                 {
-                    if let token = row[0].text, let zone = row[1].text { zones[token] = zone }
+                    guard let token = row[0].text else { continue }
+                    zones[token] = DeviceTimes(
+                        timeZone: row[1].text, quietStart: row[2].integer.map(Int.init),
+                        quietEnd: row[3].integer.map(Int.init))
                 }
             }
         }
