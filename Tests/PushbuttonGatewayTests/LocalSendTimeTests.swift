@@ -77,4 +77,3 @@ struct LocalSendTimeTests {
         #expect(QuietHours.minute("7:30") == nil)
     }
 }
-

@@ -136,7 +136,9 @@ struct SendTimingRoutesTests {
         let fixture = try RouterClient(now: { late }) { text in
             text.replacingOccurrences(
                 of: #"{"id": "chat", "#,
-                with: #"{"id": "chat", "quiet_hours": {"start": "22:00", "end": "08:00"}, "default_time_zone": "Europe/Paris", "#)
+                with:
+                    #"{"id": "chat", "quiet_hours": {"start": "22:00", "end": "08:00"}, "default_time_zone": "Europe/Paris", "#
+            )
         }
         _ = fixture.request("PUT", "/v1/apps/chat/devices/\(F.token(1))", json: #"{"time_zone": "Europe/Paris"}"#)
         let own = fixture.request(

@@ -52,7 +52,8 @@ struct QuietHours: Sendable, Hashable {
             guard let text = object[key]?.stringValue, let value = minute(text) else {
                 diagnostics.append(
                     Diagnostic(
-                        .error, .valueRange, at: path.appending(key), "'\(key)' must be a time of day HH:MM (00:00–23:59)"))
+                        .error, .valueRange, at: path.appending(key),
+                        "'\(key)' must be a time of day HH:MM (00:00–23:59)"))
                 continue
             }
             minutes[key] = value
