@@ -107,9 +107,38 @@ public protocol GatewayStore: Sendable {
     /// process's intake commits (its `NOTIFY`, heard on a `LISTEN` connection of this store's), or when that
     /// connection comes back after a drop. A hint, not a guarantee: a worker still polls now and then.
     func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation
+
+    // MARK: When (send times, rates)
+
+    /// When the next recipient not due at `now` comes due (a free batch's due time, a held one's lease end);
+    /// `nil` when nothing waits. An idle worker's wait ends then, so scheduled work needs no polling.
+    func nextDue(now: Date) throws(StoreError) -> Date?
+
+    /// Cancels a single notification: its recipients not yet leased become cancelled (a scheduled one is never
+    /// sent). `nil` when no single notification has the id.
+    func cancel(notification id: String, now: Date) throws(StoreError) -> NotificationRecord?
+
+    /// How many of a notification's queued recipients wait (scheduled, held, throttled) at `now`, and its
+    /// expected finish at its rate.
+    func schedule(of id: String, now: Date) throws(StoreError) -> ScheduleCounts
+
+    /// The registered time zones and quiet hours of those of `tokens` that registered either.
+    func deviceTimes(app: String, tokens: [String]) throws(StoreError) -> [String: DeviceTimes]
 }
 
 extension GatewayStore {
+    /// A store that cannot tell: nothing waits (the workers poll).
+    public func nextDue(now: Date) throws(StoreError) -> Date? { nil }
+
+    /// A store without single-notification cancelling.
+    public func cancel(notification id: String, now: Date) throws(StoreError) -> NotificationRecord? { nil }
+
+    /// A store that cannot tell: nothing waits.
+    public func schedule(of id: String, now: Date) throws(StoreError) -> ScheduleCounts { ScheduleCounts() }
+
+    /// A store without time zones.
+    public func deviceTimes(app: String, tokens: [String]) throws(StoreError) -> [String: DeviceTimes] { [:] }
+
     /// A store that cannot tell more is ready when it answers.
     public func checkReady() throws(StoreError) { try ping() }
 

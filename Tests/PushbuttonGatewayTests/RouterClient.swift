@@ -28,16 +28,19 @@ final class RouterClient: Sendable {
     let router: Router
 
     /// `maximumRecipients` replaces the configuration's `limits.maxRecipients` when given.
+    /// `configure` edits the configuration's text first (an app setting a test needs); `rateLimits` replaces every
+    /// app's rate limits.
     init(
-        now: @escaping @Sendable () -> Date = { Date() }, maximumRecipients: Int? = nil, rateLimits: RateLimits? = nil
+        now: @escaping @Sendable () -> Date = { Date() }, maximumRecipients: Int? = nil,
+        rateLimits: RateLimits? = nil, configure: (String) -> String = { $0 }
     ) throws {
         directory = NSTemporaryDirectory() + "pushbutton-router-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try P256PrivateKey.generate().pemRepresentation.write(
             toFile: directory + "/AuthKey.p8", atomically: true, encoding: .utf8)
         try F.manifest.write(toFile: directory + "/manifest.json", atomically: true, encoding: .utf8)
-        let text = F.configurationText(
-            mockPort: 9, caFile: nil, webhookPort: nil, store: "sqlite:gateway.db", workers: 0)
+        let text = configure(
+            F.configurationText(mockPort: 9, caFile: nil, webhookPort: nil, store: "sqlite:gateway.db", workers: 0))
         let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: directory)
         guard let configuration = parsed.configuration,
             let manifest = Manifest.parse(Array(F.manifest.utf8)).manifest

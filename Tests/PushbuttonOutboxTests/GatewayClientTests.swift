@@ -33,9 +33,11 @@ struct GatewayClientTests {
         defer { fixture.remove() }
         let client = try client(fixture)
         #expect(
-            try await client.register(deviceToken: Data(repeating: 0x0a, count: 32), locale: "fr-FR", appVersion: "2.0")
-        )
-        #expect(try await !client.register(token: Self.token, locale: "fr-FR", appVersion: "2.0"))
+            try await client.register(
+                deviceToken: Data(repeating: 0x0a, count: 32), locale: "fr-FR", appVersion: "2.0",
+                timeZone: "Europe/Paris"))
+        #expect(
+            try await !client.register(token: Self.token, locale: "fr-FR", appVersion: "2.0", timeZone: "Europe/Paris"))
         let sender = ScriptedSender([])
         _ = try await client.outbox.drain(sender: client.sender(over: sender))
         let put = try #require(sender.received.withLock { $0.first })
@@ -46,7 +48,7 @@ struct GatewayClientTests {
         #expect(
             body == [
                 "environment": "production", "locale": "fr-FR", "app_version": "2.0", "tags": [],
-                "registered_at": 1_800_000_000_000,
+                "registered_at": 1_800_000_000_000, "time_zone": "Europe/Paris",
             ])
         // The key is added as the request goes out, never stored in the outbox.
         let stored = try await client.outbox.query("SELECT url, body FROM outbox")
@@ -58,13 +60,19 @@ struct GatewayClientTests {
         fixture.advance(60)
         let relaunched = try self.client(fixture)
         #expect(await relaunched.deviceToken == Self.token)
-        #expect(try await !relaunched.register(token: Self.token, locale: "fr-FR", appVersion: "2.0"))
+        #expect(
+            try await !relaunched.register(
+                token: Self.token, locale: "fr-FR", appVersion: "2.0", timeZone: "Europe/Paris"))
+        // A device that moved to another zone registers again (local-time sends follow it).
+        #expect(
+            try await relaunched.register(
+                token: Self.token, locale: "fr-FR", appVersion: "2.0", timeZone: "America/New_York"))
         #expect(try await relaunched.register(token: Self.token, locale: "de-DE", appVersion: "2.0"))
         #expect(try await relaunched.register(token: Self.token, locale: "de-DE", appVersion: "2.1"))
         #expect(
             try await relaunched.register(token: String(repeating: "0b", count: 32), locale: "de-DE", appVersion: "2.1")
         )
-        #expect(try await relaunched.outbox.status().pending == 3)
+        #expect(try await relaunched.outbox.status().pending == 4)
         await #expect(throws: GatewayClientError.self) { try await relaunched.register(token: "xyz") }
     }
 

@@ -23,7 +23,10 @@ import UserNotificationsStandIn
         "/hop": .redirect(to: "/ok.jpg"),
         "/slow.jpg": .stall(declaredLength: 1_000_000),
         "/huge.jpg": .stream(contentType: "image/jpeg", prefix: jpeg, total: 2_000_000_000, declaresLength: true),
-        "/endless.jpg": .stream(contentType: "image/jpeg", prefix: jpeg, total: .max, declaresLength: false),
+        // No length declared and far past the image limit (10 MB); bounded, so the server's thread ends by itself
+        // however long the client takes to hang up (FoundationNetworking's cancel let ~540 MB through once, and
+        // under the thread sanitizer an unbounded stream kept both cores busy for minutes).
+        "/endless.jpg": .stream(contentType: "image/jpeg", prefix: jpeg, total: 48_000_000, declaresLength: false),
         "/page.jpg": .body(status: 200, contentType: "image/jpeg", bytes: Array("<html>Not here</html>".utf8)),
     ]
 
@@ -133,10 +136,6 @@ import UserNotificationsStandIn
         #expect(Self.name(harness.failure) == expected)
         // The budget never passed: the clock was not moved.
         #expect(harness.clock.now.offset == .zero)
-        if path.hasPrefix("/huge") || path.hasPrefix("/endless") {
-            // The client hung up: an endless body would otherwise be sent until the suite's time limit.
-            await yieldUntil { server.abandoned(path) }
-        }
     }
 
     @Test func aServerThatNeverAnswersCostsTheMediaAtTheBudgetNotTheButtons() async throws {

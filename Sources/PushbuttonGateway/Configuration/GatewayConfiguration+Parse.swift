@@ -214,7 +214,7 @@ extension GatewayConfiguration {
         _ value: JSONValue, at path: JSONPath, base: String, rateLimits: RateLimits, diagnostics: inout [Diagnostic]
     ) -> AppConfiguration? {
         guard let app = ConfigReader(value, at: path, what: "an app", diagnostics: &diagnostics) else { return nil }
-        app.unknownKeys(known: appKeys, diagnostics: &diagnostics)
+        app.unknownKeys(known: appKeys + AppConfiguration.sendingKeys, diagnostics: &diagnostics)
         let id = app.string("id", required: true, diagnostics: &diagnostics)
         if let id, id.contains(where: { !($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
             diagnostics.append(
@@ -285,11 +285,13 @@ extension GatewayConfiguration {
             reader.unknownKeys(known: RateLimits.keys, diagnostics: &diagnostics)
             limits = limits.reading(reader, diagnostics: &diagnostics)
         }
+        let sending = AppConfiguration.readSending(app, diagnostics: &diagnostics)
         guard let id, let topic, let manifest, let environment, let credentials else { return nil }
         var configuration = AppConfiguration(
             id: id, topic: topic, manifestPath: manifest, credentials: credentials, environment: environment,
             secretKeyDigests: secret, publishableKeyDigests: publishable, connections: connections)
         configuration.rateLimits = limits
+        (configuration.defaultTimeZone, configuration.throttlePerMinute, configuration.quietHours) = sending
         return configuration
     }
 

@@ -64,6 +64,13 @@ public struct AppConfiguration: Sendable {
     public var connections: Int
     /// Requests a minute its keys, and a device token with its publishable key, may make.
     public var rateLimits = RateLimits()
+    /// The IANA time zone of a device that registered none, for local-time sends (`default_time_zone`;
+    /// UTC when unset).
+    public var defaultTimeZone: String?
+    /// The rate of the app's campaigns that give none (`throttle_per_minute`; unlimited when unset).
+    public var throttlePerMinute: Int?
+    /// When campaigns do not reach a device, in its local time (`quiet_hours`; none when unset).
+    var quietHours: QuietHours?
 
     public init(
         id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,

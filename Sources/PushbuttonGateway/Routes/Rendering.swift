@@ -12,6 +12,7 @@ enum Rendering {
     static func counts(_ record: NotificationRecord) -> JSONValue {
         var counts: [String: JSONValue] = [:]
         for state in DeliveryState.allCases { counts[state.rawValue] = .integer(Int64(record.counts[state] ?? 0)) }
+        if let schedule = record.schedule { SendTimingRendering.counts(schedule, into: &counts) }
         return .object(counts)
     }
 
@@ -25,6 +26,7 @@ enum Rendering {
         if let last = record.deliveries.last, record.deliveries.count < record.total {
             object["next_after"] = .integer(last.id)
         }
+        if let schedule = record.schedule { SendTimingRendering.timing(schedule, into: &object) }
         return .object(object)
     }
 
@@ -43,11 +45,13 @@ enum Rendering {
 
     static func campaign(_ record: NotificationRecord) -> JSONValue {
         let finished = record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
-        return .object([
+        var object: [String: JSONValue] = [
             "id": .string(record.spec.id), "app": .string(record.spec.app), "state": .string(record.state),
             "created_at": milliseconds(record.spec.createdAt), "recipients": .integer(Int64(record.total)),
             "finished": .integer(Int64(finished)), "counts": counts(record),
-        ])
+        ]
+        if let schedule = record.schedule { SendTimingRendering.timing(schedule, into: &object) }
+        return .object(object)
     }
 
     static func device(_ record: DeviceRecord) -> JSONValue {
@@ -62,6 +66,11 @@ enum Rendering {
         if let version = registration.appVersion { object["app_version"] = .string(version) }
         if let user = registration.userID { object["user_id"] = .string(user) }
         if let since = record.inactiveSince { object["inactive_since"] = milliseconds(since) }
+        if let zone = registration.timeZone { object["time_zone"] = .string(zone) }
+        if let quiet = registration.quietHours {
+            func text(_ minute: Int) -> JSONValue { .string(String(format: "%02d:%02d", minute / 60, minute % 60)) }
+            object["quiet_hours"] = .object(["start": text(quiet.start), "end": text(quiet.end)])
+        }
         return .object(object)
     }
 

@@ -240,6 +240,12 @@ struct Router: Sendable {
                 id: call.captures[0], app: credential.app, limit: limit, after: after)
             return .json(200, Rendering.notification(record))
         },
+        Route("POST", "v1/notifications/{id}/cancel") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            let record = try call.router.services.notifications.cancel(
+                notification: call.captures[0], app: credential.app)
+            return .json(200, Rendering.notification(record))
+        },
         Route("GET", "v1/campaigns/{id}") { call throws(GatewayError) in
             let credential = try call.secretCredential()
             return .json(

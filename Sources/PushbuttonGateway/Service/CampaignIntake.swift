@@ -47,9 +47,12 @@ final class CampaignIntake: Sendable {
         idempotencyKey: String?
     ) throws(GatewayError) -> AcceptedNotification {
         var diagnostics: [Diagnostic] = []
+        let created = notifications.now()
+        var timing = SendTiming.read(campaign.value, campaign: true, now: created, diagnostics: &diagnostics)
         guard let draft = NotificationDraft.read(campaign.value, campaign: true, diagnostics: &diagnostics),
             !diagnostics.containsErrors
         else { throw .invalid(campaign.locate(diagnostics), what: "the campaign's first line") }
+        timing.throttlePerMinute = timing.throttlePerMinute ?? app.configuration.throttlePerMinute
         var segment: Segment?
         if let expression = draft.segment {
             segment = try notifications.segments.read(
@@ -64,9 +67,12 @@ final class CampaignIntake: Sendable {
         let spec = NotificationSpec(
             id: id, app: app.id, kind: .campaign, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID,
-            createdAt: notifications.now(), request: campaign.bytes)
+            createdAt: created, request: campaign.bytes, sendAt: timing.sendAt,
+            throttlePerMinute: timing.throttlePerMinute)
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
-        let page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
+        var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
+        (page.dueAt, page.held) = try notifications.dueTimes(
+            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: created)
         // The first page goes in with the campaign and its idempotency key, in one transaction.
         let deliveries = page.deliveries
         let key = idempotencyKey.map {
@@ -108,7 +114,11 @@ final class CampaignIntake: Sendable {
         }
         let compiled = try notifications.compile(
             draft, app: app, notificationID: id, campaignID: id, locate: document.locating)
-        let page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
+        var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
+        // A local-time campaign's later pages: each device's time as at creation (passed: at once).
+        let timing = SendTiming.read(document.value, campaign: true, now: nil, diagnostics: &diagnostics)
+        (page.dueAt, page.held) = try notifications.dueTimes(
+            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: notifications.now())
         let result = try storeRecipients(page, campaign: id, idempotency: key)
         switch result {
         case .added(let added):
@@ -261,7 +271,7 @@ final class CampaignIntake: Sendable {
             record.spec.kind == .campaign
         else { throw .notFound("no campaign has the id '\(id)'") }
         guard record.spec.app == app else { throw .forbidden("campaign \(id) belongs to another app") }
-        return record
+        return try notifications.scheduled(record)
     }
 
     /// Cancels a campaign of `app`: its queued deliveries are dropped; the campaign as it is now.
@@ -272,6 +282,6 @@ final class CampaignIntake: Sendable {
                 try store.cancel(campaign: id, now: notifications.now())
             })
         else { throw .notFound("no campaign has the id '\(id)'") }
-        return cancelled
+        return try notifications.scheduled(cancelled)
     }
 }

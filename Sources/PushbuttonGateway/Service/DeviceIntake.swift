@@ -13,7 +13,9 @@ final class DeviceIntake: Sendable {
         self.now = now
     }
 
-    static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"]
+    static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"] + whenKeys
+    /// The keys of issue 35's "when": the device's IANA time zone.
+    static let whenKeys = ["time_zone", "quiet_hours"]
     /// The last millisecond of year 9999: a later `registered_at` does not come back as epoch milliseconds (it
     /// made the rendering trap, found by `make api-fuzz`).
     static let latestRegistration: Int64 = 253_402_300_799_999
@@ -72,9 +74,18 @@ final class DeviceIntake: Sendable {
                 tag, "tags[\(index)]", at: .root.appending("tags").appending(index),
                 maximumBytes: InputLimits.tagBytes, diagnostics: &diagnostics)
         }
-        let registration = DeviceRegistration(
+        let timeZone = reader.string("time_zone", diagnostics: &diagnostics)
+        if let timeZone, !TimeZoneName.isKnown(timeZone) {
+            diagnostics.append(TimeZoneName.unknown(timeZone, at: .root.appending("time_zone")))
+        }
+        var registration = DeviceRegistration(
             app: app.id, token: token.lowercased(), environment: environment, locale: locale, appVersion: appVersion,
-            userID: userID, tags: tags, registeredAt: registeredAt)
+            userID: userID, tags: tags, registeredAt: registeredAt, timeZone: timeZone)
+        if let value = reader.members["quiet_hours"],
+            let quiet = QuietHours.read(value, at: .root.appending("quiet_hours"), diagnostics: &diagnostics)
+        {
+            registration.quietHours = (quiet.start, quiet.end)
+        }
         guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the device") }
         return try storing { () throws(StoreError) in try store.register(registration, now: now) }
     }

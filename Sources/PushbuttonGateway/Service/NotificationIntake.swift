@@ -166,6 +166,8 @@ final class NotificationIntake: Sendable {
         -> AcceptedNotification
     {
         var diagnostics: [Diagnostic] = []
+        let created = now()
+        let timing = SendTiming.read(request.value, campaign: false, now: created, diagnostics: &diagnostics)
         guard let draft = NotificationDraft.read(request.value, campaign: false, diagnostics: &diagnostics),
             !diagnostics.containsErrors
         else { throw .invalid(request.locate(diagnostics), what: "the notification") }
@@ -183,15 +185,17 @@ final class NotificationIntake: Sendable {
         // Each device's language from its registration: looked up only when there are languages to choose.
         let locales = payloads.languages.isEmpty ? [:] : try deviceLocales(app: app.id, tokens: tokens)
         var match = LocaleMatch(payloads.languages.keys)
+        // Quiet hours hold campaigns only: a single notification is sent when it says.
+        let due = try dueTimes(timing, tokens: tokens, app: app, quiet: nil, now: created).due
         let deliveries = tokens.map {
             NewDelivery(
                 token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                payload: payloads.payload(for: locales[$0], match: &match))
+                payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0])
         }
         let spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
-            priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: now(),
-            request: request.bytes)
+            priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: created,
+            request: request.bytes, sendAt: timing.sendAt)
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
         let result = try storing { () throws(StoreError) in
             try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
@@ -275,13 +279,68 @@ final class NotificationIntake: Sendable {
             "this Idempotency-Key was used with a different request; use a new key for a new request")
     }
 
+    /// Each token's own due time (a local-time send, a quiet-hours hold; the devices' registered zones, else the
+    /// app's default) and those held by `quiet` hours; empty when neither applies (no lookup).
+    func dueTimes(_ timing: SendTiming, tokens: [String], app: AppRuntime, quiet: QuietHours?, now: Date)
+        throws(GatewayError) -> (due: [String: Date], held: Set<String>)
+    {
+        guard timing.localTime != nil || (quiet != nil && !timing.ignoreQuietHours), !tokens.isEmpty else {
+            return ([:], [])
+        }
+        let devices = try storing { () throws(StoreError) in try store.deviceTimes(app: app.id, tokens: tokens) }
+        return timing.dueTimes(
+            for: tokens, devices: devices, defaultZone: app.configuration.defaultZone, quiet: quiet, now: now)
+    }
+
+    /// `record` with what of it waits (scheduled, held, throttled) now. A single notification sent at once (no
+    /// `send_at`, no `local_time`: the bytes it was stored with never name it) waits for nothing: its zeros are
+    /// known without the two reads, which every `POST` would otherwise pay.
+    func scheduled(_ record: NotificationRecord) throws(GatewayError) -> NotificationRecord {
+        var record = record
+        if record.spec.kind == .notification, record.spec.sendAt == nil,
+            !Self.names(Array("\"local_time\"".utf8), in: record.spec.request)
+        {
+            record.schedule = ScheduleCounts()
+            return record
+        }
+        let at = now()
+        record.schedule = try storing { () throws(StoreError) in try store.schedule(of: record.spec.id, now: at) }
+        return record
+    }
+
+    /// Whether `needle` occurs in `bytes`.
+    private static func names(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var index = bytes.startIndex
+        while let found = bytes[index...].firstIndex(of: first) {
+            guard found + needle.count <= bytes.count else { return false }
+            if bytes[found..<found + needle.count].elementsEqual(needle) { return true }
+            index = found + 1
+        }
+        return false
+    }
+
+    /// Cancels a single notification of `app` (`POST /v1/notifications/{id}/cancel`): its recipients not yet
+    /// sent are never sent; the notification as it is now.
+    func cancel(notification id: String, app: String) throws(GatewayError) -> NotificationRecord {
+        let record = try notification(id: id, app: app, limit: 0, after: 0)
+        guard record.spec.kind == .notification else {
+            throw GatewayError(
+                409, "not_a_notification", "\(id) is a campaign; cancel it with POST /v1/campaigns/\(id)/cancel")
+        }
+        guard
+            let cancelled = try storing({ () throws(StoreError) in try store.cancel(notification: id, now: now()) })
+        else { throw .notFound("no notification has the id '\(id)'") }
+        return try scheduled(cancelled)
+    }
+
     private func accepted(id: String, warnings: [Diagnostic], replayed: Bool) throws(GatewayError)
         -> AcceptedNotification
     {
         guard
             let record = try storing({ () throws(StoreError) in
                 try store.notification(id: id, limit: 1000, after: 0)
-            })
+            }).map({ (record: NotificationRecord) throws(GatewayError) in try scheduled(record) })
         else { throw .notFound("notification \(id) vanished") }
         return AcceptedNotification(record: record, warnings: warnings, replayed: replayed)
     }
@@ -296,6 +355,6 @@ final class NotificationIntake: Sendable {
         guard record.spec.app == app else {
             throw .forbidden("notification \(id) belongs to another app; use that app's secret key")
         }
-        return record
+        return try scheduled(record)
     }
 }

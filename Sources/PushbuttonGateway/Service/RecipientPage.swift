@@ -1,3 +1,4 @@
+import Foundation
 import PushbuttonAPNs
 import PushbuttonStore
 
@@ -10,6 +11,15 @@ struct RecipientPage {
     /// registered locales, by token. Empty without, and nothing is chosen per device.
     var languages: [[String: [UInt8]]] = []
     var locales: [String: String] = [:]
+    /// Each token's own due time (a local-time campaign); empty: the campaign's.
+    var dueAt: [String: Date] = [:]
+    /// The tokens held by quiet hours (their `dueAt` is the end of them).
+    var held: Set<String> = []
+
+    /// Every token of the page (the users' devices too).
+    var tokens: [String] {
+        recipients.flatMap { recipient in recipient.token.map { [$0] } ?? users[recipient.user ?? ""] ?? [] }
+    }
 
     /// Each recipient (a user's every active device), with a new `apns-id`.
     func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
@@ -20,14 +30,16 @@ struct RecipientPage {
                 try body(
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload))
+                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token],
+                        heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason))
                 continue
             }
             for token in users[recipient.user ?? ""] ?? [] {
                 try body(
                     NewDelivery(
                         token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload))
+                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token],
+                        heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason))
             }
         }
     }

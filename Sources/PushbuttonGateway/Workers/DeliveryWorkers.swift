@@ -109,7 +109,7 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                _ = await signal.wait(after: seen, timeout: options.pollInterval)
+                _ = await signal.wait(after: seen, timeout: await idleTimeout())
                 continue
             }
             // The lease is renewed while the batch is sent and its outcomes recorded: a batch slower than the lease

@@ -50,11 +50,11 @@ public actor GatewayClient {
     public func register(
         deviceToken: Data, locale: String? = GatewayClient.currentLocale,
         appVersion: String? = GatewayClient.appVersion,
-        userID: String? = nil, tags: [String] = []
+        userID: String? = nil, tags: [String] = [], timeZone: String? = GatewayClient.currentTimeZone
     ) async throws(GatewayClientError) -> Bool {
         try await register(
             token: deviceToken.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined(),
-            locale: locale, appVersion: appVersion, userID: userID, tags: tags)
+            locale: locale, appVersion: appVersion, userID: userID, tags: tags, timeZone: timeZone)
     }
 
     /// Queues `PUT /v1/apps/{app}/devices/{token}` when anything differs from the last registration, or when the
@@ -63,7 +63,7 @@ public actor GatewayClient {
     @discardableResult
     public func register(
         token: String, locale: String? = GatewayClient.currentLocale, appVersion: String? = GatewayClient.appVersion,
-        userID: String? = nil, tags: [String] = []
+        userID: String? = nil, tags: [String] = [], timeZone: String? = GatewayClient.currentTimeZone
     ) async throws(GatewayClientError) -> Bool {
         let hex = token.lowercased()
         guard !hex.isEmpty, hex.count.isMultiple(of: 2),
@@ -71,7 +71,7 @@ public actor GatewayClient {
         else { throw .invalidToken("expected hexadecimal bytes, got \(hex.count) characters") }
         let next = GatewayRegistration(
             token: hex, environment: connection.environment, locale: locale, appVersion: appVersion, userID: userID,
-            tags: Array(Set(tags)).sorted(), registeredAt: now())
+            tags: Array(Set(tags)).sorted(), registeredAt: now(), timeZone: timeZone)
         if let registration, registration.matches(next) {
             // Unchanged, unless the gateway refused it for good (a wrong key, say): then it is queued again.
             guard let dead = try await deadLetter(registration.idempotencyKey) else { return false }
@@ -152,6 +152,10 @@ public actor GatewayClient {
 
     /// The device's language and region as a BCP 47 tag (`fr-FR`).
     public static var currentLocale: String? { Locale.current.identifier.replacingOccurrences(of: "_", with: "-") }
+
+    /// The device's IANA time zone (`TimeZone.current.identifier`), for the gateway's local-time sends: a device
+    /// that moves to another zone registers again.
+    public static var currentTimeZone: String? { TimeZone.current.identifier }
 
     /// `CFBundleShortVersionString` of the app, when it has one.
     public static var appVersion: String? { Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String }

@@ -11,6 +11,8 @@ struct GatewayRegistration: Sendable, Hashable {
     var userID: String?
     var tags: [String]
     var registeredAt: Date
+    /// The device's IANA time zone, for the gateway's local-time sends.
+    var timeZone: String?
 
     /// Whether `other` says the same to the gateway (the time aside).
     func matches(_ other: GatewayRegistration) -> Bool {
@@ -28,6 +30,7 @@ struct GatewayRegistration: Sendable, Hashable {
         if let locale { object["locale"] = .string(locale) }
         if let appVersion { object["app_version"] = .string(appVersion) }
         if let userID { object["user_id"] = .string(userID) }
+        if let timeZone { object["time_zone"] = .string(timeZone) }
         return .object(object)
     }
 
@@ -47,8 +50,9 @@ struct GatewayRegistration: Sendable, Hashable {
 
     init(
         token: String, environment: String, locale: String?, appVersion: String?, userID: String?, tags: [String],
-        registeredAt: Date
+        registeredAt: Date, timeZone: String? = nil
     ) {
+        self.timeZone = timeZone
         self.token = token
         self.environment = environment
         self.locale = locale
@@ -67,6 +71,7 @@ struct GatewayRegistration: Sendable, Hashable {
             token: token, environment: environment, locale: object["locale"]?.stringValue,
             appVersion: object["app_version"]?.stringValue, userID: object["user_id"]?.stringValue,
             tags: object["tags"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-            registeredAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+            registeredAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+            timeZone: object["time_zone"]?.stringValue)
     }
 }

@@ -13,6 +13,18 @@ public struct DeviceRegistration: Sendable, Hashable {
     public var tags: [String]
     /// When the device registered: a registration newer than a token's death revives it, an older one does not.
     public var registeredAt: Date
+    /// The device's IANA time zone (`Europe/Paris`), for sends at a local time.
+    public var timeZone: String?
+    /// The device's own quiet hours (minutes after local midnight), overriding its app's.
+    public var quietHours: (start: Int, end: Int)? {
+        get { quietStart.flatMap { start in quietEnd.map { (start, $0) } } }
+        set {
+            quietStart = newValue?.start
+            quietEnd = newValue?.end
+        }
+    }
+    private var quietStart: Int?
+    private var quietEnd: Int?
 
     public init(
         app: String, token: String, environment: String = "production", locale: String? = nil,
@@ -26,5 +38,16 @@ public struct DeviceRegistration: Sendable, Hashable {
         self.userID = userID
         self.tags = tags
         self.registeredAt = registeredAt
+    }
+
+    /// A registration with the device's time zone.
+    public init(
+        app: String, token: String, environment: String = "production", locale: String? = nil,
+        appVersion: String? = nil, userID: String? = nil, tags: [String] = [], registeredAt: Date, timeZone: String?
+    ) {
+        self.init(
+            app: app, token: token, environment: environment, locale: locale, appVersion: appVersion, userID: userID,
+            tags: tags, registeredAt: registeredAt)
+        self.timeZone = timeZone
     }
 }

@@ -5,6 +5,8 @@ public struct NotificationRecord: Sendable, Hashable {
     public var state: String
     public var counts: [DeliveryState: Int]
     public var deliveries: [DeliveryRecord]
+    /// What of it waits, when read with its schedule (``GatewayStore/schedule(of:now:)``).
+    public var schedule: ScheduleCounts?
 
     public init(spec: NotificationSpec, state: String, counts: [DeliveryState: Int], deliveries: [DeliveryRecord]) {
         self.spec = spec

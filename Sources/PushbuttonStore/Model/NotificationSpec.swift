@@ -19,6 +19,10 @@ public struct NotificationSpec: Sendable, Hashable {
     public var createdAt: Date
     /// What the request asked for (audience, category, template), kept for reading back; JSON.
     public var request: [UInt8]
+    /// When its recipients are due (`send_at`); `nil`: at once.
+    public var sendAt: Date?
+    /// A campaign's rate, recipients a minute across every process (`throttle_per_minute`); `nil`: unlimited.
+    public var throttlePerMinute: Int?
 
     public init(
         id: String, app: String, kind: Kind, topic: String, pushType: String = "alert", priority: Int? = nil,
@@ -34,5 +38,18 @@ public struct NotificationSpec: Sendable, Hashable {
         self.collapseID = collapseID
         self.createdAt = createdAt
         self.request = request
+    }
+
+    /// A spec with its send time and rate (issue 35's "when").
+    public init(
+        id: String, app: String, kind: Kind, topic: String, pushType: String = "alert", priority: Int? = nil,
+        expiration: Int64? = nil, collapseID: String? = nil, createdAt: Date, request: [UInt8] = [],
+        sendAt: Date?, throttlePerMinute: Int? = nil
+    ) {
+        self.init(
+            id: id, app: app, kind: kind, topic: topic, pushType: pushType, priority: priority,
+            expiration: expiration, collapseID: collapseID, createdAt: createdAt, request: request)
+        self.sendAt = sendAt
+        self.throttlePerMinute = throttlePerMinute
     }
 }

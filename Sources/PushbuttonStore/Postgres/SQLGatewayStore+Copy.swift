@@ -22,6 +22,7 @@ extension SQLGatewayStore {
         var rows = PostgresCopyRows(fields: 9, reservingRows: deliveries.count, bytesPerRow: 192)
         var payloads = PostgresCopyRows(fields: 2)
         let time = now.timeIntervalSince1970
+        let due = (spec.sendAt ?? now).timeIntervalSince1970
         var skipped = 0
         for (delivery, id) in zip(deliveries, ids) {
             rows.startRow()
@@ -38,8 +39,8 @@ extension SQLGatewayStore {
                 rows.double(time)
             } else {
                 rows.text(DeliveryState.queued.rawValue)
-                rows.double(time)
-                rows.null()
+                rows.double(delivery.dueAt?.timeIntervalSince1970 ?? due)
+                if let held = delivery.heldBecause { rows.text(held) } else { rows.null() }
                 rows.null()
             }
             if delivery.payload != shared {

@@ -22,16 +22,22 @@ enum QueueBatches {
     /// Recipients per batch at intake: a default lease (500) takes one, the benchmark's (1,000) two.
     static let rows = 500
 
-    /// The batch columns a lease reads: id, notification_id, first_id, last_id, size, lease_token, leases.
-    private static let columns = "id, notification_id, first_id, last_id, size, lease_token, leases"
+    /// The batch columns a lease reads: id, notification_id, first_id, last_id, size, lease_token, leases,
+    /// throttled (1 for a campaign with a ``SendRate``).
+    private static let columns = "id, notification_id, first_id, last_id, size, lease_token, leases, throttled"
 
     /// Makes batches of the queued recipients of `notification` with an id from `first` on (a page's or a
     /// notification's, just inserted in this transaction: no other row of it is there), due at `due`: from
     /// their `ids` when known (PostgreSQL, with no read of the rows; a recipient skipped at intake in a
     /// batch is passed over by the lease), else read back (an SQLite page, in process).
     static func create(
-        notification: String, from first: Int64, ids: [Int64]?, due: Date, _ connection: any SQLConnection
+        notification: String, from first: Int64, ids: [Int64]?, due: Date, ownDue: Bool = false,
+        _ connection: any SQLConnection
     ) throws(StoreError) {
+        if ownDue {
+            try createByDueTime(notification: notification, from: first, connection)
+            return
+        }
         if let ids {
             let sorted = ids.sorted()
             var values: [SQLValue] = []
@@ -62,11 +68,34 @@ enum QueueBatches {
             """, [SQLGatewayStore.time(due), .text(notification), .integer(first)])
     }
 
+    /// Makes batches of the queued recipients of `notification` from `first` on whose rows carry their own
+    /// due times (local-time sends, quiet-hours holds): runs of consecutive ids with one due time and one held
+    /// reason, up to ``rows`` each, so no two batches' ranges overlap and each comes due at its own time.
+    private static func createByDueTime(notification: String, from first: Int64, _ connection: any SQLConnection)
+        throws(StoreError)
+    {
+        try connection.query(
+            """
+            INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at, held)
+            SELECT notification_id, MIN(id), MAX(id), COUNT(*), due_at, reason FROM (
+                SELECT notification_id, id, due_at, reason, island,
+                    (ROW_NUMBER() OVER (PARTITION BY due_at, reason, island ORDER BY id) - 1) / \(rows) AS chunk
+                FROM (
+                    SELECT notification_id, id, due_at, reason,
+                        ROW_NUMBER() OVER (ORDER BY id)
+                            - ROW_NUMBER() OVER (PARTITION BY due_at, reason ORDER BY id) AS island
+                    FROM deliveries WHERE notification_id = ? AND id >= ? AND state = 'queued') AS runs) AS page
+            GROUP BY notification_id, due_at, reason, island, chunk
+            """, [.text(notification), .integer(first)])
+    }
+
     /// Leases up to `limit` due recipients under `token` until `until`: whole batches in due order (at least
     /// one; the last split when it holds more than the rest of the limit) and their recipients without an
     /// outcome, in lease order.
     static func lease(
-        limit: Int, token: String, until: Date, now: Date, dialect: SQLDialect, _ connection: any SQLConnection
+        limit: Int, token: String, until: Date, now: Date, dialect: SQLDialect,
+        rate: (String) throws(StoreError) -> (perMinute: Int, nextSlot: Date)? = { _ in nil },
+        _ connection: any SQLConnection
     ) throws(StoreError) -> [LeasedRow] {
         var leased: [LeasedRow] = []
         leased.reserveCapacity(limit)
@@ -88,19 +117,57 @@ enum QueueBatches {
                 """, [time, time, .integer(Int64(wanted))])
             for batch in batches {
                 guard leased.count < limit else { break }
-                try take(batch, limit: limit - leased.count, token: token, until: until, into: &leased, connection)
+                guard batch.count > 7, batch[7].integer == 1, let notification = batch[1].text,
+                    let (perMinute, nextSlot) = try rate(notification)
+                else {
+                    try take(batch, limit: limit - leased.count, token: token, until: until, into: &leased, connection)
+                    continue
+                }
+                try takeThrottled(
+                    batch, perMinute: perMinute, nextSlot: nextSlot, limit: limit - leased.count, token: token,
+                    until: until, now: now, into: &leased, connection)
             }
             if batches.count < wanted { break }
         }
         return leased
     }
 
+    /// ``take(_:limit:token:until:restDue:into:_:)`` for a batch of a throttled campaign (its rate row locked
+    /// by the caller's `rate`): at most what its ``SendRate`` grants now, the rest of the batch pushed to when
+    /// the next second's worth is due; the campaign's next free slot moved on by what was taken.
+    private static func takeThrottled(
+        _ batch: [SQLValue], perMinute: Int, nextSlot: Date, limit: Int, token: String, until: Date, now: Date,
+        into leased: inout [LeasedRow], _ connection: any SQLConnection
+    ) throws(StoreError) {
+        guard let id = batch[0].integer, let notification = batch[1].text else { return }
+        let grant = SendRate.grant(perMinute: perMinute, nextSlot: nextSlot, wanted: limit, now: now)
+        guard grant.granted > 0 else {
+            let resume = SQLGatewayStore.time(SendRate.resume(after: nextSlot, perMinute: perMinute))
+            try connection.query(
+                """
+                UPDATE queue_batches SET due_at = CAST(? AS DOUBLE PRECISION), held = ?,
+                    lease_until = CASE WHEN lease_token IS NULL THEN NULL ELSE CAST(? AS DOUBLE PRECISION) END
+                WHERE id = ?
+                """, [resume, .text(SendRate.throttled), resume, .integer(id)])
+            return
+        }
+        let before = leased.count
+        let after = SendRate.resume(after: grant.nextSlot, perMinute: perMinute)
+        try take(batch, limit: grant.granted, token: token, until: until, restDue: after, into: &leased, connection)
+        // Slots only for what was taken (a batch may hold fewer than granted).
+        let used = SendRate.grant(perMinute: perMinute, nextSlot: nextSlot, wanted: leased.count - before, now: now)
+        try connection.query(
+            "UPDATE campaign_rates SET next_slot = ? WHERE notification_id = ?",
+            [SQLGatewayStore.time(used.nextSlot), .text(notification)])
+    }
+
     /// Leases one batch's recipients without an outcome (up to `limit`) and holds it, splitting off the rest
     /// of its range when the limit stopped short of it (free when the batch was, else still the expired
-    /// lease's); removes it when nothing in it is left to send.
+    /// lease's; due at `restDue`, held by the campaign's rate, when given); removes it when nothing in it is
+    /// left to send.
     private static func take(
-        _ batch: [SQLValue], limit: Int, token: String, until: Date, into leased: inout [LeasedRow],
-        _ connection: any SQLConnection
+        _ batch: [SQLValue], limit: Int, token: String, until: Date, restDue: Date? = nil,
+        into leased: inout [LeasedRow], _ connection: any SQLConnection
     ) throws(StoreError) {
         guard let id = batch[0].integer, let notification = batch[1].text, let first = batch[2].integer,
             let last = batch[3].integer
@@ -123,13 +190,29 @@ enum QueueBatches {
         if rows.count == limit, let highest = rows.last?[0].integer, highest < last {
             // The limit stopped inside the range: the rest is a batch of its own, as this one was.
             end = highest
-            try connection.query(
-                """
-                INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at, lease_token, lease_until,
-                    leases)
-                SELECT notification_id, ?, last_id, ?, due_at, lease_token, lease_until, leases
-                FROM queue_batches WHERE id = ?
-                """, [.integer(highest + 1), .integer(max(size - Int64(rows.count), 1)), .integer(id)])
+            if let restDue {
+                let due = SQLGatewayStore.time(restDue)
+                try connection.query(
+                    """
+                    INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at, lease_token,
+                        lease_until, leases, held, throttled)
+                    SELECT notification_id, ?, last_id, ?, CAST(? AS DOUBLE PRECISION), lease_token,
+                        CASE WHEN lease_token IS NULL THEN NULL ELSE CAST(? AS DOUBLE PRECISION) END, leases, ?, throttled
+                    FROM queue_batches WHERE id = ?
+                    """,
+                    [
+                        .integer(highest + 1), .integer(max(size - Int64(rows.count), 1)), due, due,
+                        .text(SendRate.throttled), .integer(id),
+                    ])
+            } else {
+                try connection.query(
+                    """
+                    INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at, lease_token,
+                        lease_until, leases, held, throttled)
+                    SELECT notification_id, ?, last_id, ?, due_at, lease_token, lease_until, leases, held, throttled
+                    FROM queue_batches WHERE id = ?
+                    """, [.integer(highest + 1), .integer(max(size - Int64(rows.count), 1)), .integer(id)])
+            }
         }
         try connection.query(
             """

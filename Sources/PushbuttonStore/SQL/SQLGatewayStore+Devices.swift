@@ -11,9 +11,13 @@ extension SQLGatewayStore {
         let registration = DeviceRegistration(
             app: row[0].text ?? "", token: row[1].text ?? "", environment: row[2].text ?? "", locale: row[3].text,
             appVersion: row[4].text, userID: row[5].text, tags: tags,
-            registeredAt: date(row[7]) ?? Date(timeIntervalSince1970: 0))
+            registeredAt: date(row[7]) ?? Date(timeIntervalSince1970: 0), timeZone: row.count > 11 ? row[11].text : nil)
+        var record = registration
+        if row.count > 13, let start = row[12].integer, let end = row[13].integer {
+            record.quietHours = (Int(start), Int(end))
+        }
         return DeviceRecord(
-            registration: registration, active: row[9].integer == 1, inactiveSince: date(row[10]),
+            registration: record, active: row[9].integer == 1, inactiveSince: date(row[10]),
             updatedAt: date(row[8]) ?? registration.registeredAt)
     }
 
@@ -49,6 +53,12 @@ extension SQLGatewayStore {
                         active = excluded.active, inactive_since = excluded.inactive_since
                     """, values)
                 try connection.query(
+                    "UPDATE devices SET time_zone = ?, quiet_start = ?, quiet_end = ? WHERE app = ? AND token = ?",
+                    [
+                        device.timeZone.sql, (device.quietHours?.start).sql, (device.quietHours?.end).sql,
+                        .text(device.app), .text(device.token),
+                    ])
+                try connection.query(
                     "DELETE FROM device_tags WHERE app = ? AND token = ?", [.text(device.app), .text(device.token)])
                 for tag in Set(device.tags) {
                     try connection.query(
@@ -75,7 +85,8 @@ extension SQLGatewayStore {
     public func device(app: String, token: String) throws(StoreError) -> DeviceRecord? {
         try read { connection throws(StoreError) in
             try connection.query(
-                "SELECT \(Self.deviceColumns) FROM devices WHERE app = ? AND token = ?", [.text(app), .text(token)]
+                "SELECT \(Self.deviceColumns), time_zone, quiet_start, quiet_end FROM devices WHERE app = ? AND token = ?",
+                [.text(app), .text(token)]
             ).first.map(Self.device)
         }
     }

@@ -63,11 +63,13 @@ extension SQLGatewayStore {
         let notification = SQLValue.text(spec.id)
         let app = SQLValue.text(spec.app)
         let time = Self.time(now)
+        let due = Self.time(spec.sendAt ?? now)
         var skipped = 0
         for chunk in StatementShapes.chunks(deliveries.count) {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
             let values = Self.rowValues(
-                deliveries[start..<end], notification: notification, app: app, time: time, skipped: &skipped)
+                deliveries[start..<end], notification: notification, app: app, time: time, due: due,
+                skipped: &skipped)
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
             // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
@@ -90,7 +92,7 @@ extension SQLGatewayStore {
     /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:)``'s columns), queued or
     /// skipped (counted in `skipped`) as each says.
     private static func rowValues(
-        _ deliveries: ArraySlice<NewDelivery>, notification: SQLValue, app: SQLValue, time: SQLValue,
+        _ deliveries: ArraySlice<NewDelivery>, notification: SQLValue, app: SQLValue, time: SQLValue, due: SQLValue,
         skipped: inout Int
     ) -> [SQLValue] {
         var values: [SQLValue] = []
@@ -107,9 +109,11 @@ extension SQLGatewayStore {
                 values.append(.text(reason))
                 values.append(time)
             } else {
+                // Due at the notification's time unless the recipient has its own (local time, quiet hours);
+                // a held one's reason stays in its row until its outcome replaces it.
                 values.append(Self.queuedState)
-                values.append(time)
-                values.append(.null)
+                values.append(delivery.dueAt.map(Self.time) ?? due)
+                values.append(delivery.heldBecause.sql)
                 values.append(.null)
             }
         }
@@ -193,6 +197,7 @@ extension SQLGatewayStore {
                         .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
                         Self.time(spec.createdAt), .blob(spec.request),
                     ])
+                try Self.storeTiming(of: spec, connection)
                 var shared: [UInt8]?
                 var tallies = CampaignTallies()
                 var newIDs: [Int64]? = []
@@ -202,7 +207,10 @@ extension SQLGatewayStore {
                 if let first {
                     let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
                     if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
-                    try QueueBatches.create(notification: spec.id, from: first, ids: newIDs, due: now, connection)
+                    try QueueBatches.create(
+                        notification: spec.id, from: first, ids: newIDs, due: spec.sendAt ?? now,
+                        ownDue: Self.timesOwnDue(deliveries[...]), connection)
+                    try Self.markThrottled(spec, connection)
                     try notifyCommittedWork(connection)
                 }
                 try tallies.write(into: connection)
@@ -360,11 +368,13 @@ extension SQLGatewayStore {
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
         var skippedAtIntake = false
+        var ownDue = false
         try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
             count += deliveries.count
             if !skippedAtIntake {
                 skippedAtIntake = deliveries.indices.contains { deliveries[$0].skippedBecause != nil }
             }
+            if !ownDue { ownDue = Self.timesOwnDue(deliveries) }
             if let lowest = try insert(
                 deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
                 into: connection)
@@ -375,11 +385,13 @@ extension SQLGatewayStore {
         if let first {
             let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
             tallies.move(spec.id, from: .queued, to: .skipped, skipped)
-            var ids = newIDs
-            if ids == nil, skipped == 0, !skippedAtIntake {
+            var ids = ownDue ? nil : newIDs
+            if ids == nil, skipped == 0, !skippedAtIntake, !ownDue {
                 ids = try Self.consecutiveIDs(from: first, count: count, connection)
             }
-            try QueueBatches.create(notification: spec.id, from: first, ids: ids, due: now, connection)
+            try QueueBatches.create(
+                notification: spec.id, from: first, ids: ids, due: spec.sendAt ?? now, ownDue: ownDue, connection)
+            try Self.markThrottled(spec, connection)
         }
         try tallies.write(into: connection)
         return .added(count)

@@ -11,7 +11,9 @@ extension SQLGatewayStore {
             try dialect.transactionWithoutWaitingForDisk(connection) {
                 () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
                 let rows = try QueueBatches.lease(
-                    limit: limit, token: token, until: now + duration, now: now, dialect: dialect, connection)
+                    limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
+                    rate: { (notification: String) throws(StoreError) in try rate(of: notification, connection) },
+                    connection)
                 let payloads = try Self.ownPayloads(of: rows, connection)
                 let specs = try headerColumns(of: rows, connection)
                 let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)

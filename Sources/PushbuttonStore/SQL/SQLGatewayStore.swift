@@ -65,7 +65,8 @@ public final class SQLGatewayStore: GatewayStore {
 
     /// A notification's columns as ``spec(_:)`` reads them (its intake and its record both read it).
     static let specColumns =
-        "id, app, kind, state, topic, push_type, priority, expiration, collapse_id, created_at, request"
+        "id, app, kind, state, topic, push_type, priority, expiration, collapse_id, created_at, request, send_at, "
+        + "throttle_per_minute"
 
     /// The notification in a row of ``specColumns``, and its state.
     static func spec(_ row: [SQLValue]) -> (NotificationSpec, String) {
@@ -74,7 +75,8 @@ public final class SQLGatewayStore: GatewayStore {
             kind: NotificationSpec.Kind(rawValue: row[2].text ?? "") ?? .notification, topic: row[4].text ?? "",
             pushType: row[5].text ?? "alert", priority: row[6].integer.map(Int.init), expiration: row[7].integer,
             collapseID: row[8].text, createdAt: date(row[9]) ?? Date(timeIntervalSince1970: 0),
-            request: row[10].blob ?? [])
+            request: row[10].blob ?? [], sendAt: row.count > 11 ? date(row[11]) : nil,
+            throttlePerMinute: row.count > 12 ? row[12].integer.map(Int.init) : nil)
         return (spec, row[3].text ?? "open")
     }
 }

@@ -249,6 +249,30 @@ enum StoreMigrations {
             );
             """
         ),
+        (
+            "20-when",
+            """
+            -- When a notification or campaign is sent (issue 35): its `send_at` (NULL: at once) and its
+            -- campaign-wide rate, read back with it; per-recipient due times stay in the batches' due_at.
+            ALTER TABLE notifications ADD COLUMN send_at {REAL};
+            ALTER TABLE notifications ADD COLUMN throttle_per_minute INTEGER;
+            -- A throttled campaign's next free send slot, shared by every process's lease (the row is locked
+            -- in the lease's transaction, after its batches: see SendRate).
+            CREATE TABLE campaign_rates (
+                notification_id TEXT PRIMARY KEY,
+                per_minute INTEGER NOT NULL,
+                next_slot {REAL} NOT NULL
+            );
+            -- Why a free batch waits past its notification's send time ('quiet_hours'), counted as held.
+            ALTER TABLE queue_batches ADD COLUMN held TEXT;
+            -- 1: the batch's campaign has a rate (the lease asks campaign_rates only for these).
+            ALTER TABLE queue_batches ADD COLUMN throttled INTEGER;
+            -- A device's IANA time zone (local-time sends) and its own quiet hours (minutes after midnight).
+            ALTER TABLE devices ADD COLUMN time_zone TEXT;
+            ALTER TABLE devices ADD COLUMN quiet_start INTEGER;
+            ALTER TABLE devices ADD COLUMN quiet_end INTEGER;
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
