@@ -187,7 +187,7 @@ public final class Gateway: Sendable {
     /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {
         drain.begin()
-        workers.signal.raise()  // an idle worker sees the drain now, not at its fallback poll
+        workers.signal.raiseForAll()  // each idle worker sees the drain now, not at its fallback poll
         await server.stop()
         wakeOnCommit.cancel()
         background.cancel()

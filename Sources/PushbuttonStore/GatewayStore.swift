@@ -79,6 +79,11 @@ public protocol GatewayStore: Sendable {
     /// lease runs out (the rest may still be sending).
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError)
 
+    /// When the next recipient held back now becomes due on its own, after `now`: a lease running out (a
+    /// worker that died mid-send) or work scheduled for later; `nil` when nothing is waiting for a time.
+    /// An idle worker waits until then at most, rather than for its fallback poll.
+    func nextDue(after now: Date) throws(StoreError) -> Date?
+
     /// A notification or campaign, its counts by state and up to `limit` recipients after id `after`.
     func notification(id: String, limit: Int, after: Int64) throws(StoreError) -> NotificationRecord?
 
@@ -111,6 +116,9 @@ extension GatewayStore {
     public func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation {
         WorkObservation {}
     }
+
+    /// A store that cannot tell: the workers find such work at their fallback poll.
+    public func nextDue(after now: Date) throws(StoreError) -> Date? { nil }
 
     /// Adds the recipients of an array to an open campaign.
     public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {

@@ -36,6 +36,10 @@ final class ThreadRecordingStore: GatewayStore {
     func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation {
         inner.observeCommittedWork(wake)
     }
+    func nextDue(after now: Date) throws(StoreError) -> Date? {
+        note()
+        return try inner.nextDue(after: now)
+    }
     func device(app: String, token: String) throws(StoreError) -> DeviceRecord? {
         try inner.device(app: app, token: token)
     }

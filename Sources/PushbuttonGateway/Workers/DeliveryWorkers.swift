@@ -81,12 +81,15 @@ final class DeliveryWorkers: Sendable {
         var recording: Task<Void, Never>?
         while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
+            let nextDue: Date?
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
             let seen = signal.generation
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
-                leased = try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at)
+                (leased, nextDue) = try await threads.perform { () throws(StoreError) in
+                    let leased = try store.lease(limit: limit, duration: duration, now: at)
+                    // Idle: when held-back work comes due by itself (a lease running out, a later send).
+                    return (leased, leased.isEmpty ? try store.nextDue(after: at) : nil)
                 }
                 storeFailures = 0
             } catch {
@@ -104,9 +107,11 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                _ = await signal.wait(after: seen, timeout: options.pollInterval)
+                _ = await signal.wait(after: seen, timeout: idleTimeout(nextDue: nextDue))
                 continue
             }
+            // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).
+            if leased.count >= options.batchSize { signal.raise() }
             // In a task of its own: a stop that cancels the workers lets the batch under way finish.
             let (completed, held) = await Task { await self.send(leased) }.value
             await recording?.value
@@ -120,6 +125,14 @@ final class DeliveryWorkers: Sendable {
             if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
         await recording?.value
+    }
+
+    /// How long an idle worker waits for a signal: until held-back work comes due by itself (nothing signals
+    /// a lease running out or a later send time), at most the fallback poll.
+    func idleTimeout(nextDue: Date?) -> Duration {
+        guard let nextDue else { return options.pollInterval }
+        let seconds = max(0, nextDue.timeIntervalSince(now()))
+        return min(options.pollInterval, .milliseconds(Int64((seconds * 1000).rounded(.up))))
     }
 
     /// Gives leased recipients back to the queue unsent (a batch leased as the stop began, or held while an

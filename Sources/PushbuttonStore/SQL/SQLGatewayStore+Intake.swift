@@ -160,6 +160,9 @@ extension SQLGatewayStore {
     public func enqueue(
         _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
     ) throws(StoreError) -> EnqueueResult {
+        // Counted while it waits for the connection too: the commits of a burst wake the workers once.
+        committedWork.intakeBegan()
+        defer { committedWork.intakeEnded() }
         let result = try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> EnqueueResult in
                 if let idempotency {

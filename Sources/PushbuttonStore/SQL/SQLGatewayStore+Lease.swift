@@ -169,7 +169,23 @@ extension SQLGatewayStore {
                 var tallies = CampaignTallies()
                 tallies.release(freed, campaigns: try CampaignTallies.campaigns(among: Set(freed.keys), connection))
                 try tallies.write(into: connection)
+                // Due again now: an idle worker of another process takes them at once (a drain's point).
+                if !freed.isEmpty { try notifyCommittedWork(connection) }
             }
+        }
+    }
+
+    public func nextDue(after now: Date) throws(StoreError) -> Date? {
+        // A reader: the one writer stays the intake's (SQLite).
+        try read { connection throws(StoreError) in
+            let rows = try connection.query(
+                """
+                SELECT MIN(t) FROM (
+                    SELECT MIN(due_at) AS t FROM queue_batches WHERE lease_token IS NULL AND due_at > ?
+                    UNION ALL SELECT MIN(lease_until) AS t FROM queue_batches WHERE lease_until > ?
+                ) AS next
+                """, [Self.time(now), Self.time(now)])
+            return rows.first.flatMap { Self.date($0[0]) }
         }
     }
 }
