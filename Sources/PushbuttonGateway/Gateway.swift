@@ -98,8 +98,12 @@ public final class Gateway: Sendable {
                 throw await abandon(StartError(message: "the webhook outbox \(settings.outboxPath): \(error)"))
             }
         }
+        let waiters = OutcomeWaiters(
+            maximumSeconds: configuration.maximumWaitSeconds, maximumWaiters: configuration.maximumWaiters,
+            clock: pollClock)
         let services = GatewayServices(
-            store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
+            store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now,
+            waiters: waiters)
         let console = ConsoleRoutes(
             apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
         let router = Router(services: services, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
@@ -117,7 +121,7 @@ public final class Gateway: Sendable {
         let signal = WorkSignal(clock: pollClock)
         let workers = DeliveryWorkers(
             store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
-            now: now, signal: signal)
+            now: now, signal: signal, waiters: waiters)
         // Raised by the store after an intake's commit (here, or another process's on PostgreSQL).
         // A process without workers has no one to wake (and needs no LISTEN connection).
         let wakeOnCommit =

@@ -22,7 +22,7 @@ struct NotificationDraft: Sendable {
     static let builtKeys = [
         "category", "title", "subtitle", "body", "sound", "badge", "thread_id", "buttons", "tap", "action_args",
     ]
-    static let notificationKeys = ["to", "payload"] + headerKeys + builtKeys
+    static let notificationKeys = ["to", "payload", "wait_seconds"] + headerKeys + builtKeys
     static let campaignKeys = ["payload"] + headerKeys + builtKeys
 
     /// Reads a notification body (`campaign: false`, with `to`) or a campaign's first line (without).

@@ -42,7 +42,7 @@ final class DeliveryWorkers: Sendable {
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
         webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
-        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal()
+        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal(), waiters: OutcomeWaiters? = nil
     ) {
         self.drain = drain
         self.clock = clock
@@ -55,7 +55,7 @@ final class DeliveryWorkers: Sendable {
         self.now = now
         threads = HandlerThreads(count: options.count + 2, name: "pb-store")
         recorder = OutcomeRecorder(
-            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
+            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, waiters: waiters, now: now)
         circuits = Self.circuits(apps: apps.keys, clock: clock, metrics: metrics)
     }
 
