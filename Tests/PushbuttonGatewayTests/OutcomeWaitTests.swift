@@ -24,7 +24,8 @@ struct OutcomeWaitTests {
         defer { setup.remove() }
         let gateway = try await setup.gateway(store: "sqlite:gateway.db", workers: 1, clock: ManualClock())
         let token = GatewayFixture.token(1)
-        let (status, json) = try await Self.post(#"{"to": {"tokens": ["\#(token)"]}, "body": "Hi", "wait_seconds": 5}"#, to: gateway)
+        let (status, json) = try await Self.post(
+            #"{"to": {"tokens": ["\#(token)"]}, "body": "Hi", "wait_seconds": 5}"#, to: gateway)
         #expect(status == 200)
         #expect(json?["complete"] == true)
         let delivery = json?["deliveries"]?.arrayValue?.first?.objectValue

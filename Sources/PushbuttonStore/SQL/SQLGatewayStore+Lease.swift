@@ -175,6 +175,7 @@ extension SQLGatewayStore {
         }
     }
 
+    /// The earliest `due_at` of a free batch or `lease_until` of a held one after `now`.
     public func nextDue(after now: Date) throws(StoreError) -> Date? {
         // A reader: the one writer stays the intake's (SQLite).
         try read { connection throws(StoreError) in
