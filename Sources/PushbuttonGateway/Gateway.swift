@@ -102,8 +102,12 @@ public final class Gateway: Sendable {
         if let stream = configuration.webhook?.events, let events = store as? any EventStreamStore {
             events.streamEvents(stream.types)
         }
+        let waiters = OutcomeWaiters(
+            maximumSeconds: configuration.maximumWaitSeconds, maximumWaiters: configuration.maximumWaiters,
+            clock: pollClock)
         let services = GatewayServices(
-            store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now)
+            store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now,
+            waiters: waiters)
         let console = ConsoleRoutes(
             apps: configuration.apps, secureCookies: configuration.listen.tls != nil, now: now)
         let router = Router(services: services, keys: KeyRing(configuration.apps), metrics: metrics, console: console)
@@ -121,7 +125,7 @@ public final class Gateway: Sendable {
         let signal = WorkSignal(clock: pollClock)
         let workers = DeliveryWorkers(
             store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
-            now: now, signal: signal)
+            now: now, signal: signal, waiters: waiters)
         // Raised by the store after an intake's commit (here, or another process's on PostgreSQL).
         // A process without workers has no one to wake (and needs no LISTEN connection).
         let wakeOnCommit =
@@ -191,7 +195,7 @@ public final class Gateway: Sendable {
     /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {
         drain.begin()
-        workers.signal.raise()  // an idle worker sees the drain now, not at its fallback poll
+        workers.signal.raiseForAll()  // each idle worker sees the drain now, not at its fallback poll
         await server.stop()
         wakeOnCommit.cancel()
         background.cancel()

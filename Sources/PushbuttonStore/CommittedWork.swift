@@ -13,7 +13,18 @@ final class CommittedWork: Sendable {
         var observers: [Int: @Sendable () -> Void] = [:]
         var nextObserver = 0
         var listener: PostgresListener?
+        /// Intakes begun (``intakeBegan()``) and not yet ended.
+        var inFlight = 0
+        /// Commits since the observers were last called.
+        var unannounced = 0
+        /// How many times the observers were called, and for how many commits (for tests and metrics).
+        var announcements = 0
+        var commits = 0
     }
+
+    /// At most this many commits share one wake while intakes keep overlapping: under a steady stream the
+    /// workers still wake (a lease every this many requests, not one per request).
+    static let commitsPerWake = 64
 
     /// Where to `LISTEN` (PostgreSQL), with credentials; nil for SQLite (one process).
     private let listenURL: String?
@@ -28,11 +39,46 @@ final class CommittedWork: Sendable {
         self.listenerRetry = listenerRetry
     }
 
-    /// Calls every observer (on the caller's thread: observers only wake someone).
+    /// Calls every observer (on the caller's thread: observers only wake someone), now or, while other
+    /// intakes are under way, when the last of them ends (``intakeEnded()``) or ``commitsPerWake`` commits
+    /// have gathered: concurrent intakes wake the workers once for the group, so a woken worker leases what
+    /// they committed together instead of competing with each for SQLite's one writer.
     func committed() {
-        let observers = state.withLock { Array($0.observers.values) }
+        let observers = state.withLock { state -> [@Sendable () -> Void] in
+            state.unannounced += 1
+            state.commits += 1
+            return Self.announce(&state)
+        }
         for observer in observers { observer() }
     }
+
+    /// An intake that may commit work is starting: its commit, and any while it runs, wake the workers when
+    /// it (or the last one under way) ends.
+    func intakeBegan() {
+        state.withLock { $0.inFlight += 1 }
+    }
+
+    /// The intake begun with ``intakeBegan()`` has ended (committed, rolled back or failed).
+    func intakeEnded() {
+        let observers = state.withLock { state -> [@Sendable () -> Void] in
+            state.inFlight -= 1
+            return Self.announce(&state)
+        }
+        for observer in observers { observer() }
+    }
+
+    /// The observers to call now: when commits wait and no intake is under way, or enough have gathered.
+    private static func announce(_ state: inout State) -> [@Sendable () -> Void] {
+        guard state.unannounced > 0, state.inFlight <= 0 || state.unannounced >= commitsPerWake else {
+            return []
+        }
+        state.unannounced = 0
+        state.announcements += 1
+        return Array(state.observers.values)
+    }
+
+    /// How many times the observers were called, and for how many commits, so far.
+    var wakes: (announcements: Int, commits: Int) { state.withLock { ($0.announcements, $0.commits) } }
 
     /// The running listener, if any (tests drop its connection and wait for it to notice).
     var listener: PostgresListener? { state.withLock { $0.listener } }

@@ -93,6 +93,71 @@ struct WakeOnCommitTests {
         await setup.mock.stop()
     }
 
+    @Test func anIdleWorkerWakesWhenALeaseRunsOutOnSQLite() async throws {
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let store = try SQLGatewayStore.sqlite(path: setup.directory + "/gateway.db")
+        try await leaseRunningOutWakesAWorker(setup, location: "sqlite:gateway.db", store: store, token: 4)
+    }
+
+    @Test func anIdleWorkerWakesWhenALeaseRunsOutOnPostgreSQL() async throws {
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        defer { cluster.stop() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let store = try await Blocking.run { try SQLGatewayStore.postgres(url: url, connections: 4) }
+        try await leaseRunningOutWakesAWorker(setup, location: url, store: store, token: 5)
+    }
+
+    /// A worker that died mid-send left its lease (30 s): an idle worker waits until that lease runs out, not
+    /// for its fallback poll (60 s), whose clock is advanced only 30 s here.
+    private func leaseRunningOutWakesAWorker(_ setup: Setup, location: String, store: SQLGatewayStore, token n: Int)
+        async throws
+    {
+        let offset = Locked(0.0)
+        let intake = try await setup.gateway(store: location, workers: 0, clock: ManualClock(), given: store)
+        let token = GatewayFixture.token(n)
+        #expect(try await setup.post(token, to: intake) == 202)
+        let base = Date()  // after the intake: the recipient is due
+        let held = try await Blocking.run { try store.lease(limit: 10, duration: 30, now: base) }
+        #expect(held.count == 1)
+        let clock = ManualClock()
+        let worker = try await setup.gateway(
+            store: location, workers: 1, clock: clock, given: store, now: { base + offset.withLock { $0 } })
+        await clock.waitForSleepers(1)  // found nothing to lease, waits
+        offset.withLock { $0 = 30 }
+        clock.advance(by: .seconds(30))
+        #expect(await setup.arrivals.next() == token)
+        #expect(worker.workers.signal.wakes(.timedOut) == 1, "woken when the lease ran out")
+        await worker.stop()
+        await intake.stop()
+        await setup.mock.stop()
+    }
+
+    @Test func aReleasedLeaseNotifiesTheOtherProcesses() async throws {
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        defer { cluster.stop() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let storeA = try await Blocking.run { try SQLGatewayStore.postgres(url: url, connections: 4) }
+        let a = try await setup.gateway(store: url, workers: 0, clock: ManualClock(), given: storeA)
+        #expect(try await setup.post(GatewayFixture.token(6), to: a) == 202)
+        let storeB = try await Blocking.run { try SQLGatewayStore.postgres(url: url, connections: 4) }
+        let observation = storeB.observeCommittedWork {}
+        defer { observation.cancel() }
+        let listener = try #require(storeB.committedWork.listener)
+        await listener.waitUntil { $0.connections >= 1 }
+        let leased = try await Blocking.run { try storeA.lease(limit: 10, duration: 30, now: Date()) }
+        #expect(leased.count == 1)
+        let before = listener.status.notices
+        try await Blocking.run { try storeA.release(leased) }  // A drains: its batch is due again
+        await listener.waitUntil { $0.notices > before }
+        await a.stop()
+        await setup.mock.stop()
+    }
+
     private static func psql(_ cluster: PostgresTestCluster, url: String, _ sql: String) throws {
         let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
@@ -132,17 +197,17 @@ struct WakeOnCommitTests {
         }
 
         /// A gateway whose workers' fallback poll (60 s) runs on `clock`.
-        func gateway(store: String, workers: Int, clock: ManualClock, given: (any GatewayStore)? = nil)
-            async throws -> Gateway
-        {
+        func gateway(
+            store: String, workers: Int, clock: ManualClock, given: (any GatewayStore)? = nil,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) async throws -> Gateway {
             let text = GatewayFixture.configurationText(
                 mockPort: mock.port, caFile: nil, webhookPort: nil, store: store, workers: workers
             ).replacingOccurrences(of: #""port": \#(mock.port)}"#, with: #""port": \#(mock.port), "h2c": true}"#)
                 .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 60000"#)
             let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: directory)
             let configuration = try #require(parsed.configuration, "\(parsed.diagnostics)")
-            return try await Gateway.start(
-                configuration, store: given, now: { Date() }, pollClock: AnyDurationClock(clock))
+            return try await Gateway.start(configuration, store: given, now: now, pollClock: AnyDurationClock(clock))
         }
 
         /// POSTs one notification to `token` through `gateway`; the status.

@@ -5,20 +5,36 @@ import Testing
 
 @testable import PushbuttonGateway
 
-/// The workers' wake-up: a raise ends every wait, a raise that came between a worker's lease and its wait is
+/// The workers' wake-up: a raise ends one wait (``WorkSignal/raiseForAll()`` every one), a raise that came between a worker's lease and its wait is
 /// not lost, and the fallback timeout runs on the injected clock.
 struct WorkSignalTests {
-    @Test func aRaiseWakesEveryWaiter() async {
+    @Test func aRaiseWakesOneWaiterTheLongestWaiting() async {
+        let clock = ManualClock()
+        let signal = WorkSignal(clock: AnyDurationClock(clock))
+        let seen = signal.generation
+        let first = Task { await signal.wait(after: seen, timeout: .seconds(60)) }
+        await clock.waitForSleepers(1)
+        let second = Task { await signal.wait(after: seen, timeout: .seconds(60)) }
+        await clock.waitForSleepers(2)  // both wait, each with its fallback timer
+        signal.raise()
+        #expect(await first.value == .signalled)
+        #expect(signal.wakes(.signalled) == 1, "one commit wakes one worker, not every idle one")
+        #expect(clock.sleeperCount == 1, "the other still waits")
+        signal.raise()
+        #expect(await second.value == .signalled)
+        #expect(signal.wakes(.timedOut) == 0)
+    }
+
+    @Test func raiseForAllWakesEveryWaiter() async {
         let clock = ManualClock()
         let signal = WorkSignal(clock: AnyDurationClock(clock))
         let seen = signal.generation
         async let first = signal.wait(after: seen, timeout: .seconds(60))
         async let second = signal.wait(after: seen, timeout: .seconds(60))
-        await clock.waitForSleepers(2)  // both wait, each with its fallback timer
-        signal.raise()
+        await clock.waitForSleepers(2)
+        signal.raiseForAll()  // the drain begins
         #expect(await [first, second] == [.signalled, .signalled])
         #expect(signal.wakes(.signalled) == 2)
-        #expect(signal.wakes(.timedOut) == 0)
     }
 
     @Test func aRaiseBeforeTheWaitIsNotLost() async {

@@ -64,6 +64,8 @@ public struct EnvironmentSetting: Sendable {
         EnvironmentSetting("PUSHBUTTON_REQUEST_TIMEOUT_SECONDS", ["limits", "requestTimeoutSeconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_IDLE_TIMEOUT_SECONDS", ["limits", "idleTimeoutSeconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_MAX_RECIPIENTS", ["limits", "maxRecipients"], .integer),
+        EnvironmentSetting("PUSHBUTTON_MAX_WAIT_SECONDS", ["limits", "maxWaitSeconds"], .integer),
+        EnvironmentSetting("PUSHBUTTON_MAX_WAITERS", ["limits", "maxWaiters"], .integer),
         EnvironmentSetting("PUSHBUTTON_WEBHOOK_URL", ["webhook", "url"], .string),
         EnvironmentSetting("PUSHBUTTON_WEBHOOK_SECRET", ["webhook", "secret"], .string, secret: true),
         EnvironmentSetting("PUSHBUTTON_WEBHOOK_OUTBOX", ["webhook", "outbox"], .path),

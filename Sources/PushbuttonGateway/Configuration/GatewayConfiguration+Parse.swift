@@ -18,8 +18,10 @@ extension GatewayConfiguration {
         "id", "topic", "manifest", "environment", "auth", "secretKeys", "publishableKeys", "connections", "rateLimits",
     ]
     static let limitKeys =
-        ["maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections"]
-        + RateLimits.keys
+        [
+            "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
+            "maxWaitSeconds", "maxWaiters",
+        ] + RateLimits.keys
     static let workerKeys = [
         "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "requestTimeoutSeconds",
     ]
@@ -76,6 +78,7 @@ extension GatewayConfiguration {
         }
         var maximumRecipients = 10_000
         var rateLimits = RateLimits()
+        var waits = (seconds: 10, waiters: max(1, listen.handlerThreads / 2))
         if let limits = top.object("limits", what: "'limits'", diagnostics: &diagnostics) {
             limits.unknownKeys(known: limitKeys, diagnostics: &diagnostics)
             rateLimits = rateLimits.reading(limits, diagnostics: &diagnostics)
@@ -93,6 +96,8 @@ extension GatewayConfiguration {
                 ?? listen.maximumConnections
             maximumRecipients =
                 limits.integer("maxRecipients", in: 1...1_000_000, diagnostics: &diagnostics) ?? maximumRecipients
+            waits.seconds = limits.integer("maxWaitSeconds", in: 1...300, diagnostics: &diagnostics) ?? waits.seconds
+            waits.waiters = limits.integer("maxWaiters", in: 1...1024, diagnostics: &diagnostics) ?? waits.waiters
         }
         var workers = WorkerOptions()
         if let reader = top.object("workers", what: "'workers'", diagnostics: &diagnostics) {
@@ -180,10 +185,13 @@ extension GatewayConfiguration {
                         + "or PUSHBUTTON_APP_ID, PUSHBUTTON_APP_TOPIC, … in the environment"))
         }
         let shutdownSeconds = top.integer("shutdownSeconds", in: 1...3600, diagnostics: &diagnostics) ?? 30
-        return GatewayConfiguration(
+        var configuration = GatewayConfiguration(
             listen: listen, store: store, apps: apps, webhook: webhook, workers: workers,
             maximumRecipients: maximumRecipients, proxy: readProxy(top, diagnostics: &diagnostics),
             shutdownGrace: .seconds(shutdownSeconds))
+        configuration.maximumWaitSeconds = waits.seconds
+        configuration.maximumWaiters = waits.waiters
+        return configuration
     }
 
     /// `"proxy"`: a URL, `false` for none whatever the environment says, absent for the environment's.

@@ -32,6 +32,7 @@ extension GatewayConfiguration {
             ("limits.requestTimeoutSeconds", "\(Int(listen.requestTimeout.seconds))"),
             ("limits.idleTimeoutSeconds", "\(Int(listen.idleTimeout.seconds))"),
             ("limits.maxRecipients", "\(maximumRecipients)"),
+            ("limits.maxWaitSeconds", "\(maximumWaitSeconds)"), ("limits.maxWaiters", "\(maximumWaiters)"),
         ]
         if let webhook {
             lines += [("webhook.url", webhook.url), ("webhook.secret", "***"), ("webhook.outbox", webhook.outboxPath)]

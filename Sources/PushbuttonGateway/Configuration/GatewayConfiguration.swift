@@ -17,6 +17,12 @@ public struct GatewayConfiguration: Sendable {
     /// How long a stop (SIGTERM) may take: in-flight requests and batches finish within it, then the
     /// process stops anyway (the leases left expire).
     public var shutdownGrace: Duration
+    /// The most a notification request may ask to wait for its outcomes (`"wait_seconds"`,
+    /// `limits.maxWaitSeconds`).
+    public var maximumWaitSeconds = 10
+    /// The most requests waiting for outcomes at once (`limits.maxWaiters`): each holds a handler thread, so
+    /// by default half of them; past it such a request is refused with `503` before anything is queued.
+    public var maximumWaiters = 4
 
     public init(
         listen: HTTPServerOptions = HTTPServerOptions(), store: String = "sqlite:pushbutton-gateway.db",

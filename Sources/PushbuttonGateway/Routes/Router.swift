@@ -181,6 +181,12 @@ struct Router: Sendable {
         Route("POST", "v1/apps/{app}/notifications") { call throws(GatewayError) in
             let app = try call.app(secret: true)
             let request = try IntakeRequest(body: call.request.body, what: "the notification")
+            let services = call.router.services
+            if let seconds = try OutcomeWait.seconds(in: request, maximum: services.waiters.maximumSeconds) {
+                return try OutcomeWait.send(
+                    request, app: app, idempotencyKey: call.request.header("idempotency-key"), seconds: seconds,
+                    services: services)
+            }
             let accepted = try call.router.services.notifications.send(
                 app: app, request: request, idempotencyKey: call.request.header("idempotency-key"))
             return .json(202, Rendering.accepted(accepted))

@@ -13,12 +13,15 @@ struct GatewayServices: Sendable {
     let receipts: ReceiptService
     let tags: DeviceTagService
     let segments: SegmentService
+    /// Requests waiting for their notification's outcomes (`wait_seconds`).
+    let waiters: OutcomeWaiters
     let now: @Sendable () -> Date
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], maximumRecipients: Int, metrics: GatewayMetrics,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date, waiters: OutcomeWaiters = OutcomeWaiters()
     ) {
+        self.waiters = waiters
         self.store = store
         self.apps = apps
         self.now = now

@@ -42,7 +42,7 @@ final class DeliveryWorkers: Sendable {
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
         webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
-        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal()
+        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal(), waiters: OutcomeWaiters? = nil
     ) {
         self.drain = drain
         self.clock = clock
@@ -55,7 +55,7 @@ final class DeliveryWorkers: Sendable {
         self.now = now
         threads = HandlerThreads(count: options.count + 2, name: "pb-store")
         recorder = OutcomeRecorder(
-            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, now: now)
+            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, waiters: waiters, now: now)
         circuits = Self.circuits(apps: apps.keys, clock: clock, metrics: metrics)
     }
 
@@ -112,6 +112,8 @@ final class DeliveryWorkers: Sendable {
                 _ = await signal.wait(after: seen, timeout: await idleTimeout())
                 continue
             }
+            // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).
+            if leased.count >= options.batchSize { signal.raise() }
             // The lease is renewed while the batch is sent and its outcomes recorded: a batch slower than the lease
             // (APNs throttling, a slow machine) is not leased again and sent twice meanwhile.
             let renewal = Task { await self.keepLeased(Set(leased.map(\.leaseToken))) }

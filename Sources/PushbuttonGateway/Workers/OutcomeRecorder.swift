@@ -28,6 +28,8 @@ final class OutcomeRecorder: Sendable {
     let metrics: GatewayMetrics
     let webhookEvents: Bool
     let now: @Sendable () -> Date
+    /// Requests waiting for outcomes (`wait_seconds`), told of each committed call's notifications.
+    let waiters: OutcomeWaiters?
     /// At most this many outcomes in one call (a call of one batch may have more).
     let maximumRows: Int
     /// A pthread mutex (`Locked`): the thread sanitizer cannot see `Synchronization.Mutex`'s futex and
@@ -36,8 +38,9 @@ final class OutcomeRecorder: Sendable {
 
     init(
         store: any GatewayStore, threads: HandlerThreads, metrics: GatewayMetrics, webhookEvents: Bool,
-        maximumRows: Int = 16_000, now: @escaping @Sendable () -> Date
+        maximumRows: Int = 16_000, waiters: OutcomeWaiters? = nil, now: @escaping @Sendable () -> Date
     ) {
+        self.waiters = waiters
         self.store = store
         self.threads = threads
         self.metrics = metrics
@@ -126,6 +129,7 @@ final class OutcomeRecorder: Sendable {
             FileHandle.standardError.write(Data("pushbutton serve: recording outcomes failed: \(error)\n".utf8))
             return
         }
+        waiters?.recorded(completed.lazy.map(\.delivery.notificationID))
         metrics.refusedLateOutcomes(recorded.recorded.filter { !$0 }.count)
         for (app, count) in recorded.deactivated { metrics.deactivated(app, count) }
     }

@@ -45,13 +45,25 @@ final class WorkSignal: Sendable {
     /// work means a signal was lost).
     func wakes(_ kind: Wake) -> Int { state.withLock { $0.wakes[kind, default: 0] } }
 
-    /// Work was committed: every waiting worker wakes (each then leases; those that find nothing wait again).
+    /// Work was committed: one waiting worker wakes (the one waiting longest), to lease what is due; a worker
+    /// that finds a full batch raises again for the next (``DeliveryWorkers``). One wake per commit, not one
+    /// per idle worker: the others would only lease nothing, each in a write transaction of its own.
     func raise() {
+        wake(all: false)
+    }
+
+    /// Every waiting worker wakes (the drain begins: each must see it).
+    func raiseForAll() {
+        wake(all: true)
+    }
+
+    private func wake(all: Bool) {
         let woken = state.withLock { state -> [Waiter] in
             state.generation &+= 1
-            defer { state.waiters.removeAll() }
-            state.wakes[.signalled, default: 0] += state.waiters.count
-            return Array(state.waiters.values)
+            let ids = all ? Array(state.waiters.keys) : state.waiters.keys.min().map { [$0] } ?? []
+            let woken = ids.compactMap { state.waiters.removeValue(forKey: $0) }
+            state.wakes[.signalled, default: 0] += woken.count
+            return woken
         }
         for waiter in woken {
             waiter.timer?.cancel()

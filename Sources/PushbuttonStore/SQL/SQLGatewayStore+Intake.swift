@@ -164,61 +164,106 @@ extension SQLGatewayStore {
     public func enqueue(
         _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
     ) throws(StoreError) -> EnqueueResult {
-        let result = try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> EnqueueResult in
-                if let idempotency {
-                    let inserted = try connection.run(
-                        """
-                        INSERT INTO idempotency_keys (app, key, fingerprint, notification_id, created_at)
-                        VALUES (?, ?, ?, ?, ?) ON CONFLICT (app, key) DO NOTHING
-                        """,
-                        [
-                            .text(spec.app), .text(idempotency.key), .text(idempotency.fingerprint), .text(spec.id),
-                            Self.time(now),
-                        ])
-                    if inserted.changes == 0 {
-                        let row = try connection.query(
-                            "SELECT notification_id, fingerprint FROM idempotency_keys WHERE app = ? AND key = ?",
-                            [.text(spec.app), .text(idempotency.key)])
-                        guard let first = row.first, let id = first[0].text else {
-                            throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
-                        }
-                        return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
-                    }
+        // Counted while it waits for the connection too: the commits of a burst wake the workers once.
+        committedWork.intakeBegan()
+        defer { committedWork.intakeEnded() }
+        let request = EnqueuedNotification(spec: spec, deliveries: deliveries, idempotency: idempotency, now: now)
+        let result: EnqueueResult
+        if dialect.hasOneWriter {
+            // SQLite: committed with the notifications that arrive while the one writer commits others (one
+            // transaction and one fsync for the group); answered once it is durable.
+            result = try notificationIntake.submit(request, weight: max(1, deliveries.count), run: enqueueGroup)
+        } else {
+            result = try with { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) -> EnqueueResult in
+                    try enqueue(request, connection)
                 }
-                try connection.query(
-                    """
-                    INSERT INTO notifications (id, app, kind, state, topic, push_type, priority, expiration,
-                        collapse_id, created_at, request)
-                    VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(spec.id), .text(spec.app), .text(spec.kind.rawValue), .text(spec.topic),
-                        .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
-                        Self.time(spec.createdAt), .blob(spec.request),
-                    ])
-                try Self.storeTiming(of: spec, connection)
-                var shared: [UInt8]?
-                var tallies = CampaignTallies()
-                var newIDs: [Int64]? = []
-                let first = try insert(
-                    deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
-                    into: connection)
-                if let first {
-                    let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
-                    if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
-                    try QueueBatches.create(
-                        notification: spec.id, from: first, ids: newIDs, due: spec.sendAt ?? now,
-                        ownDue: Self.timesOwnDue(deliveries[...]), connection)
-                    try Self.markThrottled(spec, connection)
-                    try notifyCommittedWork(connection)
-                }
-                try tallies.write(into: connection)
-                return .created(id: spec.id)
             }
         }
         if case .created = result, !deliveries.isEmpty { committedWorkHere() }
         return result
+    }
+
+    /// A group of notifications in one transaction; should it fail, each in its own (one bad request does
+    /// not fail the others).
+    private func enqueueGroup(_ requests: [EnqueuedNotification]) -> [Result<EnqueueResult, StoreError>] {
+        if requests.count > 1 {
+            let together = Result { () throws(StoreError) -> [EnqueueResult] in
+                try with { connection throws(StoreError) in
+                    try connection.transaction { () throws(StoreError) -> [EnqueueResult] in
+                        var results: [EnqueueResult] = []
+                        for request in requests { results.append(try enqueue(request, connection)) }
+                        return results
+                    }
+                }
+            }
+            if case .success(let results) = together { return results.map { .success($0) } }
+        }
+        return requests.map { request in
+            Result { () throws(StoreError) -> EnqueueResult in
+                try with { connection throws(StoreError) in
+                    try connection.transaction { () throws(StoreError) -> EnqueueResult in
+                        try enqueue(request, connection)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One notification's rows, in the caller's transaction.
+    private func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
+        -> EnqueueResult
+    {
+        let (spec, deliveries, idempotency, now) = (request.spec, request.deliveries, request.idempotency, request.now)
+        if let idempotency {
+            let inserted = try connection.run(
+                """
+                INSERT INTO idempotency_keys (app, key, fingerprint, notification_id, created_at)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT (app, key) DO NOTHING
+                """,
+                [
+                    .text(spec.app), .text(idempotency.key), .text(idempotency.fingerprint), .text(spec.id),
+                    Self.time(now),
+                ])
+            if inserted.changes == 0 {
+                let row = try connection.query(
+                    "SELECT notification_id, fingerprint FROM idempotency_keys WHERE app = ? AND key = ?",
+                    [.text(spec.app), .text(idempotency.key)])
+                guard let first = row.first, let id = first[0].text else {
+                    throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
+                }
+                return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
+            }
+        }
+        try connection.query(
+            """
+            INSERT INTO notifications (id, app, kind, state, topic, push_type, priority, expiration,
+                collapse_id, created_at, request)
+            VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(spec.id), .text(spec.app), .text(spec.kind.rawValue), .text(spec.topic),
+                .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
+                Self.time(spec.createdAt), .blob(spec.request),
+            ])
+        try Self.storeTiming(of: spec, connection)
+        var shared: [UInt8]?
+        var tallies = CampaignTallies()
+        var newIDs: [Int64]? = []
+        let first = try insert(
+            deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
+            into: connection)
+        if let first {
+            let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+            if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
+            try QueueBatches.create(
+                notification: spec.id, from: first, ids: newIDs, due: spec.sendAt ?? now,
+                ownDue: Self.timesOwnDue(deliveries[...]), connection)
+            try Self.markThrottled(spec, connection)
+            try notifyCommittedWork(connection)
+        }
+        try tallies.write(into: connection)
+        return .created(id: spec.id)
     }
 
     public func append(

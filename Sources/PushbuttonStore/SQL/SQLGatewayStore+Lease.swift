@@ -190,6 +190,8 @@ extension SQLGatewayStore {
                 var tallies = CampaignTallies()
                 tallies.release(freed, campaigns: try CampaignTallies.campaigns(among: Set(freed.keys), connection))
                 try tallies.write(into: connection)
+                // Due again now: an idle worker of another process takes them at once (a drain's point).
+                if !freed.isEmpty { try notifyCommittedWork(connection) }
             }
         }
     }
