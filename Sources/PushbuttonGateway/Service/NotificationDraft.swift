@@ -27,7 +27,8 @@ struct NotificationDraft: Sendable {
         "category", "title", "subtitle", "body", "sound", "badge", "thread_id", "buttons", "tap", "action_args",
         "media",
     ]
-    static let notificationKeys = ["to", "payload", "localized", "wait_seconds"] + headerKeys + builtKeys + SendTiming.keys
+    static let notificationKeys =
+        ["to", "payload", "localized", "wait_seconds"] + headerKeys + builtKeys + SendTiming.keys
     static let campaignKeys = ["to", "payload", "localized"] + headerKeys + builtKeys + SendTiming.keys
     /// What a language of `"localized"` may give.
     static let localizedKeys = ["title", "subtitle", "body"]
