@@ -5,6 +5,9 @@ import PushbuttonSupport
 /// uikit/uipasteboard): iOS, Mac Catalyst and visionOS only.
 ///
 /// `@unchecked Sendable` (an `open` class, as Apple's): its one value sits in a `Locked`.
+///
+/// Checked against uikit/uipasteboard (developer.apple.com, UIPasteboard.h): open NSObject subclass; iOS 3 (and Mac
+/// Catalyst, visionOS); not on macOS, tvOS or watchOS.
 @available(iOS 3.0, *)
 @available(macOS, unavailable)
 @available(tvOS, unavailable)
@@ -15,10 +18,14 @@ open class UIPasteboard: NSObject, @unchecked Sendable {
     private static let generalPasteboard = UIPasteboard()
 
     /// The systemwide general pasteboard.
+    /// Checked against uikit/uipasteboard/general (developer.apple.com, UIPasteboard.h): `class var general:
+    /// UIPasteboard { get }`; iOS 3.
     @available(iOS 3.0, *)
     open class var general: UIPasteboard { generalPasteboard }
 
     /// The string of the first pasteboard item; setting it replaces every item.
+    /// Checked against uikit/uipasteboard/string (developer.apple.com, UIPasteboard.h): optional String, get set; iOS
+    /// 3.
     @available(iOS 3.0, *)
     open var string: String? {
         get { value.withLock { $0 } }

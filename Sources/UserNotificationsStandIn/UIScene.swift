@@ -1,12 +1,16 @@
 import Foundation
 
 /// Mirrors UIKit's `UIScene` (iOS 13): what the system services need to find the scene on screen.
+/// Checked against uikit/uiscene (developer.apple.com, UIScene.h): main-actor class; iOS 13, tvOS 13; not on macOS or
+/// watchOS (Apple's superclass is UIResponder).
 @available(iOS 13.0, tvOS 13.0, *)
 @available(macOS, unavailable)
 @available(watchOS, unavailable)
 @MainActor
 open class UIScene: NSObject {
     /// Mirrors `UIScene.ActivationState`; raw values from UIScene.h.
+    /// Checked against uikit/uiscene/activationstate-swift.enum (developer.apple.com, UIScene.h): Int raw values -1, 0,
+    /// 1, 2; iOS 13, tvOS 13.
     public enum ActivationState: Int, Sendable {
         case unattached = -1
         case foregroundActive = 0
@@ -15,6 +19,8 @@ open class UIScene: NSObject {
     }
 
     /// The scene's state (iOS 13).
+    /// Checked against uikit/uiscene/activationstate-swift.property (developer.apple.com, UIScene.h): get-only; iOS 13,
+    /// tvOS 13.
     @available(iOS 13.0, tvOS 13.0, *)
     open var activationState: ActivationState { standInActivationState }
 
@@ -30,12 +36,16 @@ open class UIScene: NSObject {
 }
 
 /// Mirrors UIKit's `UIWindowScene` (iOS 13).
+/// Checked against uikit/uiwindowscene (developer.apple.com, UIWindowScene.h): main-actor UIScene subclass; iOS 13,
+/// tvOS 13.
 @available(iOS 13.0, tvOS 13.0, *)
 @available(macOS, unavailable)
 @available(watchOS, unavailable)
 @MainActor
 open class UIWindowScene: UIScene {
     /// The scene's key window (iOS 15).
+    /// Checked against uikit/uiwindowscene/keywindow (developer.apple.com, UIWindowScene.h): optional UIWindow,
+    /// get-only; iOS 15, tvOS 15.
     @available(iOS 15.0, tvOS 15.0, *)
     open var keyWindow: UIWindow? { standInKeyWindow }
 
