@@ -118,8 +118,10 @@ struct GatewayFixture {
         return (status, try? JSONParser.parse(Array(data)), String(decoding: data, as: UTF8.self))
     }
 
-    /// Polls a notification until none of its recipients is queued or leased.
-    func settled(_ id: String, timeout: Duration = .seconds(20)) async throws -> JSONValue {
+    /// Polls a notification until none of its recipients is queued or leased. The default bound is the suites'
+    /// time limit less a margin, not a speed claim: full CI runs saw every gateway of the process stall for 20–40 s
+    /// at once (its two cooperative threads busy elsewhere), and a 20 s bound failed tests that would have passed.
+    func settled(_ id: String, timeout: Duration = .seconds(150)) async throws -> JSONValue {
         let deadline = ContinuousClock.now + timeout
         while true {
             let (status, json, body) = try await request("GET", "/v1/notifications/\(id)")
