@@ -16,8 +16,11 @@ extension Diagnostic.Code {
     public static let unknownOption: Self = "unknown-option"
 
     // Identifiers.
+    /// An empty category or action identifier: iOS cannot match it, so it is an error.
     public static let emptyIdentifier: Self = "empty-identifier"
+    /// Two categories with the same identifier; `setNotificationCategories` would keep only one of them.
     public static let duplicateCategory: Self = "duplicate-category"
+    /// Two actions with the same identifier in one category: the app could not tell which button was tapped.
     public static let duplicateAction: Self = "duplicate-action"
     /// The same action identifier with different titles or options in two categories.
     public static let inconsistentAction: Self = "inconsistent-action"
@@ -25,42 +28,70 @@ extension Diagnostic.Code {
     public static let systemIdentifier: Self = "system-identifier"
     /// An app identifier in Pushbutton's `pushbutton.` namespace.
     public static let reservedPrefix: Self = "reserved-prefix"
+    /// An identifier with white space (or, for a gateway app id, characters a URL path cannot carry as is).
     public static let identifierWhitespace: Self = "identifier-whitespace"
     /// An identifier holds a control character (newline, NUL, ESC, …): an error.
     public static let identifierControlCharacter: Self = "identifier-control-character"
+    /// An identifier longer than 64 bytes: it travels in payloads limited to 4096 bytes.
     public static let identifierLength: Self = "identifier-length"
     /// Two sources define the same category identifier differently.
     public static let categoryCollision: Self = "category-collision"
 
     // Text and localization.
+    /// A button or dynamic-button title that is empty, so the button would show no text.
     public static let emptyTitle: Self = "empty-title"
+    /// A title longer than about 40 characters, which iOS truncates on the button (a note).
     public static let longTitle: Self = "long-title"
+    /// Text that lacks a translation for a declared locale; users there see the default locale's text.
     public static let missingTranslation: Self = "missing-translation"
+    /// A translation for a locale that the manifest's `locales` does not declare.
     public static let undeclaredLocale: Self = "undeclared-locale"
+    /// A locale that is not a BCP 47 language tag (`en`, `pt-BR`, `zh-Hans`; a hyphen, not an underscore).
     public static let invalidLocale: Self = "invalid-locale"
+    /// A `defaultLocale` that is not among the declared `locales`.
     public static let defaultLocale: Self = "default-locale"
+    /// A localized text with an empty key or without any translation.
     public static let emptyLocalization: Self = "empty-localization"
 
     // Actions and categories.
+    /// A text-input action without a send-button title; the localized "Send" is used instead.
     public static let textInputButtonTitle: Self = "text-input-button-title"
+    /// A category with more than the 10 actions iOS ever shows: the rest are never shown.
     public static let tooManyActions: Self = "too-many-actions"
+    /// A category with more than two actions: banners and other compact views show only the first two (a note).
     public static let actionsHiddenInBanner: Self = "actions-hidden-in-banner"
+    /// Nothing to show a button for: a category without actions, a manifest without categories, or `action_args` for
+    /// a category that has no buttons.
     public static let noActions: Self = "no-actions"
+    /// A destructive action that also opens the app: legal, but users expect it to act in place (a note).
     public static let destructiveForeground: Self = "destructive-foreground"
+    /// A destructive background action without `authenticationRequired`: anyone holding the locked phone can
+    /// trigger it.
     public static let destructiveUnauthenticated: Self = "destructive-unauthenticated"
+    /// An action icon without an image name (neither `systemImage` nor `templateImage`, or an empty one).
     public static let emptyIcon: Self = "empty-icon"
+    /// An action icon that names both a system image and a template image; iOS takes one.
     public static let iconConflict: Self = "icon-conflict"
+    /// A category summary format without a placeholder (`%u`) for the count of grouped notifications.
     public static let summaryFormat: Self = "summary-format"
+    /// An option Apple deprecated, such as `allowAnnouncement` since iOS 15 (a note).
     public static let deprecatedOption: Self = "deprecated-option"
+    /// An empty entry in a category's `intentIdentifiers`.
     public static let emptyIntentIdentifier: Self = "empty-intent-identifier"
 
     // Built-ins.
+    /// A `builtins` entry that names none of Pushbutton's built-in categories.
     public static let unknownBuiltin: Self = "unknown-builtin"
+    /// The same built-in category listed twice in `builtins`.
     public static let duplicateBuiltin: Self = "duplicate-builtin"
 
     // The legacy (iOS 8/9) model.
+    /// A legacy category with both a default and a minimal action list: the modern API keeps one list, so the
+    /// minimal one is dropped.
     public static let legacyBothContexts: Self = "legacy-both-contexts"
+    /// A legacy text-input action without a send-button title; the localized "Send" is used.
     public static let legacyTextInputTitle: Self = "legacy-text-input-title"
+    /// A legacy action list longer than its context showed on iOS 8/9 (4 in default, 2 in minimal; a note).
     public static let legacyContextLimit: Self = "legacy-context-limit"
     /// Legacy and modern definitions mixed in one place.
     public static let legacyModernMixed: Self = "legacy-modern-mixed"

@@ -16,9 +16,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Orders by seriousness: a note is less than a warning, a warning less than an error.
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
+    /// How serious the finding is; any `.error` makes the document unusable.
     public var severity: Severity
     /// A stable, machine-readable name of the rule, e.g. `unknown-key`.
     public var code: Code
@@ -31,6 +33,12 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// Where in the source text, when the document was parsed from text.
     public var location: SourceLocation?
 
+    /// Creates a finding of `severity` under `code` about the value at `path`.
+    ///
+    /// - Parameters:
+    ///   - message: What is wrong, in one sentence without a trailing period.
+    ///   - hint: How to fix it, when there is something useful to say.
+    ///   - location: Where in the source text, when the document was parsed from text.
     public init(
         _ severity: Severity, _ code: Code, at path: JSONPath, _ message: String, hint: String? = nil,
         location: SourceLocation? = nil
@@ -43,6 +51,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         self.location = location
     }
 
+    /// One line for terminals and logs: `severity: path: message [code] (hint: …)`.
     public var description: String {
         var text = "\(severity.rawValue): \(path): \(message) [\(code)]"
         if let hint { text += " (hint: \(hint))" }
@@ -53,9 +62,13 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 extension Diagnostic {
     /// The rule a diagnostic comes from. Extensible: any string is a code; the known ones are constants.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The code as it appears in output and JSON, e.g. `unknown-key`.
         public var rawValue: String
+        /// Wraps any string as a code; codes Pushbutton does not define are allowed.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Writes a code as a string literal, as the constants in `Diagnostic+Codes.swift` do.
         public init(stringLiteral value: String) { self.rawValue = value }
+        /// The raw value, so a code prints as `unknown-key`.
         public var description: String { rawValue }
     }
 }

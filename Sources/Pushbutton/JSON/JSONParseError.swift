@@ -5,10 +5,12 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// Where the parser stopped.
     public var location: SourceLocation
 
+    /// Creates an error saying `message` about the text at `location`.
     public init(message: String, location: SourceLocation) {
         self.message = message
         self.location = location
     }
 
+    /// `line:column: message`, as compilers print errors.
     public var description: String { "\(location): \(message)" }
 }

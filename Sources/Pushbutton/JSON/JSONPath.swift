@@ -12,6 +12,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Comparable 
     /// The document's root.
     public static let root = JSONPath(components: [])
 
+    /// A path made of `components`, from the root.
     public init(components: [Component]) {
         self.components = components
     }
@@ -31,6 +32,8 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Comparable 
         JSONPath(components: Array(components.dropLast()))
     }
 
+    /// The path as people write it: `categories[2].actions[1].title`; `(root)` for the root; keys that are not
+    /// plain identifiers are quoted in brackets, `aps["thread-id"]` style.
     public var description: String {
         if components.isEmpty { return "(root)" }
         var text = ""
@@ -49,6 +52,7 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Comparable 
         return text
     }
 
+    /// Orders paths by their written form, so diagnostics list in a stable order.
     public static func < (lhs: JSONPath, rhs: JSONPath) -> Bool {
         lhs.description < rhs.description
     }

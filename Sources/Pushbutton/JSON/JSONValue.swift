@@ -76,18 +76,26 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
 {
+    /// A string literal is a JSON string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer literal is a JSON integer (kept exact, not turned into a double).
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A floating-point literal is a JSON double.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// `true` and `false` are JSON booleans.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An array literal is a JSON array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// `nil` is JSON `null`.
     public init(nilLiteral: ()) { self = .null }
+    /// A dictionary literal is a JSON object; of repeated keys the last one wins.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
 
 extension JSONValue: Codable {
+    /// Decodes any JSON value; a number that decodes as `Int64` stays an exact ``integer(_:)``, any other a ``double(_:)``.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -107,6 +115,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

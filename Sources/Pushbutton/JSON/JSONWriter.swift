@@ -13,6 +13,7 @@ public struct JSONWriter: Sendable {
     /// Indentation per level when pretty-printing; `nil` writes compact JSON.
     public var indentation: Int?
 
+    /// Creates a writer; `pretty` indents by two spaces per level and puts each member on its own line.
     public init(pretty: Bool = false, reservingCapacity capacity: Int = 256) {
         indentation = pretty ? 2 : nil
         bytes.reserveCapacity(capacity)

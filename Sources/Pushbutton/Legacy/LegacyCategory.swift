@@ -11,12 +11,14 @@ public struct LegacyCategory: Sendable, Hashable {
         public var shownActionLimit: Int { self == .default ? 4 : 2 }
     }
 
+    /// What the payload's `aps.category` names.
     public var identifier: String
     /// The actions of the default context.
     public var defaultActions: [LegacyAction]
     /// The actions of the minimal context.
     public var minimalActions: [LegacyAction]
 
+    /// Creates a legacy category; converting it keeps the default list, or the minimal one when the default is empty.
     public init(_ identifier: String, defaultActions: [LegacyAction] = [], minimalActions: [LegacyAction] = []) {
         self.identifier = identifier
         self.defaultActions = defaultActions

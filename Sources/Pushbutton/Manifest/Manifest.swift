@@ -7,6 +7,7 @@ public struct Manifest: Sendable, Hashable {
     /// The format version this Pushbutton reads and writes.
     public static let currentVersion = 1
 
+    /// The format version the document declares (``currentVersion`` for manifests this Pushbutton writes).
     public var version: Int
     /// The locale used when a title has no translation for the user's locale.
     public var defaultLocale: String
@@ -21,6 +22,8 @@ public struct Manifest: Sendable, Hashable {
     /// Categories written in the iOS 8/9 model, converted to modern ones when registered.
     public var legacyCategories: [LegacyCategory]
 
+    /// Creates a manifest; the defaults are an empty English manifest whose built-in background buttons require
+    /// authentication.
     public init(
         version: Int = Manifest.currentVersion, defaultLocale: String = "en", locales: [String] = [],
         builtins: [String] = [], backgroundActionsRequireAuthentication: Bool = true, categories: [Category] = [],

@@ -10,6 +10,9 @@ public protocol ManifestCodable: Codable {
 }
 
 extension ManifestCodable {
+    /// Decodes through ``read(manifestJSON:at:)``.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` listing every error the reader found, with its path.
     public init(from decoder: any Decoder) throws {
         let json = try JSONValue(from: decoder)
         let (value, diagnostics) = Self.read(manifestJSON: json, at: .root)
@@ -23,18 +26,21 @@ extension ManifestCodable {
         self = value
     }
 
+    /// Encodes ``manifestJSON``.
     public func encode(to encoder: any Encoder) throws {
         try manifestJSON.encode(to: encoder)
     }
 }
 
 extension Manifest: ManifestCodable {
+    /// Reads a whole manifest, with the reader's and the linter's diagnostics.
     public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Manifest?, diagnostics: [Diagnostic])
     {
         let result = parse(manifestJSON)
         return (result.manifest, result.diagnostics)
     }
 
+    /// The manifest as a document: defaults (no locales, no built-ins, authentication required) are left out.
     public var manifestJSON: JSONValue {
         var object: [String: JSONValue] = [
             "version": .integer(Int64(version)),
@@ -52,6 +58,7 @@ extension Manifest: ManifestCodable {
 }
 
 extension Category: ManifestCodable {
+    /// Reads one category object, as found in the manifest's `categories`.
     public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Category?, diagnostics: [Diagnostic])
     {
         var reader = ManifestReader()
@@ -59,6 +66,7 @@ extension Category: ManifestCodable {
         return (category, reader.diagnostics)
     }
 
+    /// The category object; empty lists and absent texts are left out.
     public var manifestJSON: JSONValue {
         var object: [String: JSONValue] = [
             "identifier": .string(identifier), "actions": .array(actions.map(\.manifestJSON)),
@@ -74,12 +82,14 @@ extension Category: ManifestCodable {
 }
 
 extension Action: ManifestCodable {
+    /// Reads one action object, as found in a category's `actions`.
     public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (value: Action?, diagnostics: [Diagnostic]) {
         var reader = ManifestReader()
         let action = reader.readAction(manifestJSON, at: path)
         return (action, reader.diagnostics)
     }
 
+    /// The action object; empty options and an absent icon or text input are left out.
     public var manifestJSON: JSONValue {
         var object: [String: JSONValue] = ["identifier": .string(identifier), "title": title.manifestJSON]
         if !options.isEmpty { object["options"] = .array(options.nameList.map(JSONValue.string)) }
@@ -98,6 +108,7 @@ extension Action: ManifestCodable {
 }
 
 extension LegacyCategory: ManifestCodable {
+    /// Reads one legacy category object, as found in the manifest's `legacyCategories`.
     public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (
         value: LegacyCategory?, diagnostics: [Diagnostic]
     ) {
@@ -106,6 +117,7 @@ extension LegacyCategory: ManifestCodable {
         return (category, reader.diagnostics)
     }
 
+    /// The legacy category object; empty action lists are left out.
     public var manifestJSON: JSONValue {
         var object: [String: JSONValue] = ["identifier": .string(identifier)]
         if !defaultActions.isEmpty { object["defaultActions"] = .array(defaultActions.map(\.manifestJSON)) }
@@ -115,6 +127,7 @@ extension LegacyCategory: ManifestCodable {
 }
 
 extension LegacyAction: ManifestCodable {
+    /// Reads one legacy action object, as found in a legacy category's action lists.
     public static func read(manifestJSON: JSONValue, at path: JSONPath) -> (
         value: LegacyAction?, diagnostics: [Diagnostic]
     ) {
@@ -123,6 +136,7 @@ extension LegacyAction: ManifestCodable {
         return (action, reader.diagnostics)
     }
 
+    /// The legacy action object; `false` flags, the default behavior and empty parameters are left out.
     public var manifestJSON: JSONValue {
         var object: [String: JSONValue] = [
             "identifier": .string(identifier), "title": title.manifestJSON,

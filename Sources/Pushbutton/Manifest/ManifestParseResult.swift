@@ -55,6 +55,7 @@ extension Manifest {
 }
 
 extension JSONPath.Component: CustomStringConvertible {
+    /// The member name, or the index in brackets (`[2]`).
     public var description: String {
         switch self {
         case .key(let key): return key

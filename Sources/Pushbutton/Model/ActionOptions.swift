@@ -1,6 +1,8 @@
 /// How a button behaves. Raw values match `UNNotificationActionOptions` in Apple's headers.
 public struct ActionOptions: OptionSet, Sendable, Hashable {
+    /// The bits, as in `UNNotificationActionOptions`.
     public let rawValue: UInt
+    /// Wraps raw bits; unknown bits are kept.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// The device must be unlocked before the action runs.

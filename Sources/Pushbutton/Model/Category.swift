@@ -10,10 +10,13 @@ public struct Category: Sendable, Hashable, Identifiable {
     public var hiddenPreviewsBodyPlaceholder: LocalizedText?
     /// The summary shown for a group of notifications, e.g. `%u new messages`.
     public var summaryFormat: LocalizedText?
+    /// Custom dismiss reporting, CarPlay, hidden-preview title and subtitle, announcement.
     public var options: CategoryOptions
 
+    /// The ``identifier``, for SwiftUI lists.
     public var id: String { identifier }
 
+    /// Creates a category whose buttons are `actions`, in display order.
     public init(
         _ identifier: String, actions: [Action], intentIdentifiers: [String] = [],
         hiddenPreviewsBodyPlaceholder: LocalizedText? = nil, summaryFormat: LocalizedText? = nil,

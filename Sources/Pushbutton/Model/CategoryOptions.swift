@@ -1,6 +1,8 @@
 /// How a category behaves. Raw values match `UNNotificationCategoryOptions` in Apple's headers.
 public struct CategoryOptions: OptionSet, Sendable, Hashable {
+    /// The bits, as in `UNNotificationCategoryOptions`.
     public let rawValue: UInt
+    /// Wraps raw bits; unknown bits are kept.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// Report dismissals to the app (the dismiss action identifier).

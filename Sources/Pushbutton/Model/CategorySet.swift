@@ -8,6 +8,7 @@
 public struct CategorySet: Sendable, Hashable, Sequence {
     private var entries: [String: (category: Category, source: CategorySource)] = [:]
 
+    /// An empty set.
     public init() {}
 
     /// A set holding `categories` from one source (later duplicates within it are reported and dropped).
@@ -15,15 +16,20 @@ public struct CategorySet: Sendable, Hashable, Sequence {
         _ = merge(categories, from: source)
     }
 
+    /// How many categories the set holds.
     public var count: Int { entries.count }
+    /// Whether the set holds no category.
     public var isEmpty: Bool { entries.isEmpty }
+    /// The category identifiers, sorted.
     public var identifiers: [String] { entries.keys.sorted() }
 
     /// The categories in identifier order.
     public var categories: [Category] { identifiers.compactMap { entries[$0]?.category } }
 
+    /// Iterates the categories in identifier order.
     public func makeIterator() -> IndexingIterator<[Category]> { categories.makeIterator() }
 
+    /// The category with `identifier`, or `nil` when the set has none.
     public subscript(identifier: String) -> Category? { entries[identifier]?.category }
 
     /// The source a category came from.
@@ -81,6 +87,7 @@ public struct CategorySet: Sendable, Hashable, Sequence {
             hint: "rename one of them, or give \(source) a higher precedence")
     }
 
+    /// Equal when both hold the same categories from the same sources.
     public static func == (lhs: CategorySet, rhs: CategorySet) -> Bool {
         lhs.identifiers == rhs.identifiers
             && lhs.identifiers.allSatisfy { identifier in
@@ -89,6 +96,7 @@ public struct CategorySet: Sendable, Hashable, Sequence {
             }
     }
 
+    /// Hashes the categories and their sources in identifier order.
     public func hash(into hasher: inout Hasher) {
         for identifier in identifiers {
             guard let entry = entries[identifier] else { continue }

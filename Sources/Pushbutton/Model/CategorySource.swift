@@ -5,6 +5,7 @@ public struct CategorySource: Sendable, Hashable, CustomStringConvertible {
     /// Higher wins a collision; on a tie the category already in the set stays.
     public var precedence: Int
 
+    /// A source named `name`; see the constants for the precedences Pushbutton uses (0 to 50).
     public init(name: String, precedence: Int) {
         self.name = name
         self.precedence = precedence
@@ -25,5 +26,6 @@ public struct CategorySource: Sendable, Hashable, CustomStringConvertible {
     /// Categories the app declares in code: the highest precedence.
     public static let app = CategorySource(name: "the app", precedence: 50)
 
+    /// The source's ``name``.
     public var description: String { name }
 }

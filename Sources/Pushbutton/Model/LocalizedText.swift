@@ -67,5 +67,6 @@ public enum LocalizedText: Sendable, Hashable {
 }
 
 extension LocalizedText: ExpressibleByStringLiteral {
+    /// A string literal is a ``literal(_:)`` text, shown as is in every locale.
     public init(stringLiteral value: String) { self = .literal(value) }
 }

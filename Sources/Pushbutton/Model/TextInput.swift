@@ -9,6 +9,7 @@ public struct TextInput: Sendable, Hashable {
     public static let defaultButtonTitle: LocalizedText = .localized(
         key: "pushbutton.send", values: BuiltinTranslations.send)
 
+    /// Creates the text input; without a button title the localized "Send" is used.
     public init(buttonTitle: LocalizedText = TextInput.defaultButtonTitle, placeholder: LocalizedText = "") {
         self.buttonTitle = buttonTitle
         self.placeholder = placeholder

@@ -28,8 +28,11 @@ public struct SendLine: Sendable, Equatable {
 
     /// Why a line is not a notification; `token` when the line had one.
     public struct Failure: Error, Sendable, Equatable {
+        /// What is wrong with the line, in one sentence.
         public var message: String
+        /// The line's device token, when it had one, so a report can name the device.
         public var token: String?
+        /// Creates a failure saying `message` about the line for `token`.
         public init(_ message: String, token: String? = nil) {
             self.message = message
             self.token = token

@@ -1,7 +1,11 @@
 /// The `aps` dictionary: what the system reads.
 public struct APS: Sendable, Hashable {
+    /// `alert`: what the notification shows (a plain string or a title/subtitle/body dictionary); `nil` for a
+    /// silent push.
     public var alert: Alert?
+    /// `badge`: the number on the app icon; 0 removes it, `nil` leaves it as it is.
     public var badge: Int?
+    /// `sound`: the sound to play; `nil` plays none.
     public var sound: Sound?
     /// `thread-id`: groups notifications.
     public var threadID: String?
@@ -13,6 +17,8 @@ public struct APS: Sendable, Hashable {
     public var mutableContent: Bool
     /// `target-content-id`: the window to bring forward.
     public var targetContentID: String?
+    /// `interruption-level`: how insistently iOS presents it (`time-sensitive` breaks through Focus); `nil` means
+    /// the system's default, `active`.
     public var interruptionLevel: InterruptionLevel?
     /// `relevance-score`, from 0 to 1: ranks notifications in a summary.
     public var relevanceScore: Double?
@@ -23,6 +29,7 @@ public struct APS: Sendable, Hashable {
     /// Any other `aps` key, kept as is.
     public var extra: [String: JSONValue]
 
+    /// Creates an `aps` dictionary; every key is absent (or `false`) unless given.
     public init(
         alert: Alert? = nil, badge: Int? = nil, sound: Sound? = nil, threadID: String? = nil, category: String? = nil,
         contentAvailable: Bool = false, mutableContent: Bool = false, targetContentID: String? = nil,

@@ -37,6 +37,7 @@ public struct ActionSpec: Sendable, Hashable {
     /// Every built-in action name.
     public static let builtinNames = BuiltinAction.all.map(\.name)
 
+    /// The action's name: a `pushbutton.` built-in (see the constants above) or an app-defined action.
     public var name: String
     /// The arguments, one or two of them stored inline (see ``ActionArguments``); `==` and hashing are the
     /// members'.

@@ -3,12 +3,16 @@
 public struct BuiltinAction: Sendable, Hashable {
     /// One argument of a built-in action.
     public struct Argument: Sendable, Hashable {
+        /// The argument's key in the action's `args` object.
         public var name: String
         /// The JSON type, as a reader would say it: `string`, `boolean`, `array of strings`, `JSON`, ….
         public var type: String
+        /// Whether the action is invalid without it (the validator reports `action-arguments`).
         public var isRequired: Bool
+        /// What the argument does, in one phrase, for the printed table.
         public var summary: String
 
+        /// Describes an argument `name` of JSON type `type` (as a reader would say it).
         public init(_ name: String, _ type: String, required: Bool = false, _ summary: String) {
             self.name = name
             self.type = type
@@ -17,12 +21,16 @@ public struct BuiltinAction: Sendable, Hashable {
         }
     }
 
+    /// Which built-in action this describes.
     public var builtin: ActionSpec.Builtin
+    /// What the action does, in one sentence, for the printed table.
     public var summary: String
+    /// Every argument the action accepts; any other key is reported as unknown.
     public var arguments: [Argument]
     /// Which arguments must be given: all of `isRequired`, and at least one of each of these sets.
     public var oneOf: [[String]]
 
+    /// The action's name in payloads, e.g. `pushbutton.open_url`.
     public var name: String { builtin.rawValue }
     /// Whether it runs only when the app comes to the foreground (a foreground button or a body tap).
     public var needsForeground: Bool { builtin.needsForeground }

@@ -15,6 +15,7 @@ public struct LiveActivityFields: Sendable, Hashable {
     /// `attributes` (for `start`).
     public var attributes: JSONValue?
 
+    /// Creates the Live Activity keys; every key is absent unless given.
     public init(
         timestamp: Int64? = nil, event: String? = nil, contentState: JSONValue? = nil, staleDate: Int64? = nil,
         dismissalDate: Int64? = nil, attributesType: String? = nil, attributes: JSONValue? = nil

@@ -52,6 +52,7 @@ public struct Payload: @unchecked Sendable, Hashable {
         }
     }
 
+    /// Creates a payload from its parts; `nil` actions or arguments leave the `pushbutton` and `action_args` keys out.
     public init(
         aps: APS = APS(), actions: PayloadActions? = nil, actionArguments: [String: JSONValue]? = nil,
         custom: [String: JSONValue] = [:]

@@ -20,6 +20,7 @@ public struct PayloadActions: Sendable, Hashable {
     /// The format version this Pushbutton writes and reads.
     public static let currentVersion = 1
 
+    /// The format version the payload declares (``currentVersion`` when written by this Pushbutton).
     public var version: Int
     /// Actions per button identifier.
     public var buttons: [String: [ActionSpec]]
@@ -38,6 +39,7 @@ public struct PayloadActions: Sendable, Hashable {
     /// `media`: an image, GIF, video or sound the service extension downloads and shows beside the buttons.
     public var media: PayloadMedia?
 
+    /// Creates the `pushbutton` dictionary; empty lists and `nil` ids are left out when written.
     public init(
         version: Int = PayloadActions.currentVersion, buttons: [String: [ActionSpec]] = [:], body: [ActionSpec] = [],
         dismiss: [ActionSpec] = [], dynamicButtons: [DynamicButton] = [], extra: [String: JSONValue] = [:],

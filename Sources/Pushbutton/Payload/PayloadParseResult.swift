@@ -1,7 +1,9 @@
 /// What reading a payload produced: the typed payload (when the text was a JSON object) and the
 /// diagnostics about its structure, located in the source text when it was parsed from text.
 public struct PayloadParseResult: Sendable {
+    /// The typed payload; `nil` when the text was not JSON or not a JSON object.
     public var payload: Payload?
+    /// What the reader found (wrong types, malformed JSON), in source order when parsed from text.
     public var diagnostics: [Diagnostic]
 
     /// Whether the payload was read without errors.

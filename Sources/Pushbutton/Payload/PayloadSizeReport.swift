@@ -2,7 +2,9 @@
 public struct PayloadSizeReport: Sendable, Hashable, CustomStringConvertible {
     /// One field and the bytes it takes in the encoded payload (key included).
     public struct Field: Sendable, Hashable {
+        /// Where the field sits in the payload, e.g. `aps.alert.body`.
         public var path: JSONPath
+        /// The bytes it takes, key and separators included.
         public var bytes: Int
     }
 
@@ -13,10 +15,12 @@ public struct PayloadSizeReport: Sendable, Hashable, CustomStringConvertible {
     /// The largest fields, largest first (at most five).
     public var largestFields: [Field]
 
+    /// Whether APNs accepts the size (at most ``limit`` bytes; a larger payload gets 413 `PayloadTooLarge`).
     public var fits: Bool { size <= limit }
     /// How many bytes must go (0 when it fits).
     public var overBy: Int { max(0, size - limit) }
 
+    /// `"N of L bytes"` or `"N bytes, K over the L-byte limit"`, followed by the largest fields.
     public var description: String {
         let fields = largestFields.map { "\($0.path) (\($0.bytes) bytes)" }.joined(separator: ", ")
         if fits { return "\(size) of \(limit) bytes; largest: \(fields)" }

@@ -8,12 +8,15 @@ import Foundation
 public struct PayloadValidator: Sendable {
     /// How the payload will be sent, which changes what is valid.
     public struct Context: Sendable, Hashable {
+        /// The `apns-push-type` header the payload will be sent with; it sets the size limit (4096 bytes, 5120 for
+        /// VoIP) and which content fits.
         public var pushType: PushType
         /// The `apns-priority` header, when known.
         public var priority: Int?
         /// The `apns-topic` header, when known: checked against the suffix the push type needs.
         public var topic: String?
 
+        /// Describes a send; unknown priority and topic skip the checks that need them.
         public init(pushType: PushType = .alert, priority: Int? = nil, topic: String? = nil) {
             self.pushType = pushType
             self.priority = priority
@@ -28,10 +31,12 @@ public struct PayloadValidator: Sendable {
     /// What validation needs of each category, looked up once per payload without copying the category.
     private let index: [String: CategoryIndex]
 
+    /// A validator for the categories `manifest` declares (modern, legacy and built-in, merged).
     public init(manifest: Manifest) {
         self.init(categories: manifest.categorySet())
     }
 
+    /// A validator for `categories`: a payload naming a category not among them is an error.
     public init(categories: CategorySet) {
         self.init(categories: categories, knowsCategories: true)
     }

@@ -7,6 +7,7 @@ public struct PayloadWriter: Sendable {
     /// Written through a pointer (see `JSONByteBuffer`): the same bytes as ``JSONWriter``, at less cost.
     private var writer: JSONByteBuffer
 
+    /// Creates a writer with a 4 KiB buffer, APNs' usual payload limit.
     public init() { writer = JSONByteBuffer(capacity: 4096) }
 
     private init(capacity: Int) { writer = JSONByteBuffer(capacity: capacity) }

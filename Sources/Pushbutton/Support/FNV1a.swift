@@ -5,6 +5,7 @@ public struct FNV1a: Sendable, Hashable {
     /// The hash of what has been combined so far.
     public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
 
+    /// A hash of nothing yet: the FNV-1a 64-bit offset basis.
     public init() {}
 
     /// Mixes `bytes` into the hash.
