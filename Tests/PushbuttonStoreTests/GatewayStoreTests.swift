@@ -1,4 +1,5 @@
 import Foundation
+import Pushbutton
 import PushbuttonStore
 import Testing
 

@@ -13,12 +13,8 @@ final class DeviceIntake: Sendable {
         self.now = now
     }
 
-    static let deviceKeys = ["environment", "locale", "app_version", "user_id", "tags", "registered_at"] + whenKeys
-    /// The keys of issue 35's "when": the device's IANA time zone.
-    static let whenKeys = ["time_zone", "quiet_hours"]
-    /// The last millisecond of year 9999: a later `registered_at` does not come back as epoch milliseconds (it
-    /// made the rendering trap, found by `make api-fuzz`).
-    static let latestRegistration: Int64 = 253_402_300_799_999
+    /// The registration's members (the device's wire message) and the quiet hours a backend may set.
+    static let deviceKeys = DeviceRegistrationRequest.bodyKeys + ["quiet_hours"]
 
     /// Registers (or updates) a device; its record as stored.
     func register(app: AppRuntime, token: String, body: [UInt8]) throws(GatewayError) -> DeviceRecord {
@@ -37,64 +33,49 @@ final class DeviceIntake: Sendable {
             let reader = ConfigReader(document.value, at: .root, what: "the device", diagnostics: &diagnostics)
         else { throw .invalid(document.locating(diagnostics), what: "the device") }
         reader.unknownKeys(known: Self.deviceKeys, diagnostics: &diagnostics)
-        let environment = reader.string("environment", diagnostics: &diagnostics) ?? "production"
-        if !["production", "sandbox"].contains(environment) {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .unknownValue, at: .root.appending("environment"),
-                    "'environment' must be production or sandbox", hint: "development builds use sandbox"))
-        }
         let now = self.now()
-        var registeredAt = now
-        if let value = reader.members["registered_at"] {
-            if let milliseconds = value.integerValue, (1...Self.latestRegistration).contains(milliseconds) {
-                registeredAt = Self.registeredAt(milliseconds: milliseconds, now: now)
-            } else {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, .typeMismatch, at: .root.appending("registered_at"),
-                        "'registered_at' must be epoch milliseconds up to year 9999 (when the app got its token)"))
-            }
+        // The wire's reading (the device's own codec), then the gateway's limits on what it read.
+        let request = DeviceRegistrationRequest.read(
+            body: document.value, token: token.lowercased(), at: .root, receivedAt: now,
+            maximumTags: InputLimits.tagsPerDevice, diagnostics: &diagnostics)
+        Self.checkLimits(reader.members, diagnostics: &diagnostics)
+        var quietHours: QuietHours?
+        if let value = reader.members["quiet_hours"] {
+            quietHours = QuietHours.read(value, at: .root.appending("quiet_hours"), diagnostics: &diagnostics)
         }
-        func bounded(_ key: String, _ maximumBytes: Int) -> String? {
-            let text = reader.string(key, diagnostics: &diagnostics)
-            if let text {
-                InputLimits.check(
-                    text, key, at: .root.appending(key), maximumBytes: maximumBytes, diagnostics: &diagnostics)
-            }
-            return text
+        guard !diagnostics.containsErrors, var request else {
+            throw .invalid(document.locating(diagnostics), what: "the device")
         }
-        let locale = bounded("locale", InputLimits.localeBytes)
-        let appVersion = bounded("app_version", InputLimits.appVersionBytes)
-        let userID = bounded("user_id", InputLimits.userIDBytes)
-        // The count first: a million tags is one diagnostic, not one per tag.
-        let tags = reader.strings("tags", maximumCount: InputLimits.tagsPerDevice, diagnostics: &diagnostics) ?? []
-        for (index, tag) in tags.enumerated() {
-            InputLimits.check(
-                tag, "tags[\(index)]", at: .root.appending("tags").appending(index),
-                maximumBytes: InputLimits.tagBytes, diagnostics: &diagnostics)
-        }
-        let timeZone = reader.string("time_zone", diagnostics: &diagnostics)
-        if let timeZone, !TimeZoneName.isKnown(timeZone) {
-            diagnostics.append(TimeZoneName.unknown(timeZone, at: .root.appending("time_zone")))
-        }
-        var registration = DeviceRegistration(
-            app: app.id, token: token.lowercased(), environment: environment, locale: locale, appVersion: appVersion,
-            userID: userID, tags: tags, registeredAt: registeredAt, timeZone: timeZone)
-        if let value = reader.members["quiet_hours"],
-            let quiet = QuietHours.read(value, at: .root.appending("quiet_hours"), diagnostics: &diagnostics)
-        {
-            registration.quietHours = (quiet.start, quiet.end)
-        }
-        guard !diagnostics.containsErrors else { throw .invalid(document.locating(diagnostics), what: "the device") }
+        // A time in the future is taken as now: a token dies for good only by a 410 newer than its registration, so
+        // a registration dated in 2100 would make the token immune to every 410 until then.
+        request.registeredAt = min(request.registeredAt, now)
+        var registration = DeviceRegistration(app: app.id, request: request)
+        if let quietHours { registration.quietHours = (quietHours.start, quietHours.end) }
         return try storing { () throws(StoreError) in try store.register(registration, now: now) }
     }
 
-    /// When a device says it registered, bounded by the server's clock: a time in the future is taken as now.
-    /// A token dies for good only by a 410 newer than its registration, so a registration dated in 2100 would
-    /// make the token immune to every 410 until then.
-    static func registeredAt(milliseconds: Int64, now: Date) -> Date {
-        min(Date(timeIntervalSince1970: Double(milliseconds) / 1000), now)
+    /// The gateway's limits on what the wire's reading accepted: string and tag sizes, known time-zone names.
+    static func checkLimits(_ members: [String: JSONValue], diagnostics: inout [Diagnostic]) {
+        for (key, maximumBytes) in [
+            ("locale", InputLimits.localeBytes), ("app_version", InputLimits.appVersionBytes),
+            ("user_id", InputLimits.userIDBytes),
+        ] {
+            if let text = members[key]?.stringValue, !text.isEmpty {
+                InputLimits.check(
+                    text, key, at: .root.appending(key), maximumBytes: maximumBytes, diagnostics: &diagnostics)
+            }
+        }
+        if let tags = members["tags"]?.arrayValue, tags.count <= InputLimits.tagsPerDevice {
+            for (index, tag) in tags.enumerated() {
+                guard let tag = tag.stringValue else { continue }
+                InputLimits.check(
+                    tag, "tags[\(index)]", at: .root.appending("tags").appending(index),
+                    maximumBytes: InputLimits.tagBytes, diagnostics: &diagnostics)
+            }
+        }
+        if let timeZone = members["time_zone"]?.stringValue, !timeZone.isEmpty, !TimeZoneName.isKnown(timeZone) {
+            diagnostics.append(TimeZoneName.unknown(timeZone, at: .root.appending("time_zone")))
+        }
     }
 
     /// Forgets a device; whether one was registered.

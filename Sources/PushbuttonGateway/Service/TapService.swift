@@ -15,10 +15,6 @@ final class TapService: Sendable {
 
     /// Events per request, at most.
     static let maximumBatch = 500
-    static let eventKeys = [
-        "event_id", "token", "notification", "campaign", "category", "response", "button", "foreground", "latency_ms",
-        "reply", "at",
-    ]
     /// Longest event id, notification id, campaign, category or button identifier accepted.
     static let maximumIdentifierLength = 200
     static let maximumReplyLength = 4096
@@ -79,7 +75,9 @@ final class TapService: Sendable {
         return result
     }
 
-    /// One tap event, or `nil` with its diagnostics.
+    /// One tap event, or `nil` with its diagnostics: the wire's reading (``TapEvent/read(members:at:diagnostics:)``,
+    /// the device's own codec) and the gateway's rules on top: no unknown member, identifier and reply lengths, the
+    /// token's shape.
     static func read(
         _ value: JSONValue, at path: JSONPath, app: String, diagnostics: inout [Diagnostic]
     ) -> TapRecord? {
@@ -87,81 +85,29 @@ final class TapService: Sendable {
         guard let event = ConfigReader(value, at: path, what: "a tap event", diagnostics: &diagnostics) else {
             return nil
         }
-        event.unknownKeys(known: eventKeys, diagnostics: &diagnostics)
+        event.unknownKeys(known: TapEvent.keys, diagnostics: &diagnostics)
+        let tap = TapEvent.read(members: event.members, at: path, diagnostics: &diagnostics)
         func fail(_ key: String, _ code: Diagnostic.Code, _ message: String, hint: String? = nil) {
             diagnostics.append(Diagnostic(.error, code, at: path.appending(key), message, hint: hint))
         }
-        func identifier(_ key: String, required: Bool = true) -> String? {
-            if event.members[key] == .null, !required { return nil }
-            guard let text = event.string(key, required: required, diagnostics: &diagnostics) else { return nil }
-            if text.count > maximumIdentifierLength {
+        var identifiers = ["event_id", "notification", "campaign", "variant"]
+        if event.members["response"] == .string(TapEvent.Response.button.rawValue) { identifiers.append("button") }
+        for key in identifiers {
+            if let text = event.members[key]?.stringValue, text.count > maximumIdentifierLength {
                 fail(key, .valueRange, "'\(key)' is longer than \(maximumIdentifierLength) characters")
             }
-            return text
         }
-        let eventID = identifier("event_id")
-        let token = event.string("token", required: true, diagnostics: &diagnostics)
-        if let token, (try? DeviceToken(token)) == nil {
+        if let token = event.members["token"]?.stringValue, !token.isEmpty, (try? DeviceToken(token)) == nil {
             fail(
                 "token", "invalid-token", "'token' is not 64 to \(DeviceToken.maximumDigits) hexadecimal digits",
                 hint: "the APNs device token, hex")
         }
-        let notification = identifier("notification")
-        let campaign = identifier("campaign", required: false)
-        var category: String?
-        if let value = event.members["category"] {
-            category = value.stringValue
-            if category == nil { fail("category", .typeMismatch, "'category' must be a string") }
-        } else {
-            event.missing("category", "the notification's category identifier", &diagnostics)
+        if let reply = event.members["reply"]?.stringValue, reply.count > maximumReplyLength {
+            fail("reply", .valueRange, "'reply' is longer than \(maximumReplyLength) characters")
         }
-        var response: TapRecord.Response?
-        if let text = event.string("response", required: true, diagnostics: &diagnostics) {
-            response = TapRecord.Response(rawValue: text)
-            if response == nil {
-                fail("response", .unknownValue, "'response' must be button, body or dismiss, not '\(text)'")
-            }
-        }
-        var button: String?
-        if response == .button {
-            button = identifier("button")
-        } else if response != nil, let value = event.members["button"], value != .null {
-            fail(
-                "button", .inconsistentAction, "'button' is only for a response of button",
-                hint: "leave it out for body taps and dismissals")
-        }
-        let foreground = event.bool("foreground", diagnostics: &diagnostics)
-        if event.members["foreground"] == nil { event.missing("foreground", "true or false", &diagnostics) }
-        var latency: Int64?
-        if let value = event.members["latency_ms"], value != .null {
-            if let number = value.integerValue, number >= 0 {
-                latency = number
-            } else {
-                fail("latency_ms", .typeMismatch, "'latency_ms' must be a whole number of milliseconds ≥ 0, or null")
-            }
-        }
-        var reply: String?
-        if let value = event.members["reply"], value != .null {
-            reply = value.stringValue
-            if reply == nil { fail("reply", .typeMismatch, "'reply' must be a string") }
-            if let text = reply, text.count > maximumReplyLength {
-                fail("reply", .valueRange, "'reply' is longer than \(maximumReplyLength) characters")
-            }
-        }
-        var at: Date?
-        if let text = event.string("at", required: true, diagnostics: &diagnostics) {
-            at = RFC3339.date(text)
-            if at == nil {
-                fail("at", .typeMismatch, "'at' is not an RFC 3339 time", hint: "e.g. 2026-12-01T10:45:00.250Z")
-            }
-        }
-        guard diagnostics.count(where: { $0.severity == .error }) == before, let eventID, let token, let notification,
-            let category, let response, let foreground, let at
-        else { return nil }
-        return TapRecord(
-            app: app, eventID: eventID, token: token.lowercased(), notificationID: notification, campaignID: campaign,
-            category: category, response: response, button: button, foreground: foreground,
-            latencyMilliseconds: latency, reply: reply, respondedAt: at)
+        guard diagnostics.count(where: { $0.severity == .error }) == before, var tap else { return nil }
+        tap.token = tap.token.lowercased()
+        return TapRecord(app: app, event: tap)
     }
 
     // MARK: Stats

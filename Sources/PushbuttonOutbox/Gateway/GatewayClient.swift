@@ -21,7 +21,7 @@ public actor GatewayClient {
     /// Where the last registration is kept (mode 0600).
     public nonisolated let statePath: String
     private let now: @Sendable () -> Date
-    private var registration: GatewayRegistration?
+    private var registration: DeviceRegistrationRequest?
 
     /// - Parameter statePath: the registration state file; by default beside the outbox's database.
     public init(
@@ -69,7 +69,7 @@ public actor GatewayClient {
         guard !hex.isEmpty, hex.count.isMultiple(of: 2),
             hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { throw .invalidToken("expected hexadecimal bytes, got \(hex.count) characters") }
-        let next = GatewayRegistration(
+        let next = DeviceRegistrationRequest(
             token: hex, environment: connection.environment, locale: locale, appVersion: appVersion, userID: userID,
             tags: Array(Set(tags)).sorted(), registeredAt: now(), timeZone: timeZone)
         if let registration, registration.matches(next) {
@@ -83,7 +83,7 @@ public actor GatewayClient {
         do {
             try await enqueue(
                 BackendRequest(
-                    url: connection.deviceURL(hex), method: "PUT", body: next.body,
+                    url: connection.deviceURL(hex), method: "PUT", body: next.bodyJSON,
                     idempotencyKey: next.idempotencyKey, notificationIdentifier: "",
                     actionIdentifier: "register"))
             try Self.save(next, to: statePath)
@@ -160,18 +160,18 @@ public actor GatewayClient {
     /// `CFBundleShortVersionString` of the app, when it has one.
     public static var appVersion: String? { Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String }
 
-    private static func load(_ path: String) throws(GatewayClientError) -> GatewayRegistration? {
+    private static func load(_ path: String) throws(GatewayClientError) -> DeviceRegistrationRequest? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .state(path: path, message: "cannot be read")
         }
         // An unreadable file is a registration to redo, not an error the app can act on.
-        return (try? JSONParser.parse(Array(data))).flatMap(GatewayRegistration.init)
+        return (try? JSONParser.parse(Array(data))).flatMap(DeviceRegistrationRequest.init(stateJSON:))
     }
 
-    private static func save(_ registration: GatewayRegistration, to path: String) throws(GatewayClientError) {
+    private static func save(_ registration: DeviceRegistrationRequest, to path: String) throws(GatewayClientError) {
         let temporary = path + ".tmp"
-        let bytes = JSONWriter.compact(registration.jsonValue)
+        let bytes = JSONWriter.compact(registration.stateJSON)
         let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .state(path: path, message: String(cString: strerror(errno))) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -1,60 +1,44 @@
 import Foundation
+import Pushbutton
 
-/// One response a device reported (`POST /v1/apps/{app}/taps`), as stored: joined to its notification by
-/// ``notificationID`` when the stats are read, not when it is stored.
+/// One response a device reported (`POST /v1/apps/{app}/taps`), as stored: the wire's ``TapEvent`` and the app it
+/// was reported to. Joined to its notification by `notificationID` when the stats are read, not when it is stored.
+///
+/// The event's fields read and write through the record (`record.eventID`, `record.response`): one definition of
+/// the fields, the device's and the gateway's.
+@dynamicMemberLookup
 public struct TapRecord: Sendable, Hashable {
     /// What the user did.
-    public enum Response: String, Sendable, Hashable, CaseIterable {
-        /// Tapped one of the category's buttons (``TapRecord/button`` says which).
-        case button
-        /// Tapped the notification itself.
-        case body
-        /// Dismissed it (reported only by categories with `customDismissAction`).
-        case dismiss
-    }
+    public typealias Response = TapEvent.Response
 
     /// The app the event was reported to.
     public var app: String
-    /// The device's id for the event: the same id twice is one event.
-    public var eventID: String
-    /// The device token, lowercase hex.
-    public var token: String
-    /// The notification id from the payload's `pushbutton.id`.
-    public var notificationID: String
-    /// The payload's `pushbutton.campaign`, when there is one.
-    public var campaignID: String?
-    /// The notification's category identifier, as the device reported it.
-    public var category: String
-    /// What the user did.
-    public var response: Response
-    /// The action identifier, when ``response`` is ``Response/button``.
-    public var button: String?
-    /// Whether the response opened the app.
-    public var foreground: Bool
-    /// From delivery to the response, by the device's clock; `nil` when unknown.
-    public var latencyMilliseconds: Int64?
-    /// The typed text, only when the app opted in.
-    public var reply: String?
-    /// When the user responded.
-    public var respondedAt: Date
+    /// The event as the device reported it (the gateway lowercases the token).
+    public var event: TapEvent
 
-    /// An event with every field given.
+    /// A record of `event`, reported to `app`.
+    public init(app: String, event: TapEvent) {
+        self.app = app
+        self.event = event
+    }
+
+    /// A record with every field of its event given.
     public init(
         app: String, eventID: String, token: String, notificationID: String, campaignID: String? = nil,
-        category: String, response: Response, button: String? = nil, foreground: Bool,
+        variant: String? = nil, category: String, response: Response, button: String? = nil, foreground: Bool,
         latencyMilliseconds: Int64? = nil, reply: String? = nil, respondedAt: Date
     ) {
-        self.app = app
-        self.eventID = eventID
-        self.token = token
-        self.notificationID = notificationID
-        self.campaignID = campaignID
-        self.category = category
-        self.response = response
-        self.button = button
-        self.foreground = foreground
-        self.latencyMilliseconds = latencyMilliseconds
-        self.reply = reply
-        self.respondedAt = respondedAt
+        self.init(
+            app: app,
+            event: TapEvent(
+                eventID: eventID, token: token, notificationID: notificationID, campaignID: campaignID,
+                variant: variant, category: category, response: response, button: button, foreground: foreground,
+                latencyMilliseconds: latencyMilliseconds, reply: reply, respondedAt: respondedAt))
+    }
+
+    /// A field of the ``event``: `record.token` is `record.event.token`.
+    public subscript<Value>(dynamicMember field: WritableKeyPath<TapEvent, Value>) -> Value {
+        get { event[keyPath: field] }
+        set { event[keyPath: field] = newValue }
     }
 }
