@@ -46,9 +46,13 @@ public struct OutboxEntry: Sendable, Hashable {
 
 /// The counts `pushbutton outbox status` shows.
 public struct OutboxStatus: Sendable, Hashable {
+    /// Entries waiting for their first attempt or their next retry.
     public var pending: Int
+    /// Entries a delivery worker is sending now.
     public var inFlight: Int
+    /// Entries the backend acknowledged (a 2xx), kept for ``OutboxOptions/deliveredRetention``.
     public var delivered: Int
+    /// Entries given up on (attempts or time to live ran out, refused for good, evicted): the dead letters.
     public var dead: Int
     /// How long the oldest pending entry has waited.
     public var oldestPendingAge: TimeInterval?
@@ -66,10 +70,13 @@ public enum EnqueueResult: Sendable, Hashable {
 
 /// What one drain did.
 public struct DrainReport: Sendable, Hashable {
+    /// Requests made.
     public var attempted = 0
+    /// Requests the backend acknowledged (a 2xx).
     public var delivered = 0
     /// Failed attempts scheduled for a retry.
     public var retried = 0
+    /// Entries moved to the dead letters during the drain.
     public var deadLettered = 0
     /// Entries found in flight from a worker that died, put back to pending.
     public var recovered = 0

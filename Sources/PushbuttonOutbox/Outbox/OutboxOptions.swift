@@ -14,9 +14,11 @@ public struct OutboxOptions: Sendable, Hashable {
     public var timeToLive: Duration
     /// The first retry's delay; each further retry doubles it, up to ``maximumBackoff``, with jitter.
     public var baseBackoff: Duration
+    /// The longest delay between two retries, however many came before.
     public var maximumBackoff: Duration
     /// The most entries waiting (pending or in flight) at once.
     public var capacity: Int
+    /// What an enqueue does when ``capacity`` entries are waiting.
     public var whenFull: WhenFull
     /// How long one request may take.
     public var requestTimeout: Duration
@@ -24,6 +26,7 @@ public struct OutboxOptions: Sendable, Hashable {
     public var deliveredRetention: Duration
     /// The tap log keeps at most this many rows and this much history.
     public var tapLogMaximumRows: Int
+    /// How old a tap log row may get before it is pruned.
     public var tapLogMaximumAge: Duration
     /// Whether the tap log keeps the text of replies (off: only their length).
     public var recordReplyText: Bool
@@ -32,6 +35,8 @@ public struct OutboxOptions: Sendable, Hashable {
     /// (unless the first is retried).
     public var maximumConcurrentRequests: Int
 
+    /// Options with the defaults: 20 attempts over at most 7 days, backoff from 1 s to 1 h, 10,000 waiting
+    /// entries, 30 s requests, a 100,000-row / 30-day tap log without reply text, 8 requests at once.
     public init(
         maximumAttempts: Int = 20, timeToLive: Duration = .seconds(7 * 24 * 3600), baseBackoff: Duration = .seconds(1),
         maximumBackoff: Duration = .seconds(3600), capacity: Int = 10_000, whenFull: WhenFull = .rejectNew,

@@ -8,10 +8,13 @@ import PushbuttonSupport
 
 /// One HTTP request the delivery worker makes.
 public struct OutgoingRequest: Sendable, Hashable {
+    /// The absolute URL, as the entry stored it.
     public var url: String
+    /// The HTTP method, e.g. `POST` or `PUT`.
     public var method: String
     /// Always includes `Idempotency-Key`; `Content-Type: application/json` when there is a body.
     public var headers: [String: String]
+    /// The entry's body bytes (JSON), or `nil` for a request without one.
     public var body: Data?
 }
 
@@ -27,14 +30,20 @@ public protocol OutboxSender: Sendable {
 /// would turn a `302` into a `GET` whose `200` is no acknowledgement of the tap, or re-post a `307`
 /// somewhere the app did not choose. Header values with control characters are refused, not dropped.
 public struct URLSessionSender: OutboxSender {
+    /// How long one request may take before it fails (and is retried).
     public let timeout: Duration
     private let session: URLSession
 
+    /// A sender on an ephemeral session that refuses redirects.
     public init(timeout: Duration = .seconds(30)) {
         self.timeout = timeout
         session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
+    /// Sends `request` and returns the HTTP status; a redirect's status comes back as is.
+    ///
+    /// - Throws: `URLError` for a bad URL or a network failure, an error naming the problem for a header value with control
+    ///   characters.
     public func send(_ request: OutgoingRequest) async throws -> Int {
         guard let url = URL(string: request.url) else { throw URLError(.badURL) }
         var urlRequest = URLRequest(url: url, timeoutInterval: timeout.seconds)

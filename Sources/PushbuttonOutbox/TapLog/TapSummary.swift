@@ -4,6 +4,7 @@ public struct TapSummary: Sendable, Hashable {
     public struct ActionStats: Sendable, Hashable {
         /// The button identifier, or `(body)` / `(dismiss)`.
         public var action: String
+        /// How many times it was chosen.
         public var count: Int
         /// Its share of the category's responses, 0…1.
         public var shareOfResponses: Double
@@ -15,14 +16,20 @@ public struct TapSummary: Sendable, Hashable {
 
     /// One category's figures.
     public struct CategoryStats: Sendable, Hashable {
+        /// The category identifier.
         public var category: String
         /// Notifications recorded as delivered (0 when the app does not record deliveries).
         public var delivered: Int
+        /// Responses of any kind (buttons, body taps, dismissals) to the category's notifications.
         public var responses: Int
+        /// Each action's figures, most chosen first.
         public var actions: [ActionStats]
     }
 
+    /// Each category's figures, most responded to first.
     public var categories: [CategoryStats]
+    /// Responses across all categories.
     public var totalResponses: Int
+    /// Deliveries recorded across all categories.
     public var totalDelivered: Int
 }

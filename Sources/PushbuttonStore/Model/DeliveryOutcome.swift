@@ -8,6 +8,7 @@ public enum DeliveryOutcome: Sendable, Hashable {
     /// Retries ran out; how many attempts were made and the last cause.
     case failed(attempts: Int, cause: String)
 
+    /// The recipient's final state for this outcome.
     public var state: DeliveryState {
         switch self {
         case .delivered: .delivered

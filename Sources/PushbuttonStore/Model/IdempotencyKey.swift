@@ -1,9 +1,12 @@
 /// An `Idempotency-Key` with a fingerprint of the request it came with: a retry with the same key and the
 /// same request gets the first answer; the same key with a different request is a conflict.
 public struct IdempotencyKey: Sendable, Hashable {
+    /// The client's `Idempotency-Key` header, as sent.
     public var key: String
+    /// A hash of the request the key came with, to tell a retry from a different request reusing the key.
     public var fingerprint: String
 
+    /// A key and the fingerprint of its request.
     public init(key: String, fingerprint: String) {
         self.key = key
         self.fingerprint = fingerprint

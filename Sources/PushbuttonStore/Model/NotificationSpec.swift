@@ -2,20 +2,31 @@ import Foundation
 
 /// A notification or campaign as accepted: its id, app and the APNs headers every recipient gets.
 public struct NotificationSpec: Sendable, Hashable {
+    /// Whether it is one notification sent at once or a campaign whose recipients arrive in pages.
     public enum Kind: String, Sendable, Hashable {
         case notification
         case campaign
     }
 
+    /// The gateway's id, which payloads carry as `pushbutton.id` so taps join to it.
     public var id: String
+    /// The app it was sent for.
     public var app: String
+    /// Notification or campaign.
     public var kind: Kind
+    /// The `apns-topic` header: the app's bundle id, suffixed for some push types.
     public var topic: String
     /// `apns-push-type`.
     public var pushType: String
+    /// The `apns-priority` header: 10 immediate, 5 power-saving (required for background pushes); `nil` leaves it
+    /// to APNs.
     public var priority: Int?
+    /// The `apns-expiration` header, epoch seconds (0: don't store if the device is offline); `nil` leaves it out.
     public var expiration: Int64?
+    /// The `apns-collapse-id` header (at most 64 bytes): a newer notification with the same id replaces the
+    /// older one on the device.
     public var collapseID: String?
+    /// When the gateway accepted it.
     public var createdAt: Date
     /// What the request asked for (audience, category, template), kept for reading back; JSON.
     public var request: [UInt8]
@@ -24,6 +35,7 @@ public struct NotificationSpec: Sendable, Hashable {
     /// A campaign's rate, recipients a minute across every process (`throttle_per_minute`); `nil`: unlimited.
     public var throttlePerMinute: Int?
 
+    /// A notification or campaign with its headers; ``sendAt`` and ``throttlePerMinute`` are set afterwards.
     public init(
         id: String, app: String, kind: Kind, topic: String, pushType: String = "alert", priority: Int? = nil,
         expiration: Int64? = nil, collapseID: String? = nil, createdAt: Date, request: [UInt8] = []
