@@ -146,5 +146,6 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible 
         }
     #endif
 
+    /// Never the key: `P256PrivateKey(<redacted>)`, so logs and interpolations cannot leak it.
     public var description: String { "P256PrivateKey(<redacted>)" }
 }

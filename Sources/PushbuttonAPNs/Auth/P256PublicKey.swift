@@ -11,6 +11,9 @@ public final class P256PublicKey: @unchecked Sendable {
     #if canImport(CryptoKit)
         private let key: P256.Signing.PublicKey
 
+        /// Loads a public key from PEM (`-----BEGIN PUBLIC KEY-----`).
+        ///
+        /// - Throws: ``KeyError`` when the text is not a P-256 public key in PEM form.
         public init(pem: String) throws(KeyError) {
             do { key = try P256.Signing.PublicKey(pemRepresentation: pem) } catch {
                 throw KeyError(.notPEM, "not a P-256 public key in PEM form (\(error))")
@@ -26,6 +29,9 @@ public final class P256PublicKey: @unchecked Sendable {
         // `@unchecked Sendable`: the EVP_PKEY is not modified after loading; each check uses its own context.
         private let key: OpaquePointer
 
+        /// Loads a public key from PEM (`-----BEGIN PUBLIC KEY-----`).
+        ///
+        /// - Throws: ``KeyError`` when the text is not a P-256 public key in PEM form.
         public init(pem: String) throws(KeyError) {
             let loaded: OpaquePointer? = pem.utf8CString.withUnsafeBufferPointer { buffer in
                 guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count - 1)) else { return nil }

@@ -31,7 +31,9 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
     public var value: String { storage.value }
     /// The `authorization` header's value, `bearer <JWS>`, built once rather than per request.
     public var authorization: String { storage.authorization }
+    /// The `.p8` key's id (the JWT header's `kid`).
     public var keyID: String { storage.keyID }
+    /// The Apple Developer team id (the `iss` claim).
     public var teamID: String { storage.teamID }
     /// When it was issued (`iat`).
     public var issuedAt: Date { storage.issuedAt }
@@ -63,6 +65,7 @@ public struct ProviderToken: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(issuedAt)
     }
 
+    /// The key id, team and issue time, never the signed token: `ProviderToken(kid: …, iss: …, iat: …, <redacted>)`.
     public var description: String {
         "ProviderToken(kid: \(keyID), iss: \(teamID), iat: \(Int64(issuedAt.timeIntervalSince1970)), <redacted>)"
     }

@@ -15,8 +15,11 @@ public actor TokenProvider {
     public static let maximumAge: TimeInterval = 60 * 60
 
     private let key: P256PrivateKey
+    /// The `.p8` key's id, written in every token's `kid`.
     public nonisolated let keyID: String
+    /// The Apple Developer team id, written in every token's `iss`.
     public nonisolated let teamID: String
+    /// How old a token gets before the next request gets a new one, in seconds (20 to 60 minutes).
     public nonisolated let refreshInterval: TimeInterval
     private let now: @Sendable () -> Date
     private var current: ProviderToken? {
@@ -31,6 +34,8 @@ public actor TokenProvider {
     /// Who hears of each token made (``APNsObserver``s of the clients that share this provider).
     nonisolated let observers = ObserverSlot()
 
+    /// A provider that signs tokens with `key`; `now` is the clock tokens are dated and aged by (a fixed one in
+    /// tests).
     public init(
         key: P256PrivateKey, keyID: String, teamID: String, refreshInterval: TimeInterval = 50 * 60,
         now: @escaping @Sendable () -> Date = { Date() }

@@ -8,9 +8,13 @@ import PushbuttonSupport
 /// refreshed token (never sooner than APNs' 20-minute rule allows). Nothing is dropped: a notification ends
 /// delivered, rejected (with APNs' reason) or failed (with the last cause).
 public final class APNsClient: Sendable {
+    /// The HTTP/2 connections the notifications go over.
     public let transport: any APNsTransport
+    /// The shared provider token source; `nil` with certificate authentication.
     public let tokens: TokenProvider?
+    /// How often and how long apart a notification is retried.
     public let retryPolicy: RetryPolicy
+    /// How long one attempt may wait for APNs' answer before it counts as a transport failure.
     public let requestTimeout: Duration
     let jitter: @Sendable () -> Double
     /// What retries' backoffs sleep on (``Delivery``, broadcasts): the wall clock, a `ManualClock` in tests.

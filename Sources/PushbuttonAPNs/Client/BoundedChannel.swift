@@ -19,6 +19,7 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
     private var availabilityHandler: (@Sendable () -> Void)?
     private let capacity: Int
 
+    /// A channel holding at most `capacity` elements (at least 1).
     public init(capacity: Int) {
         self.capacity = Swift.max(1, capacity)
         slots = Array(repeating: nil, count: Swift.min(self.capacity, 64))
@@ -185,11 +186,14 @@ public final class BoundedChannel<Element: Sendable>: AsyncSequence, @unchecked 
         head = 0
     }
 
+    /// Takes the channel's elements in order, waiting while it is empty.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let channel: BoundedChannel
+        /// The next element, or `nil` once the channel is finished and empty.
         public mutating func next() async -> Element? { await channel.next() }
     }
 
+    /// An iterator over the channel; the channel has one consumer, so make one iterator.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(channel: self) }
 }
 

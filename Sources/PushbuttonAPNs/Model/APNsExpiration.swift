@@ -5,6 +5,7 @@ public struct APNsExpiration: Sendable, Hashable, CustomStringConvertible {
     /// The header's value: epoch seconds, or 0 for "deliver once or not at all".
     public var epochSeconds: Int64
 
+    /// An expiration at `epochSeconds` (0: deliver once or not at all).
     public init(epochSeconds: Int64) { self.epochSeconds = epochSeconds }
 
     /// Delivered at once if the device is reachable, otherwise dropped (0).
@@ -21,5 +22,6 @@ public struct APNsExpiration: Sendable, Hashable, CustomStringConvertible {
         return APNsExpiration(epochSeconds: Int64(now.timeIntervalSince1970.rounded(.down)) + seconds)
     }
 
+    /// The header's value: the epoch seconds as a decimal number.
     public var description: String { String(epochSeconds) }
 }

@@ -4,11 +4,14 @@ import PushbuttonSupport
 
 /// One notification to send: a device, a payload, and the APNs headers.
 public struct APNsNotification: Sendable, Hashable {
+    /// The device to deliver to (its token, from the app's registration).
     public var deviceToken: DeviceToken
     /// The payload's JSON bytes (write them with `PayloadWriter` or a `PayloadTemplate`).
     public var payload: [UInt8]
     /// `apns-topic`: the bundle identifier (suffixed for some push types, e.g. `.voip`).
     public var topic: String
+    /// `apns-push-type`: `alert`, `background`, `voip`, `liveactivity`, …; it sets the topic suffix, the
+    /// priority APNs accepts and the payload limit.
     public var pushType: PushType
     /// `apns-priority`: 10 (now), 5 (power-saving; required for background pushes) or 1.
     public var priority: Int?
@@ -24,6 +27,7 @@ public struct APNsNotification: Sendable, Hashable {
     /// Not part of the notification's identity (``==`` and hashing leave it out).
     package var inputLine = 0
 
+    /// A notification with a fresh `apns-id` unless one is given (give the same one to retry it).
     public init(
         deviceToken: DeviceToken, payload: [UInt8], topic: String, pushType: PushType = .alert, priority: Int? = nil,
         expiration: Int64? = nil, collapseID: String? = nil, apnsID: UUID = APNsNotification.newID()

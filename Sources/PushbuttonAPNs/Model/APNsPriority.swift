@@ -4,6 +4,7 @@
 public struct APNsPriority: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The header's number.
     public var rawValue: Int
+    /// Wraps any priority number, including one APNs adds later.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// 10: deliver now (alerts, sounds, badges).
@@ -13,5 +14,6 @@ public struct APNsPriority: RawRepresentable, Sendable, Hashable, CustomStringCo
     /// 1: deliver when the device's power allows, and never wake it.
     public static let low = APNsPriority(rawValue: 1)
 
+    /// The header's value.
     public var description: String { String(rawValue) }
 }

@@ -3,6 +3,7 @@ import Pushbutton
 
 /// What APNs answered to one request.
 public struct APNsResponse: Sendable, Hashable {
+    /// The HTTP status: 200 accepted, 400–429 refused (see ``reason``), 500 and 503 worth retrying.
     public var status: Int
     /// The `apns-id` header APNs echoed.
     public var apnsID: String?
@@ -18,6 +19,7 @@ public struct APNsResponse: Sendable, Hashable {
     /// The latest `timestamp` accepted, in milliseconds since 1970: the end of year 9999.
     public static let latestTimestamp: Double = 253_402_300_799_999
 
+    /// An answer as the transport decoded it.
     public init(
         status: Int, apnsID: String? = nil, uniqueID: String? = nil, reason: APNsReason? = nil, timestamp: Date? = nil
     ) {

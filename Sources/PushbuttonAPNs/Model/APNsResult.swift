@@ -12,14 +12,17 @@ public enum APNsResult: Sendable, Hashable, CustomStringConvertible {
     /// never sent, `invalidRequest` and `invalidKey` need a fix first.
     case failed(apnsID: UUID, attempts: Int, lastCause: APNsError)
 
+    /// The notification's `apns-id`, whatever the outcome.
     public var apnsID: UUID {
         switch self {
         case .delivered(let id, _), .rejected(let id, _, _, _), .failed(let id, _, _): return id
         }
     }
 
+    /// Whether APNs accepted it.
     public var isDelivered: Bool { if case .delivered = self { true } else { false } }
 
+    /// One line for logs: the outcome, the `apns-id` and the status, reason or cause.
     public var description: String {
         switch self {
         case .delivered(let id, let unique):

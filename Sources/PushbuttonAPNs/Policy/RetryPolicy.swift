@@ -20,9 +20,12 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// Attempts per notification, the first included.
     public var maximumAttempts: Int
+    /// The delay before the first retry; each further retry doubles it (with jitter).
     public var baseBackoff: Duration
+    /// The longest delay between two attempts.
     public var maximumBackoff: Duration
 
+    /// A policy with 5 attempts and backoff from 200 ms up to 30 s by default.
     public init(
         maximumAttempts: Int = 5, baseBackoff: Duration = .milliseconds(200), maximumBackoff: Duration = .seconds(30)
     ) {

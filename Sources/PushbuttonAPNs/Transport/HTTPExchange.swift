@@ -4,12 +4,16 @@ import Pushbutton
 public struct HTTPRequest: Sendable {
     /// `:method`: `POST` for notifications and broadcasts; channel management also uses `GET` and `DELETE`.
     public var method: String
+    /// `:path`, e.g. `/3/device/<token>`.
     public var path: String
+    /// Header fields, in order, names lowercase (HTTP/2 requires it).
     public var headers: [(name: String, value: String)]
+    /// The request body (the payload's JSON bytes).
     public var body: [UInt8]
     /// How long the response may take before the stream is abandoned (and retried).
     public var timeout: Duration
 
+    /// A request; check ``headerProblem`` before sending one built from outside input.
     public init(
         method: String = "POST", path: String, headers: [(name: String, value: String)], body: [UInt8],
         timeout: Duration
@@ -41,11 +45,14 @@ extension HTTPRequest {
 
 /// APNs' answer, as the transport received it.
 public struct HTTPResponse: Sendable, Hashable {
+    /// The `:status`.
     public var status: Int
     /// Header names in lowercase.
     public var headers: [String: String]
+    /// The response body: empty on success, `{"reason": …}` on an error.
     public var body: [UInt8]
 
+    /// A response as received.
     public init(status: Int, headers: [String: String], body: [UInt8]) {
         self.status = status
         self.headers = headers

@@ -16,12 +16,16 @@
     /// is checked with PINGs, and a request past its timeout is cancelled. Certificate verification is
     /// always on. SIGPIPE is ignored from the first transport on (OpenSSL writes without `MSG_NOSIGNAL`).
     public final class NGHTTP2Transport: APNsTransport, NotificationTransport, Sendable {
+        /// The environment, connection count, stream limits, certificates, PINGs and proxy it was made with.
         public let configuration: TransportConfiguration
         /// One event loop (one thread) per connection, so a machine with more cores sends on all of them;
         /// requests are spread over the loops in turn.
         let loops: [ClientLoop]
         private let nextLoop = Atomic<UInt>(0)
 
+        /// Connects as `configuration` says, measuring deadlines on the continuous clock.
+        ///
+        /// - Throws: ``APNsError`` when TLS cannot be set up (a CA file or client certificate that does not load).
         public convenience init(_ configuration: TransportConfiguration) throws(APNsError) {
             try self.init(configuration, clock: .continuous)
         }
@@ -46,6 +50,9 @@
                 ? loops[0] : loops[Int(nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % UInt(loops.count))]
         }
 
+        /// Sends `request` on the next connection with a free stream and returns APNs' answer.
+        ///
+        /// - Throws: ``APNsError`` when the request is invalid, times out, or its connection is lost.
         public func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
             let result = await withCheckedContinuation { continuation in
                 submit(request) { continuation.resume(returning: $0) }
@@ -107,6 +114,7 @@
             return checked ?? false
         }
 
+        /// Stops taking requests, lets those under way finish, and closes every connection.
         public func shutdown() async {
             await withTaskGroup(of: Void.self) { group in
                 for loop in loops { group.addTask { await loop.shutdown() } }

@@ -1,5 +1,6 @@
 /// How a transport connects to APNs (or a stand-in).
 public struct TransportConfiguration: Sendable, Hashable {
+    /// Where to connect: production, sandbox or a local stand-in.
     public var environment: APNsEnvironment
     /// Connections to keep (APNs allows many; each serves about 1000 concurrent streams).
     public var connections: Int
@@ -17,6 +18,7 @@ public struct TransportConfiguration: Sendable, Hashable {
     /// An HTTP proxy to tunnel through (CONNECT), unless its bypass list names the environment's host.
     public var proxy: HTTPProxy?
 
+    /// One connection of up to 1000 streams, PINGs after 60 s of silence, no certificate and no proxy by default.
     public init(
         environment: APNsEnvironment, connections: Int = 1, maximumStreamsPerConnection: Int = 1000,
         clientCertificate: (certificate: String, key: String)? = nil, pingInterval: Duration = .seconds(60),
@@ -37,6 +39,7 @@ public struct TransportConfiguration: Sendable, Hashable {
         certificate ?? clientCertificate.map { .pem(certificate: $0.certificate, key: $0.key) }
     }
 
+    /// Equal when every setting is (certificates compared by their text).
     public static func == (lhs: TransportConfiguration, rhs: TransportConfiguration) -> Bool {
         lhs.environment == rhs.environment && lhs.connections == rhs.connections
             && lhs.maximumStreamsPerConnection == rhs.maximumStreamsPerConnection
@@ -46,6 +49,7 @@ public struct TransportConfiguration: Sendable, Hashable {
             && lhs.certificate == rhs.certificate
     }
 
+    /// Hashes the environment and connection count (enough to spread configurations; `==` decides).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(environment)
         hasher.combine(connections)
