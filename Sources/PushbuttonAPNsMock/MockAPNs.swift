@@ -23,6 +23,7 @@ public final class MockAPNs: Sendable {
     public let port: Int
     /// The CA certificate clients should trust (for `.selfSigned`), nil otherwise.
     public let caFile: String?
+    /// The configuration it was started with.
     public let configuration: MockAPNsConfiguration
     /// Which device tokens exist; by default every well-formed token is accepted.
     public let registry: DeviceRegistry

@@ -17,6 +17,7 @@ public struct MockAPNsConfiguration: Sendable {
     public var host: String
     /// 0 picks a free port; ``MockAPNs/port`` reports it.
     public var port: Int
+    /// TLS with a generated CA, TLS with your certificate, or cleartext h2c.
     public var security: Security
     /// The provider keys whose tokens are accepted (more can be registered later).
     public var keys: [MockProviderKey]
@@ -26,6 +27,7 @@ public struct MockAPNsConfiguration: Sendable {
     public var initialMaximumConcurrentStreams: Int
     /// The limit after the first request with a valid token; APNs raises it to about 1000.
     public var maximumConcurrentStreams: Int
+    /// Which failures to inject and how often (none by default).
     public var faults: FaultPlan
     /// How many accepted notifications are kept for inspection (counters go on beyond it).
     public var recordingLimit: Int
@@ -59,6 +61,8 @@ public struct MockAPNsConfiguration: Sendable {
     /// is answered 400 CannotCreateChannelConfig.
     public var channelsPerBundleID: Int = 10_000
 
+    /// A mock on 127.0.0.1 and a free port that behaves as APNs does: provider tokens required, 1 stream until
+    /// the first valid token and 1000 after, no faults, tokens no closer than 20 minutes apart.
     public init(
         host: String = "127.0.0.1", port: Int = 0, security: Security, keys: [MockProviderKey] = [],
         requiresProviderToken: Bool = true, initialMaximumConcurrentStreams: Int = 1,

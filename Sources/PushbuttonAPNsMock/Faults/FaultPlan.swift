@@ -2,6 +2,7 @@
 /// the draws come from a generator seeded with ``seed``, so a run with the same requests in the same order
 /// injects the same faults.
 public struct FaultPlan: Sendable, Hashable {
+    /// The seed of the fault draws: the same seed and requests inject the same faults.
     public var seed: UInt64
     /// 429 TooManyRequests.
     public var tooManyRequestsRate: Double
@@ -15,6 +16,7 @@ public struct FaultPlan: Sendable, Hashable {
     public var dropConnectionRate: Double
     /// The answer is held back for ``delay``.
     public var delayRate: Double
+    /// How long a delayed answer is held back.
     public var delay: Duration
     /// No answer is ever sent on the stream (the sender's per-request timeout must end it).
     public var silenceRate: Double
@@ -25,6 +27,7 @@ public struct FaultPlan: Sendable, Hashable {
     /// The `reason` in the GOAWAY's debug data, as APNs sends it.
     public var goawayReason: String
 
+    /// A plan; every rate is 0 (no fault) unless given.
     public init(
         seed: UInt64 = 1, tooManyRequestsRate: Double = 0, internalServerErrorRate: Double = 0,
         serviceUnavailableRate: Double = 0, refusedStreamRate: Double = 0, dropConnectionRate: Double = 0,

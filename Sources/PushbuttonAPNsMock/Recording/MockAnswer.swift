@@ -3,11 +3,15 @@ import PushbuttonAPNs
 
 /// One answered request, as the mock reports it to an observer (for logs: the token is redacted).
 public struct MockAnswer: Sendable, Hashable {
+    /// The `apns-id` the mock answered with (or the `apns-request-id` of a channel request or broadcast).
     public var apnsID: String
     /// The device token, redacted to its first characters.
     public var redactedToken: String
+    /// The HTTP status answered.
     public var status: Int
+    /// APNs' reason for an error status; `nil` when accepted.
     public var reason: String?
+    /// Which connection carried it (numbered from 1 in the order they were accepted).
     public var connection: Int
     /// For a channel management request or a broadcast: `create`, `read`, `list`, `delete`, `broadcast`
     /// (then `apnsID` is the `apns-request-id`, and there is no token).

@@ -9,14 +9,21 @@ public struct RecordedNotification: Sendable {
     public var uniqueID: String
     /// The device token, lowercase hex.
     public var deviceToken: String
+    /// The `apns-topic` header.
     public var topic: String
+    /// The `apns-push-type` header; `nil` when the request had none.
     public var pushType: String?
+    /// The `apns-priority` header; `nil` when the request had none.
     public var priority: Int?
+    /// The `apns-expiration` header, epoch seconds; `nil` when the request had none.
     public var expiration: Int64?
+    /// The `apns-collapse-id` header; `nil` when the request had none.
     public var collapseID: String?
+    /// The request body: the payload's JSON bytes.
     public var payload: [UInt8]
     /// Which connection carried it (connections are numbered from 1 in the order they were accepted).
     public var connection: Int
+    /// When the mock accepted it, by its configured clock.
     public var receivedAt: Date
 
     /// The payload read back as a typed ``Payload`` (nil if it is not an object, which the mock refuses).

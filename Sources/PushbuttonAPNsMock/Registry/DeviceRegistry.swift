@@ -24,6 +24,7 @@ public final class DeviceRegistry: Sendable {
 
     private let state = Locked(State())
 
+    /// A registry that accepts every well-formed token until the first registration.
     public init() {}
 
     /// Whether tokens that were never registered are accepted (true until the first registration).
@@ -50,6 +51,7 @@ public final class DeviceRegistry: Sendable {
         state.withLock { $0.tokens[token.lowercased()] = .bad }
     }
 
+    /// What the registry knows of `token` (any case); `nil` when it was never registered or marked.
     public func status(of token: String) -> Status? {
         state.withLock { $0.tokens[token.lowercased()] }
     }

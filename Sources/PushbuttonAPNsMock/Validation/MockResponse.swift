@@ -11,6 +11,7 @@ public struct MockResponse: Error, Sendable, Hashable {
     /// A body other than the error body (the channel endpoints' JSON answers).
     public var content: [UInt8]?
 
+    /// An answer; without a reason, the body is empty.
     public init(
         status: Int, reason: String? = nil, timestamp: Int64? = nil, headers: [String: String] = [:],
         content: [UInt8]? = nil
@@ -22,6 +23,7 @@ public struct MockResponse: Error, Sendable, Hashable {
         self.content = content
     }
 
+    /// 200 with an empty body: the notification is accepted.
     public static let accepted = MockResponse(status: 200)
 
     /// The response body APNs sends with an error; empty for success.
