@@ -56,7 +56,7 @@ struct TapEventWireTests {
     }
 
     @Test func aMemberTheReaderDoesNotKnowIsIgnored() throws {
-        guard case .object(var object) = Self.full.jsonValue else { throw WireTestFailure() }
+        var object = try #require(Self.full.jsonValue.objectValue)
         object["shown_for_ms"] = 4000
         object["variant"] = .null
         var diagnostics: [Diagnostic] = []
@@ -117,6 +117,3 @@ struct TapEventWireTests {
         #expect(diagnostics.map { "\($0.path) \($0.code)" } == ["button missing-field"])
     }
 }
-
-/// A test's precondition that did not hold.
-struct WireTestFailure: Error {}
