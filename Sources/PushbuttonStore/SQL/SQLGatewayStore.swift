@@ -16,7 +16,8 @@ public final class SQLGatewayStore: GatewayStore {
     /// SQLite's campaign pages, committed in groups (at most about three pages of 10,000 a group, so a lease
     /// waits behind no more than that).
     let intake = GroupCommit<AppendedPage, PageAppendResult?>(maximumWeight: 30_000)
-    /// Single notifications on SQLite, committed in groups as the pages are.
+    /// Single notifications, committed in groups as SQLite's pages are (on PostgreSQL too: one transaction, one
+    /// fsync and one `NOTIFY` for the notifications that arrive while the one before commits).
     let notificationIntake = GroupCommit<EnqueuedNotification, EnqueueResult>(maximumWeight: 30_000)
     /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
     let committedWork: CommittedWork
