@@ -243,13 +243,13 @@ extension SQLGatewayStore {
         try connection.query(
             """
             INSERT INTO notifications (id, app, kind, state, topic, push_type, priority, expiration,
-                collapse_id, created_at, request)
-            VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
+                collapse_id, created_at, request, wake_on_outcome)
+            VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(spec.id), .text(spec.app), .text(spec.kind.rawValue), .text(spec.topic),
                 .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
-                Self.time(spec.createdAt), .blob(spec.request),
+                Self.time(spec.createdAt), .blob(spec.request), spec.wakesWaiters ? .integer(1) : .null,
             ])
         try Self.storeTiming(of: spec, connection)
         var shared: [UInt8]?

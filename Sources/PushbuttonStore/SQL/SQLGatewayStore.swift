@@ -21,18 +21,21 @@ public final class SQLGatewayStore: GatewayStore {
     let notificationIntake = GroupCommit<EnqueuedNotification, EnqueueResult>(maximumWeight: 30_000)
     /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
     let committedWork: CommittedWork
+    /// Who is told of outcomes other processes recorded (``observeRecordedOutcomes(_:)``).
+    let outcomeNotices: OutcomeNotices
     /// The event stream's types this process raises (``EventStreamStore/streamEvents(_:)``).
     let streamKinds = Locked<Set<StreamEvent.Kind>>([])
 
     init(
         pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String,
-        committedWork: CommittedWork = CommittedWork()
+        committedWork: CommittedWork = CommittedWork(), outcomeNotices: OutcomeNotices? = nil
     ) {
         self.pool = pool
         self.readers = readers ?? pool
         self.dialect = dialect
         self.location = location
         self.committedWork = committedWork
+        self.outcomeNotices = outcomeNotices ?? OutcomeNotices(origin: committedWork.origin)
     }
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
