@@ -72,7 +72,8 @@ final class OutcomeNotices: Sendable {
     /// Calls the observers with the notifications the payloads name, or with nil when the listener (re)connected
     /// (what was told meanwhile is unknown: every waiting request reads its notification again).
     private func heard(_ payloads: [String]) {
-        let ids: [String]? = payloads.isEmpty ? nil : payloads.flatMap { $0.split(separator: " ").dropFirst().map(String.init) }
+        let ids: [String]? =
+            payloads.isEmpty ? nil : payloads.flatMap { $0.split(separator: " ").dropFirst().map(String.init) }
         let observers = state.withLock { Array($0.observers.values) }
         for observer in observers { observer(ids) }
     }

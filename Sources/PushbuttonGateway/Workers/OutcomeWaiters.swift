@@ -99,10 +99,12 @@ final class OutcomeWaiters: Sendable {
     /// Starts hearing other processes at the first wait. Its listener, once it listens, wakes every waiting
     /// request to read again: an outcome recorded before it listened is not lost.
     private func startHearingOnce() {
-        guard let start = state.withLock({ state -> (@Sendable () -> WorkObservation)? in
-            defer { state.startHearing = nil }
-            return state.startHearing
-        }) else { return }
+        guard
+            let start = state.withLock({ state -> (@Sendable () -> WorkObservation)? in
+                defer { state.startHearing = nil }
+                return state.startHearing
+            })
+        else { return }
         let observation = start()
         let keep = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
