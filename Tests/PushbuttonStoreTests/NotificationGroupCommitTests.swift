@@ -40,16 +40,26 @@ struct NotificationGroupCommitTests {
         try store.with { _ throws(StoreError) in try hold(remaining - 1, of: store, held: held, release: release) }
     }
 
-    /// Enqueues `requests` (id and key) at once, one recipient each, the first alone before the others queue
-    /// behind it; each one's answer or error, in order.
+    /// Enqueues fillers that lead a group each until every leader (SQLite 1, PostgreSQL 4) waits for a
+    /// connection, then `requests` (id and key), one recipient each, queued in order behind them; each request's
+    /// answer or error, in order (the fillers' are left out).
     static func submit(_ requests: [(String, IdempotencyKey?)], to store: SQLGatewayStore) -> Task<
         [Result<EnqueueResult, StoreError>], Never
     > {
-        Task {
+        let leaders = store.notificationIntake.maximumLeaders
+        let all = (0..<leaders).map { ("filler-\($0)", IdempotencyKey?.none) } + requests
+        return Task {
             await withTaskGroup(of: (Int, Result<EnqueueResult, StoreError>).self) { group in
-                for (index, (id, key)) in requests.enumerated() {
+                for (index, (id, key)) in all.enumerated() {
                     group.addTask {
-                        if index > 1 { await yieldUntil { store.notificationIntake.counts.waiting >= index - 1 } }
+                        let intake = store.notificationIntake
+                        if index < leaders {
+                            await yieldUntil { intake.counts.leading >= index }
+                        } else {
+                            await yieldUntil {
+                                intake.counts.leading == leaders && intake.counts.waiting >= index - leaders
+                            }
+                        }
                         let result = try? await Blocking.run { () -> Result<EnqueueResult, StoreError> in
                             let delivery = NewDelivery(
                                 token: String(format: "%064x", index + 1), apnsID: "a-\(id)",
@@ -62,9 +72,9 @@ struct NotificationGroupCommitTests {
                     }
                 }
                 var answers = Array(
-                    repeating: Result<EnqueueResult, StoreError>.success(.created(id: "")), count: requests.count)
+                    repeating: Result<EnqueueResult, StoreError>.success(.created(id: "")), count: all.count)
                 for await (index, answer) in group { answers[index] = answer }
-                return answers
+                return Array(answers.dropFirst(leaders))
             }
         }
     }
@@ -75,9 +85,11 @@ struct NotificationGroupCommitTests {
         let release = DispatchSemaphore(value: 0)
         let holder = try await Self.holdConnections(of: store, backend: backend, release: release)
         let key = IdempotencyKey(key: "k", fingerprint: "f")
+        let leaders = store.notificationIntake.maximumLeaders
+        #expect(leaders == (backend == .sqlite ? 1 : SQLGatewayStore.postgresIntakeLeaders))
         let answers = Self.submit([("n0", nil), ("n1", key), ("n2", nil), ("n3", key)], to: store)
-        // The first one's leader waits for a connection; the other three wait for the next group.
-        await yieldUntil { store.notificationIntake.counts.waiting >= 3 }
+        // Every leader waits for a connection (a filler each); the four wait for the next group.
+        await yieldUntil { store.notificationIntake.counts.waiting >= 4 }
         release.signal()
         try await holder.value
         let results = await answers.value.map { try? $0.get() }
@@ -86,8 +98,8 @@ struct NotificationGroupCommitTests {
         #expect(results[2] == .created(id: "n2"))
         #expect(results[3] == .replayed(id: "n1", sameRequest: true), "the same key later in the same group")
         let counts = store.notificationIntake.counts
-        #expect(counts.groups == 2 && counts.requests == 4 && counts.waiting == 0)
-        #expect(try await Blocking.run { try store.queueDepth() } == 3)
+        #expect(counts.groups == leaders + 1 && counts.requests == leaders + 4 && counts.waiting == 0)
+        #expect(try await Blocking.run { try store.queueDepth() } == leaders + 3)
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -100,18 +112,21 @@ struct NotificationGroupCommitTests {
         }
         let release = DispatchSemaphore(value: 0)
         let holder = try await Self.holdConnections(of: store, backend: backend, release: release)
+        let leaders = store.notificationIntake.maximumLeaders
         let answers = Self.submit([("n0", nil), ("n1", nil), ("taken", nil), ("n3", nil)], to: store)
-        await yieldUntil { store.notificationIntake.counts.waiting >= 3 }
+        await yieldUntil { store.notificationIntake.counts.waiting >= 4 }
         release.signal()
         try await holder.value
         let results = await answers.value
-        #expect((try? results[0].get()) == .created(id: "n0"))
-        #expect((try? results[1].get()) == .created(id: "n1"), "committed again on its own after the group failed")
+        #expect((try? results[0].get()) == .created(id: "n0"), "committed again on its own after the group failed")
+        #expect((try? results[1].get()) == .created(id: "n1"))
         #expect((try? results[2].get()) == nil, "the duplicate fails")
         #expect((try? results[3].get()) == .created(id: "n3"))
-        // The first alone, then [n1, taken, n3] together (rolled back), then each of the three alone.
+        // The first notification, the fillers alone, then the four in one group (tried together, rolled back,
+        // then each in a transaction of its own, by the same leader).
         let counts = store.notificationIntake.counts
-        #expect(counts.groups == 3 && counts.requests == 5 && counts.waiting == 0)
-        #expect(try await Blocking.run { try store.queueDepth() } == 4, "nothing of the failed group stayed")
+        #expect(counts.groups == 1 + leaders + 1 && counts.requests == 1 + leaders + 4 && counts.waiting == 0)
+        #expect(
+            try await Blocking.run { try store.queueDepth() } == 1 + leaders + 3, "nothing of the failed group stayed")
     }
 }
