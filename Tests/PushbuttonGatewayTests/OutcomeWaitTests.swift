@@ -99,19 +99,21 @@ struct OutcomeWaitTests {
         let setup = try await Setup()
         defer { setup.remove() }
         let a = try await setup.gateway(store: url, workers: 0, clock: ManualClock())
-        let token = GatewayFixture.token(6)
-        async let answer = Self.post(#"{"to": {"tokens": ["\#(token)"]}, "body": "Hi", "wait_seconds": 5}"#, to: a)
-        // A's first wait starts its listener; B starts once it listens, and sends what A queued.
+        // A's listener runs from its first wait; started here first, so that B's NOTIFY is surely heard (no
+        // spinning on Swift's pool until the request gets there).
         let storeA = try #require(a.store as? SQLGatewayStore)
-        await yieldUntil { storeA.outcomeNotices.listener != nil }
+        let early = storeA.observeRecordedOutcomes { _ in }
         let listener = try #require(storeA.outcomeNotices.listener)
         await listener.waitUntil { $0.connections >= 1 }
+        let token = GatewayFixture.token(6)
+        async let answer = Self.post(#"{"to": {"tokens": ["\#(token)"]}, "body": "Hi", "wait_seconds": 5}"#, to: a)
         let b = try await setup.gateway(store: url, workers: 1, clock: ManualClock())
         let (status, json) = try await answer
         #expect(status == 200)
         #expect(json?["complete"] == true)
         #expect(json?["deliveries"]?.arrayValue?.first?.objectValue?["state"] == "delivered")
         #expect(listener.status.notices >= 1, "B's NOTIFY woke A's request")
+        early.cancel()
         await a.stop()
         await b.stop()
         #expect(storeA.outcomeNotices.listener == nil, "stopping A closed its LISTEN connection")
