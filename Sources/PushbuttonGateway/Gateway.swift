@@ -105,6 +105,8 @@ public final class Gateway: Sendable {
         let waiters = OutcomeWaiters(
             maximumSeconds: configuration.maximumWaitSeconds, maximumWaiters: configuration.maximumWaiters,
             clock: pollClock)
+        // Outcomes recorded by another process (PostgreSQL) wake the requests waiting here.
+        waiters.hear { heard in store.observeRecordedOutcomes(heard) }
         let services = GatewayServices(
             store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now,
             waiters: waiters)
@@ -198,6 +200,7 @@ public final class Gateway: Sendable {
         workers.signal.raiseForAll()  // each idle worker sees the drain now, not at its fallback poll
         await server.stop()
         wakeOnCommit.cancel()
+        workers.recorder.waiters?.stopHearing()
         background.cancel()
         await background.value
         for app in apps.values { await app.client?.shutdown() }

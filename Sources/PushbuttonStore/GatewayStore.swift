@@ -108,6 +108,14 @@ public protocol GatewayStore: Sendable {
     /// connection comes back after a drop. A hint, not a guarantee: a worker still polls now and then.
     func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation
 
+    /// Calls `heard` (on any thread; keep it quick) with the notifications whose outcomes another process
+    /// recorded, of those stored with ``NotificationSpec/wakesWaiters`` (PostgreSQL: a `NOTIFY` from the
+    /// recording transaction, heard on a `LISTEN` connection of this store's while anyone observes), or with
+    /// nil when that connection (re)connects and anything may have been missed. A hint: a waiting request
+    /// still ends at its deadline.
+    func observeRecordedOutcomes(_ heard: @escaping @Sendable (_ notifications: [String]?) -> Void)
+        -> WorkObservation
+
     // MARK: When (send times, rates)
 
     /// When the next recipient not due at `now` comes due (a free batch's due time, a held one's lease end);
@@ -144,6 +152,13 @@ extension GatewayStore {
 
     /// A store that cannot tell: `wake` is never called (the workers find the work by polling).
     public func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation {
+        WorkObservation {}
+    }
+
+    /// A store that cannot tell (one process: its recorder wakes the waiting requests itself).
+    public func observeRecordedOutcomes(_ heard: @escaping @Sendable (_ notifications: [String]?) -> Void)
+        -> WorkObservation
+    {
         WorkObservation {}
     }
 

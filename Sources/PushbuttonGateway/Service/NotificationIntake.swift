@@ -161,9 +161,10 @@ final class NotificationIntake: Sendable {
         Digest.hex(Digest.sha256(Array(app.id.utf8) + [0] + bytes))
     }
 
-    /// Queues a notification to the tokens, the user or the tag its `to` names.
-    func send(app: AppRuntime, request: IntakeRequest, idempotencyKey: String?) throws(GatewayError)
-        -> AcceptedNotification
+    /// Queues a notification to the tokens, the user or the tag its `to` names; `waited`: a request waits for
+    /// its outcomes (``OutcomeWait``), stored with it so that another process recording them says so.
+    func send(app: AppRuntime, request: IntakeRequest, idempotencyKey: String?, waited: Bool = false)
+        throws(GatewayError) -> AcceptedNotification
     {
         var diagnostics: [Diagnostic] = []
         let created = now()
@@ -192,10 +193,11 @@ final class NotificationIntake: Sendable {
                 token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()),
                 payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0])
         }
-        let spec = NotificationSpec(
+        var spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: created,
             request: request.bytes, sendAt: timing.sendAt)
+        spec.wakesWaiters = waited
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
         let result = try storing { () throws(StoreError) in
             try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())

@@ -87,7 +87,10 @@ extension SQLGatewayStore {
             }
             let spec =
                 try connection.query(
-                    "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                    """
+                    SELECT app, topic, push_type, priority, expiration, collapse_id, kind, wake_on_outcome
+                    FROM notifications WHERE id = ?
+                    """,
                     [.text(notification)]
                 ).first ?? []
             specs[notification] = spec

@@ -273,6 +273,14 @@ enum StoreMigrations {
             ALTER TABLE devices ADD COLUMN quiet_end INTEGER;
             """
         ),
+        (
+            "50-latency-outcome-wakes",
+            """
+            -- 1: a request waits for this notification's outcomes (issue 34's wait_seconds); on PostgreSQL the
+            -- process recording them sends a NOTIFY, so the waiting request wakes wherever it runs.
+            ALTER TABLE notifications ADD COLUMN wake_on_outcome INTEGER;
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
