@@ -177,7 +177,8 @@ struct ConsoleLeverTests {
             arguments: ["-H", "Authorization: Bearer \(F.secret)", "--data", #"{"locale": "fr"}"#])
         #expect(saved.status == 200, "\(saved.body)")
         #expect(try await count(beta + ["seg_saved=french"]).json["devices"] == .integer(1))
-        #expect(try await count(["seg_saved=gone"]).json["diagnostics"]?.arrayValue?.first?.objectValue?["field"]
+        #expect(
+            try await count(["seg_saved=gone"]).json["diagnostics"]?.arrayValue?.first?.objectValue?["field"]
                 == .string("seg_saved"))
 
         // Without the script: "Count" and "Add a condition" post the form, and the page comes back with them.
@@ -237,10 +238,15 @@ struct ConsoleLeverTests {
         record.schedule = ScheduleCounts(
             throttled: 10, throttlePerMinute: 60, expectedFinish: Date(timeIntervalSince1970: 600))
         #expect(CampaignTiming.state(record) == "throttled")
-        #expect(CampaignTiming.summary(record).text.contains("60/min<br><span class=\"finish\">finish ≈ 1970-01-01T00:10:00Z"))
+        #expect(
+            CampaignTiming.summary(record).text.contains(
+                "60/min<br><span class=\"finish\">finish ≈ 1970-01-01T00:10:00Z"))
         record.schedule = ScheduleCounts(held: 6, throttled: 4)
         #expect(CampaignTiming.state(record) == "held")
-        #expect(CampaignTiming.counts(record).filter { ["queued", "held", "throttled"].contains($0.0) }.map(\.1) == [0, 6, 4])
+        #expect(
+            CampaignTiming.counts(record).filter { ["queued", "held", "throttled"].contains($0.0) }.map(\.1) == [
+                0, 6, 4,
+            ])
         (record.counts, record.schedule) = ([.queued: 5, .leased: 5], ScheduleCounts(held: 5))
         #expect(CampaignTiming.state(record) == "sending")
         record.counts = [.delivered: 10]

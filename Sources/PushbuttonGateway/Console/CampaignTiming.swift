@@ -84,7 +84,8 @@ enum CampaignTiming {
             let count = record.counts[state] ?? 0
             guard state == .queued else { return [(state.rawValue, count)] }
             return [
-                ("queued", max(0, count - schedule.waiting)), ("scheduled", schedule.scheduled), ("held", schedule.held),
+                ("queued", max(0, count - schedule.waiting)), ("scheduled", schedule.scheduled),
+                ("held", schedule.held),
                 ("throttled", schedule.throttled),
             ]
         }

@@ -86,7 +86,8 @@ struct ComposeService: Sendable {
         if builder.expression == nil {
             diagnostics.append(
                 Self.audienceProblem(
-                    "the audience has no condition", hint: "add a condition (a tag, a language…) or pick a saved segment"
+                    "the audience has no condition",
+                    hint: "add a condition (a tag, a language…) or pick a saved segment"
                 ))
         }
         return diagnostics
@@ -113,7 +114,8 @@ struct ComposeService: Sendable {
             let store = try services.segments.segments
             let now = services.now()
             return .success(
-                try storing { () throws(StoreError) in try store.countDevices(app: app.id, segment: segment, now: now) })
+                try storing { () throws(StoreError) in try store.countDevices(app: app.id, segment: segment, now: now) }
+            )
         } catch {
             return .failure(error)
         }

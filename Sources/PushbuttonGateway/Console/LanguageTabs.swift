@@ -1,3 +1,4 @@
+import Pushbutton
 import PushbuttonSupport
 
 /// The compose form's text, one tab per language of the app: the default text (`title`, `subtitle`, `body`)
@@ -8,8 +9,13 @@ enum LanguageTabs {
     static func render(
         _ form: ComposeForm, catalog: ConsoleCatalog, slot: (String) -> HTML, described: (String) -> HTML
     ) -> HTML {
-        // The locale chosen may be none of the tabs (a link's ?locale=): the default's tab is then chosen.
-        let chosen = catalog.locales.contains(form.locale) ? form.locale : catalog.defaultLocale
+        // The app's languages, those the form already has text in, and the one chosen (a link's ?locale=).
+        var tabs = catalog.textLocales
+        for locale in form.localized.keys.sorted() + [form.locale]
+        where !tabs.contains(locale) && LocaleIdentifier(locale) != nil {
+            tabs.append(locale)
+        }
+        let chosen = tabs.contains(form.locale) ? form.locale : catalog.defaultLocale
         var html: HTML = """
             <fieldset id="text" class="languages">
             <legend>Text, per language</legend>
@@ -18,7 +24,7 @@ enum LanguageTabs {
             <div class="tabs" role="radiogroup" aria-label="Language of the text and the preview">
 
             """
-        for locale in catalog.locales {
+        for locale in tabs {
             let isDefault = locale == catalog.defaultLocale
             let id = "tab-" + locale
             html += """
@@ -30,7 +36,8 @@ enum LanguageTabs {
 
                 """
             if isDefault {
-                html += fields(ids: ("title", "subtitle", "body"), form.title, form.subtitle, form.body, slot, described)
+                html += fields(
+                    ids: ("title", "subtitle", "body"), form.title, form.subtitle, form.body, slot, described)
             } else {
                 let given = form.localized[locale] ?? [:]
                 let names = (
