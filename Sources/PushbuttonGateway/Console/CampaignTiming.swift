@@ -28,6 +28,14 @@ enum CampaignTiming {
         return text
     }
 
+    /// The store's expected finish, unless recipients still wait for their own local time: the store's estimate
+    /// counts from the campaign's next send slot (or `send_at`), which a local-time campaign's devices are not due
+    /// at, so it would name a time before they are even sent.
+    static func expectedFinish(_ record: NotificationRecord) -> Date? {
+        guard let schedule = record.schedule, schedule.scheduled == 0 || localTime(record) == nil else { return nil }
+        return schedule.expectedFinish
+    }
+
     /// When it is sent, its rate and expected finish, as short text for the list.
     static func summary(_ record: NotificationRecord) -> HTML {
         var parts: [HTML] = []
@@ -41,7 +49,7 @@ enum CampaignTiming {
         if let rate = record.schedule?.throttlePerMinute ?? record.spec.throttlePerMinute {
             parts.append("\(ConsolePage.count(rate))/min")
         }
-        if let finish = record.schedule?.expectedFinish {
+        if let finish = expectedFinish(record) {
             parts.append("<span class=\"finish\">finish ≈ \(CampaignPage.time(finish))</span>")
         }
         return parts.joined(separator: "<br>")
@@ -61,6 +69,10 @@ enum CampaignTiming {
             when = "at once"
         }
         let rate = schedule.throttlePerMinute ?? record.spec.throttlePerMinute
+        let waitsForLocalTimes = schedule.scheduled > 0 && localTime(record) != nil
+        let finish =
+            expectedFinish(record).map(CampaignPage.time)
+            ?? (waitsForLocalTimes ? "after the devices' local times" : "—")
         return """
             <section class="panel" aria-labelledby="timing-heading">
             <h2 id="timing-heading">When</h2>
@@ -68,7 +80,7 @@ enum CampaignTiming {
             <dt>State</dt><dd id="campaign-state">\(state(record))</dd>
             <dt>Sent</dt><dd id="campaign-send-at">\(when)</dd>
             <dt>Throttle</dt><dd id="campaign-throttle">\(rate.map { ConsolePage.count($0) + " a minute" } ?? "none")</dd>
-            <dt>Expected finish</dt><dd id="campaign-finish">\(schedule.expectedFinish.map(CampaignPage.time) ?? "—")</dd>
+            <dt>Expected finish</dt><dd id="campaign-finish">\(finish)</dd>
             <dt>Waiting</dt><dd id="campaign-waiting">\(ConsolePage.count(schedule.scheduled)) scheduled · \
             \(ConsolePage.count(schedule.held)) held by quiet hours · \(ConsolePage.count(schedule.throttled)) throttled</dd>
             </dl>
