@@ -21,7 +21,7 @@ enum LanguageTabs {
             <legend>Text, per language</legend>
             <p class="hint" id="text-help">Each device gets the language of its locale (de-CH falls back to de), \
             else the default text; a field left empty is the default's. The preview shows the chosen tab.</p>
-            <div class="tabs" role="radiogroup" aria-label="Language of the text and the preview">
+            <div class="tabs">
 
             """
         for locale in tabs {
