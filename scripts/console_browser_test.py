@@ -289,6 +289,16 @@ def levers(driver, wait, shot, steps, preview_title, type_into):
     driver.find_element(By.ID, "seg.1.value").send_keys(">=2.1")
     wait.until(lambda d: count() == "1", "the count with app_version >=2.1 is 1")
     steps.append("live count %s -> %s when a condition was added" % (first, count()))
+    # Removing it brings the count back; the focus stays in the builder; adding it again renumbers nothing.
+    driver.find_element(By.CSS_SELECTOR, "li.condition[data-row='1'] button.remove").click()
+    wait.until(lambda d: count() == "4" and not d.find_elements(By.ID, "seg.1.kind"), "the count after removing")
+    check(driver.switch_to.active_element.get_attribute("id") == "seg.0.kind", "the focus moved to the row left")
+    driver.find_element(By.ID, "add-condition").click()
+    wait.until(lambda d: d.find_elements(By.ID, "seg.1.kind"))
+    Select(driver.find_element(By.ID, "seg.1.kind")).select_by_value("app_version")
+    driver.find_element(By.ID, "seg.1.value").send_keys(">=2.1")
+    wait.until(lambda d: count() == "1", "the count with the condition added again")
+    steps.append("removing the condition brought the count back to 4")
     shot("08-audience-builder")
 
     # When: 09:00 on each device's clock, the day after tomorrow; a throttle.

@@ -195,6 +195,20 @@ struct ConsoleLeverTests {
             arguments: Self.fields(["csrf=\(csrf)", "intent=add_condition", "category=message"] + beta))
         #expect(added.body.contains(#"id="seg.1.kind""#) && !added.body.contains(#"id="seg.2.kind""#))
         #expect(added.body.contains(#"<label class="sr-only" for="seg.1.value">Condition 2: value</label>"#))
+        let removed = try await fixture.curl(
+            "POST", "/console/compose", jar: jar,
+            arguments: Self.fields(
+                ["csrf=\(csrf)", "intent=remove_condition.0", "category=message"] + beta + [
+                    "seg.1.kind=locale", "seg.1.value=fr",
+                ]))
+        #expect(removed.body.contains(#"id="seg.0.value" name="seg.0.value" class="value" value="fr""#))
+        #expect(!removed.body.contains(#"id="seg.1.kind""#))
+        // Enter in a text field submits the form's first button: the hidden "Update preview", not a row's.
+        let form = try #require(removed.body.range(of: #"<form id="compose""#))
+        #expect(
+            removed.body[form.upperBound...].range(of: "<button")?.lowerBound
+                == removed.body[form.upperBound...].range(of: #"<button type="submit" name="intent" value="preview""#)?
+                .lowerBound)
     }
 
     @Test func aSegmentCampaignAtLocalTimeIsListedAsScheduled() async throws {

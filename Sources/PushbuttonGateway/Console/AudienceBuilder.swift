@@ -59,12 +59,13 @@ struct AudienceBuilder: Sendable {
 
     init() {}
 
-    /// Reads the posted rows in their order; `adding` one more blank row (the "Add a condition" button).
-    init(_ fields: FormFields, adding: Bool) {
+    /// Reads the posted rows in their order; `adding` one more blank row (the "Add a condition" button), or
+    /// without row `removing` (its "Remove" button).
+    init(_ fields: FormFields, adding: Bool, removing: Int? = nil) {
         var rows: [Int: Condition] = [:]
         for (name, value) in fields.values where name.hasPrefix("seg.") && name.hasSuffix(".kind") {
             let middle = name.dropFirst("seg.".count).dropLast(".kind".count)
-            guard let index = Int(middle), index >= 0 else { continue }
+            guard let index = Int(middle), index >= 0, index != removing else { continue }
             rows[index] = Condition(
                 kind: Kind(rawValue: value) ?? .tag, value: fields.text("seg.\(index).value") ?? "",
                 days: fields.text("seg.\(index).days") ?? "", excluded: fields["seg.\(index).not"] != nil)
@@ -186,6 +187,8 @@ struct AudienceBuilder: Sendable {
             inputmode="numeric"\(described(field))></span>
             <label class="check"><input type="checkbox" id="seg.\(row).not" name="seg.\(row).not" \
             value="1"\(condition.excluded ? " checked" : "")> Exclude</label>
+            <button type="submit" name="intent" value="remove_condition.\(row)" class="remove" \
+            aria-label="Remove condition \(number)">Remove</button>
             \(slot(field))
             </li>
 

@@ -85,7 +85,10 @@ struct ComposeForm: Sendable {
         user = fields.text("to_user") ?? ""
         tag = fields.text("to_tag") ?? ""
         if let file = fields.files["recipients"], !file.bytes.isEmpty { recipients = file }
-        builder = AudienceBuilder(fields, adding: fields["intent"] == "add_condition")
+        let intent = fields["intent"] ?? ""
+        builder = AudienceBuilder(
+            fields, adding: intent == "add_condition",
+            removing: intent.hasPrefix("remove_condition.") ? Int(intent.dropFirst("remove_condition.".count)) : nil)
         timing = ComposeTiming(fields)
         for (name, value) in fields.values where name.hasPrefix("loc.") {
             let parts = name.split(separator: ".", maxSplits: 2).map(String.init)

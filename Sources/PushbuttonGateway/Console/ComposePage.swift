@@ -37,6 +37,8 @@ enum ComposePage {
             <form id="compose" method="post" action="/console/compose" enctype="multipart/form-data">
             <input type="hidden" name="csrf" value="\(session.csrfToken)">
             <input type="hidden" name="idempotency" value="\(idempotencyKey)">
+            <button type="submit" name="intent" value="preview" class="sr-only" tabindex="-1" aria-hidden="true">\
+            Update preview</button>
             <div class="columns">
             <section class="panel" aria-label="Notification">
             \(slot("form"))

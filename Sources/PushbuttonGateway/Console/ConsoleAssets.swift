@@ -84,6 +84,7 @@ enum ConsoleAssets {
         .condition:has(select.kind option[value=tapped]:checked) .days{display:flex}
         .condition .diag{flex-basis:100%}
         .condition label.check{margin:0}
+        .condition button.remove{min-height:34px;padding:4px 10px;border-color:#c7c7cc;color:#b3261e}
         .timing{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 14px;margin:0}
         .timing dt{font-weight:600}
         .timing dd{margin:0}
@@ -209,6 +210,11 @@ enum ConsoleAssets {
                   if (value) { named[k].setAttribute(attribute, value.replace(/seg\\.\\d+/, "seg." + next)); }
                 }
               });
+              var remove = row.querySelector("button.remove");
+              if (remove) {
+                remove.value = "remove_condition." + next;
+                remove.setAttribute("aria-label", "Remove condition " + (next + 1));
+              }
               var labels = row.querySelectorAll("label");
               for (var l = 0; l < labels.length; l++) {
                 if (!labels[l].classList.contains("sr-only")) { continue; }
@@ -225,6 +231,31 @@ enum ConsoleAssets {
               if (slot) { slot.textContent = ""; }
               list.appendChild(row);
               row.querySelector("select").focus();
+            });
+          }
+          // Removing a row: in place with the script (the last row is emptied instead, so one always remains).
+          var conditions = document.getElementById("conditions");
+          if (conditions) {
+            conditions.addEventListener("click", function (event) {
+              var button = event.target.closest ? event.target.closest("button.remove") : null;
+              if (!button) { return; }
+              event.preventDefault();
+              var row = button.closest("li.condition");
+              var rows = conditions.querySelectorAll("li.condition");
+              if (rows.length > 1) {
+                var index = Array.prototype.indexOf.call(rows, row);
+                row.parentNode.removeChild(row);
+                var left = conditions.querySelectorAll("li.condition");
+                left[Math.min(index, left.length - 1)].querySelector("select").focus();
+              } else {
+                var fields = row.querySelectorAll("input");
+                for (var f = 0; f < fields.length; f++) {
+                  if (fields[f].type === "checkbox") { fields[f].checked = false; } else { fields[f].value = ""; }
+                }
+                row.querySelector("select").focus();
+              }
+              scheduleCount();
+              schedule();
             });
           }
           if (audience && countOut && document.getElementById("to-segment") &&
