@@ -76,8 +76,8 @@ enum ConsoleAssets {
         .tab-item>input:checked~.tab-panel{display:block}
         .conditions{margin:8px 0;padding-left:24px}
         .condition{margin:6px 0;display:flex;flex-wrap:wrap;gap:6px 8px;align-items:center}
-        .condition select.kind{width:auto;flex:0 1 240px}
-        .condition input.value{flex:1 1 140px;width:auto}
+        .condition select.kind{width:auto;min-width:0;flex:0 1 210px}
+        .condition input.value{flex:1 1 100px;width:auto;min-width:0}
         .condition .days{display:none;align-items:center;gap:6px}
         .condition .days label{margin:0;font-weight:400}
         .condition .days input{width:90px}
