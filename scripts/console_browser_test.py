@@ -18,7 +18,9 @@ from selenium import webdriver
 from selenium.common.exceptions import (NoSuchElementException, NoSuchFrameException,
                                         StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
@@ -270,6 +272,15 @@ def levers(driver, wait, shot, steps, preview_title, type_into):
     driver.find_element(By.CSS_SELECTOR, "label[for=tab-en]").click()
     wait.until(lambda d: preview_title() == "Holiday hours")
     steps.append("preview title back to the default tab")
+    # With the keyboard: the tabs are a radio group, the arrow keys move between them.
+    driver.execute_script("document.getElementById('tab-en').focus()")
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    wait.until(lambda d: d.find_element(By.ID, "tab-fr").is_selected()
+               and d.find_element(By.ID, "loc.fr.title").is_displayed()
+               and preview_title() == "Horaires des fêtes", "the right arrow key chose the fr tab")
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    wait.until(lambda d: d.find_element(By.ID, "tab-en").is_selected() and preview_title() == "Holiday hours")
+    steps.append("the arrow keys switch the language tabs")
 
     # The audience builder: one condition, then a second, the count following each.
     driver.find_element(By.ID, "to-segment").click()

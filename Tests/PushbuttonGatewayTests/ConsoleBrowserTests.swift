@@ -94,6 +94,7 @@ struct ConsoleBrowserTests {
         let report = try? JSONParser.parse(Array(result.stdout.utf8))
         let steps = report?.objectValue?["steps"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(steps.contains("preview title follows the fr tab"), "\(steps)")
+        #expect(steps.contains("the arrow keys switch the language tabs"), "\(steps)")
         #expect(steps.contains("live count 4 -> 1 when a condition was added"), "\(steps)")
         #expect(steps.contains("removing the condition brought the count back to 4"), "\(steps)")
         #expect(steps.contains { $0.hasPrefix("campaign c_") && $0.contains("is scheduled") }, "\(steps)")
