@@ -8,8 +8,8 @@ import PushbuttonSupport
 /// request, calls a service (``ComposeService``, the store's ``ConsoleQueries``, ``TapService``'s stats) and
 /// renders a page.
 ///
-/// Every form that changes something carries the session's CSRF token; the preview endpoint takes it in a
-/// header. The key is only ever read from a posted form, never from a URL, and never written into a page.
+/// Every form that changes something carries the session's CSRF token; the preview and audience-count
+/// endpoints take it in a header. The key is only ever read from a posted form, never from a URL, and never written into a page.
 struct ConsoleRoutes: Sendable {
     static let cookieName = "pb_console"
 
