@@ -273,6 +273,7 @@ enum StoreMigrations {
             ALTER TABLE devices ADD COLUMN quiet_end INTEGER;
             """
         ),
+        ExperimentSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).

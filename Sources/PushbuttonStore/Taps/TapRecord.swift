@@ -37,13 +37,16 @@ public struct TapRecord: Sendable, Hashable {
     public var reply: String?
     /// When the user responded.
     public var respondedAt: Date
+    /// The payload's `pushbutton.variant`, when the notification was a variant of an experiment.
+    public var variant: String?
 
     /// An event with every field given.
     public init(
         app: String, eventID: String, token: String, notificationID: String, campaignID: String? = nil,
         category: String, response: Response, button: String? = nil, foreground: Bool,
-        latencyMilliseconds: Int64? = nil, reply: String? = nil, respondedAt: Date
+        latencyMilliseconds: Int64? = nil, reply: String? = nil, respondedAt: Date, variant: String? = nil
     ) {
+        self.variant = variant
         self.app = app
         self.eventID = eventID
         self.token = token
