@@ -220,7 +220,7 @@ extension SQLGatewayStore: ExperimentStore {
     public func recordDecision(campaign id: String, rolledOut: String, verdict: [UInt8], now: Date)
         throws(StoreError)
     {
-        try with { connection throws(StoreError) in
+        _ = try with { connection throws(StoreError) in
             try connection.query(
                 """
                 UPDATE experiments SET state = 'rolling_out', decided_at = ?, rolled_out = ?, verdict = ?, claimed_at = ?
@@ -285,7 +285,7 @@ extension SQLGatewayStore: ExperimentStore {
     }
 
     public func finishRollOut(campaign id: String, now: Date) throws(StoreError) {
-        try with { connection throws(StoreError) in
+        _ = try with { connection throws(StoreError) in
             try connection.query(
                 "UPDATE experiments SET state = 'rolled_out', claimed_at = ? WHERE campaign_id = ?",
                 [Self.time(now), .text(id)])
