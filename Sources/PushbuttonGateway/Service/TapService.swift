@@ -16,7 +16,7 @@ final class TapService: Sendable {
     /// Events per request, at most.
     static let maximumBatch = 500
     static let eventKeys = [
-        "event_id", "token", "notification", "campaign", "category", "response", "button", "foreground", "latency_ms",
+        "event_id", "token", "notification", "campaign", "variant", "category", "response", "button", "foreground", "latency_ms",
         "reply", "at",
     ]
     /// Longest event id, notification id, campaign, category or button identifier accepted.
@@ -108,6 +108,7 @@ final class TapService: Sendable {
         }
         let notification = identifier("notification")
         let campaign = identifier("campaign", required: false)
+        let variant = identifier("variant", required: false)
         var category: String?
         if let value = event.members["category"] {
             category = value.stringValue
@@ -161,7 +162,7 @@ final class TapService: Sendable {
         return TapRecord(
             app: app, eventID: eventID, token: token.lowercased(), notificationID: notification, campaignID: campaign,
             category: category, response: response, button: button, foreground: foreground,
-            latencyMilliseconds: latency, reply: reply, respondedAt: at)
+            latencyMilliseconds: latency, reply: reply, respondedAt: at, variant: variant)
     }
 
     // MARK: Stats

@@ -37,13 +37,16 @@ public struct TapEvent: Sendable, Hashable {
     public var reply: String?
     /// When the user responded.
     public var respondedAt: Date
+    /// The payload's `pushbutton.variant`: the experiment's variant the notification was (issue 36).
+    public var variant: String?
 
     /// An event with every field given.
     public init(
         eventID: String, token: String, notificationID: String, campaignID: String? = nil, category: String,
         response: Response, button: String? = nil, foreground: Bool, latencyMilliseconds: Int64? = nil,
-        reply: String? = nil, respondedAt: Date
+        reply: String? = nil, respondedAt: Date, variant: String? = nil
     ) {
+        self.variant = variant
         self.eventID = eventID
         self.token = token
         self.notificationID = notificationID
@@ -75,7 +78,8 @@ public struct TapEvent: Sendable, Hashable {
             campaignID: actions.campaignID, category: response.notification.categoryIdentifier, response: kind,
             button: kind == .button ? response.actionIdentifier : nil, foreground: situation.isForeground,
             latencyMilliseconds: milliseconds >= 0 ? Int64(milliseconds) : nil,
-            reply: includeReply ? response.userText : nil, respondedAt: respondedAt)
+            reply: includeReply ? response.userText : nil, respondedAt: respondedAt,
+            variant: actions.extra["variant"]?.stringValue)
     }
 
     /// A UUID-shaped id from the token, the notification (identifier and delivery time) and the action.
@@ -108,6 +112,7 @@ public struct TapEvent: Sendable, Hashable {
         ]
         if let button { object["button"] = .string(button) }
         if let reply { object["reply"] = .string(reply) }
+        if let variant { object["variant"] = .string(variant) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         object["at"] = .string(formatter.string(from: respondedAt))

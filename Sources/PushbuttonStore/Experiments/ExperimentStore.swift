@@ -24,8 +24,9 @@ public protocol ExperimentStore: Sendable {
     /// The experiment's counts per variant and phase, in one grouped query (nothing loaded row by row).
     func experimentTallies(campaign id: String, app: String) throws(StoreError) -> [ExperimentTally]
 
-    /// When the next test phase's decision is due; `nil` when none waits.
-    func nextExperimentDecision() throws(StoreError) -> Date?
+    /// When the next test phase's decision is due, or a claimed one may be taken over (`reclaimAfter` seconds
+    /// after its claim was last renewed); `nil` when none waits.
+    func nextExperimentDecision(reclaimAfter: TimeInterval) throws(StoreError) -> Date?
 
     /// Claims decisions to make: test phases whose `decide_after` has come, and decisions or roll-outs another
     /// process claimed more than `reclaimAfter` seconds ago (it died). Each is claimed by one conditional

@@ -153,11 +153,14 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
-    public func nextExperimentDecision() throws(StoreError) -> Date? {
+    public func nextExperimentDecision(reclaimAfter: TimeInterval) throws(StoreError) -> Date? {
         try read { connection throws(StoreError) in
-            try connection.query("SELECT MIN(decide_after) FROM experiments WHERE state = 'testing'").first.flatMap {
-                Self.date($0[0])
-            }
+            try connection.query(
+                """
+                SELECT MIN(CASE WHEN state = 'testing' THEN decide_after ELSE claimed_at + ? END) FROM experiments
+                WHERE state IN ('testing', 'deciding', 'rolling_out')
+                """, [.real(reclaimAfter)]
+            ).first.flatMap { Self.date($0[0]) }
         }
     }
 
