@@ -268,6 +268,11 @@ struct Router: Sendable {
                 idempotencyKey: call.request.header("idempotency-key"))
             return .json(202, Rendering.acceptedCampaign(accepted))
         },
+        Route("GET", "v1/campaigns/{id}/experiment") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            return .json(
+                200, try call.router.services.experiments.report(campaign: call.captures[0], app: credential.app))
+        },
         Route("POST", "v1/campaigns/{id}/cancel") { call throws(GatewayError) in
             let credential = try call.secretCredential()
             let record = try call.router.services.campaigns.cancel(campaign: call.captures[0], app: credential.app)

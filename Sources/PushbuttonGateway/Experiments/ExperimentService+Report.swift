@@ -1,0 +1,52 @@
+import Foundation
+import Pushbutton
+import PushbuttonStore
+
+/// `GET /v1/campaigns/{id}/experiment`: the experiment's rule, state and counts, its analysis and, once
+/// decided, the verdict as it was stored.
+extension ExperimentService {
+    func report(campaign id: String, app: String) throws(GatewayError) -> JSONValue {
+        let record = try experiment(campaign: id, app: app)
+        let tallies = try tallies(record)
+        func time(_ date: Date?) -> JSONValue { date.map { .string(RFC3339.text($0)) } ?? .null }
+        var variants: [JSONValue] = []
+        for name in record.variants {
+            var variant: [String: JSONValue] = ["name": .string(name)]
+            for phase in [ExperimentPhase.test, .rolledOut] {
+                guard let tally = tallies.first(where: { $0.variant == name && $0.phase == phase }) else { continue }
+                variant[phase.rawValue] = Self.json(tally)
+            }
+            variants.append(.object(variant))
+        }
+        let stored = record.verdict.flatMap { try? JSONParser.parse($0) }?.objectValue
+        return .object([
+            "campaign": .string(record.campaignID), "metric": record.metric.map(JSONValue.string) ?? .null,
+            "state": .string(record.state.rawValue), "control": .string(record.control),
+            "default_variant": .string(record.defaultVariant), "decide_after": time(record.decideAfter),
+            "decided_at": time(record.decidedAt), "rolled_out": record.rolledOut.map(JSONValue.string) ?? .null,
+            "planned_trials_per_variant": record.plannedTrials.map { .integer(Int64($0)) } ?? .null,
+            "variants": .array(variants),
+            "holdout": .object([
+                "recipients": .integer(Int64(tallies.first { $0.phase == .holdout }?.recipients ?? 0))
+            ]),
+            "waiting": .integer(Int64(tallies.first { $0.phase == .waiting }?.recipients ?? 0)),
+            // Decided: the analysis the decision was made on; before, the analysis as it stands (no verdict:
+            // the decision happens once).
+            "analysis": stored?["analysis"] ?? Self.analysisJSON(record, tallies: tallies),
+            "verdict": stored?["verdict"] ?? .null,
+        ])
+    }
+
+    /// One variant's counts in one phase.
+    static func json(_ tally: ExperimentTally) -> JSONValue {
+        .object([
+            "recipients": .integer(Int64(tally.recipients)), "delivered": .integer(Int64(tally.delivered)),
+            "displayed": .integer(Int64(tally.displayed)),
+            "taps": .object([
+                "buttons": .object(tally.buttonTaps.mapValues { .integer(Int64($0)) }),
+                "any_button": .integer(Int64(tally.anyButton)), "body": .integer(Int64(tally.bodyTaps)),
+                "dismiss": .integer(Int64(tally.dismisses)),
+            ]),
+        ])
+    }
+}
