@@ -58,6 +58,14 @@ struct ExperimentPhoneTests {
             let tally = tallies.first { $0.variant == name && $0.phase == .test }
             #expect(tally?.delivered == count && tally?.buttonTaps["like"] == count, "\(name): \(tallies)")
         }
+        // The stats answer per variant too.
+        let stats = try await fixture.request("GET", "/v1/apps/chat/stats?campaign=\(id)")
+        let perVariant = try #require(stats.json?.objectValue?["variants"]?.arrayValue, "\(stats.body)")
+        for (name, count) in expected {
+            let row = perVariant.first { $0.objectValue?["variant"]?.stringValue == name }?.objectValue
+            #expect(row?["phase"] == "test")
+            #expect(row?["taps"]?.objectValue?["buttons"]?.objectValue?["like"]?.integerValue == Int64(count))
+        }
         // The tap as stored names the variant the device reported.
         let sql = try #require(fixture.gateway.store as? SQLGatewayStore)
         let rows = try sql.read { connection throws(StoreError) in

@@ -37,6 +37,24 @@ extension ExperimentService {
         ])
     }
 
+    /// The stats route's `variants` for a campaign with an experiment: each variant's counts per phase;
+    /// `nil` for a campaign without one.
+    func variantStats(campaign id: String, app: String) throws(GatewayError) -> JSONValue? {
+        guard let store, let record = try storing({ () throws(StoreError) in try store.experiment(campaign: id) }),
+            record.app == app
+        else { return nil }
+        let tallies = try tallies(record)
+        return .array(
+            record.variants.flatMap { name in
+                tallies.filter { $0.variant == name }.map { tally -> JSONValue in
+                    guard case .object(var object) = Self.json(tally) else { return .null }
+                    object["variant"] = .string(name)
+                    object["phase"] = .string(tally.phase.rawValue)
+                    return .object(object)
+                }
+            })
+    }
+
     /// One variant's counts in one phase.
     static func json(_ tally: ExperimentTally) -> JSONValue {
         .object([

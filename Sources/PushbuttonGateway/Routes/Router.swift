@@ -235,7 +235,15 @@ struct Router: Sendable {
         Route("GET", "v1/apps/{app}/stats") { call throws(GatewayError) in
             let app = try call.app(secret: true)
             let stats = try call.router.services.taps.statistics(app: app, query: call.request.query)
-            return .json(200, Rendering.stats(stats))
+            var json = Rendering.stats(stats)
+            // A campaign with variants answers per variant too (issue 36).
+            if let campaign = stats.campaign, case .object(var object) = json,
+                let variants = try call.router.services.experiments.variantStats(campaign: campaign, app: app.id)
+            {
+                object["variants"] = variants
+                json = .object(object)
+            }
+            return .json(200, json)
         },
         Route("GET", "v1/notifications/{id}") { call throws(GatewayError) in
             let credential = try call.secretCredential()
