@@ -50,7 +50,11 @@ struct ExperimentEndToEndTests {
             switch assignment.place(of: token) {
             case .holdout: holdout.insert(token)
             case .variant(let index):
-                if assignment.inTestGroup(token) { expectedTest[token] = names[index] } else { expectedRest.insert(token) }
+                if assignment.inTestGroup(token) {
+                    expectedTest[token] = names[index]
+                } else {
+                    expectedRest.insert(token)
+                }
             }
         }
         let firstRound = try variants(fixture.mock.notifications, campaign: id)

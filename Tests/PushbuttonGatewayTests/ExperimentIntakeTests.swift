@@ -143,7 +143,9 @@ struct ExperimentIntakeTests {
 
     @Test func theAssignmentIsStableAndHonoursTheShares() {
         // Pinned: the rule is a contract (any process, any release, gives the same bucket).
-        #expect(ExperimentAssignment.bucket(salt: "variant", experiment: "c_1", token: String(repeating: "ab", count: 32)) == Self.pinnedBucket)
+        #expect(
+            ExperimentAssignment.bucket(salt: "variant", experiment: "c_1", token: String(repeating: "ab", count: 32))
+                == Self.pinnedBucket)
         let assignment = ExperimentAssignment(experiment: "c_split", shares: [45, 45], testShare: 20)
         var counts = [0, 0, 0]
         var tested = 0
@@ -161,7 +163,8 @@ struct ExperimentIntakeTests {
         #expect(abs(Double(counts[2]) / 200 - 10) < 1.5)
         #expect(abs(Double(tested) / 200 - 20) < 1.5)
         #expect(ISODuration.seconds("PT2H") == 7200 && ISODuration.seconds("P1DT30M") == 88_200)
-        #expect(ISODuration.seconds("P1W") == nil && ISODuration.seconds("PT") == nil && ISODuration.seconds("2H") == nil)
+        #expect(
+            ISODuration.seconds("P1W") == nil && ISODuration.seconds("PT") == nil && ISODuration.seconds("2H") == nil)
     }
 
     /// Computed independently (FNV-1a 64 and fmix64 in Python) from the documented rule.

@@ -33,8 +33,10 @@ struct ExperimentPhoneTests {
         }
         let campaign = try await fixture.request(
             "POST", "/v1/apps/chat/campaigns",
-            json: #"{"category": "message", "title": "Lunch", "variants": [{"name": "A", "share": 50, "body": "Pizza A"}, "#
-                + #"{"name": "B", "share": 50, "body": "Pizza B"}]}"# + "\n" + phones.map(\.token).joined(separator: "\n"))
+            json:
+                #"{"category": "message", "title": "Lunch", "variants": [{"name": "A", "share": 50, "body": "Pizza A"}, "#
+                + #"{"name": "B", "share": 50, "body": "Pizza B"}]}"# + "\n"
+                + phones.map(\.token).joined(separator: "\n"))
         #expect(campaign.status == 202, "\(campaign.body)")
         let id = try #require(campaign.json?.objectValue?["id"]?.stringValue)
         _ = try await fixture.settled(id)

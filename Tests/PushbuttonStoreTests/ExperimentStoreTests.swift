@@ -20,7 +20,9 @@ struct ExperimentStoreTests {
         let sent = (1...7).map {
             NewDelivery(token: Self.token($0), apnsID: "c1-\($0)", payload: Array(($0 <= 4 ? "{A}" : "{B}").utf8))
         }
-        var places = (1...7).map { ExperimentRecipient(token: Self.token($0), variant: $0 <= 4 ? "A" : "B", phase: .test) }
+        var places = (1...7).map {
+            ExperimentRecipient(token: Self.token($0), variant: $0 <= 4 ? "A" : "B", phase: .test)
+        }
         places.append(ExperimentRecipient(token: Self.token(8), variant: nil, phase: .holdout))
         places.append(ExperimentRecipient(token: Self.token(9), variant: nil, phase: .waiting))
         places.append(
@@ -64,12 +66,16 @@ struct ExperimentStoreTests {
         let tallies = try store.experimentTallies(campaign: "c1", app: "chat")
         let a = try #require(tallies.first { $0.variant == "A" && $0.phase == .test })
         let b = try #require(tallies.first { $0.variant == "B" && $0.phase == .test })
-        #expect(a == ExperimentTally(
-            variant: "A", phase: .test, recipients: 4, delivered: 3, buttonTaps: ["like": 1], anyButton: 1,
-            dismisses: 1))
-        #expect(b == ExperimentTally(
-            variant: "B", phase: .test, recipients: 3, delivered: 3, buttonTaps: ["like": 2, "reply": 1],
-            anyButton: 2, bodyTaps: 1))
+        #expect(
+            a
+                == ExperimentTally(
+                    variant: "A", phase: .test, recipients: 4, delivered: 3, buttonTaps: ["like": 1], anyButton: 1,
+                    dismisses: 1))
+        #expect(
+            b
+                == ExperimentTally(
+                    variant: "B", phase: .test, recipients: 3, delivered: 3, buttonTaps: ["like": 2, "reply": 1],
+                    anyButton: 2, bodyTaps: 1))
         #expect(tallies.first { $0.phase == .holdout }?.recipients == 1)
         #expect(tallies.first { $0.phase == .waiting }?.recipients == 2)
         let record = try #require(try store.experiment(campaign: "c1"))
@@ -88,7 +94,8 @@ struct ExperimentStoreTests {
         // Claimed: neither another claim nor an early one gets it until the claim is stale.
         #expect(try store.claimExperimentDecisions(now: Self.t0 + 3601, reclaimAfter: 600, limit: 10).isEmpty)
         #expect(try store.claimExperimentDecision(campaign: "c1", now: Self.t0 + 3601) == nil)
-        try store.recordDecision(campaign: "c1", rolledOut: "B", verdict: Array(#"{"winner":"B"}"#.utf8), now: Self.t0 + 3600)
+        try store.recordDecision(
+            campaign: "c1", rolledOut: "B", verdict: Array(#"{"winner":"B"}"#.utf8), now: Self.t0 + 3600)
         let decided = try #require(try store.experiment(campaign: "c1"))
         #expect(decided.state == .rollingOut && decided.rolledOut == "B" && decided.decidedAt == Self.t0 + 3600)
         #expect(decided.verdict == Array(#"{"winner":"B"}"#.utf8))

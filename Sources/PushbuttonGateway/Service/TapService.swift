@@ -16,7 +16,8 @@ final class TapService: Sendable {
     /// Events per request, at most.
     static let maximumBatch = 500
     static let eventKeys = [
-        "event_id", "token", "notification", "campaign", "variant", "category", "response", "button", "foreground", "latency_ms",
+        "event_id", "token", "notification", "campaign", "variant", "category", "response", "button", "foreground",
+        "latency_ms",
         "reply", "at",
     ]
     /// Longest event id, notification id, campaign, category or button identifier accepted.

@@ -36,6 +36,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// The campaign, its experiment, deliveries and recipients' places in one transaction (not SQLite's group commit).
     public func enqueue(
         _ spec: NotificationSpec, experiment: ExperimentRecord, deliveries: [NewDelivery],
         recipients: [ExperimentRecipient], idempotency: IdempotencyKey?, now: Date
@@ -63,6 +64,7 @@ extension SQLGatewayStore: ExperimentStore {
         return result
     }
 
+    /// One page and its recipients' places in one transaction.
     public func append(
         campaign id: String, deliveries: [NewDelivery], recipients: [ExperimentRecipient],
         idempotency: IdempotencyKey?, now: Date
@@ -87,6 +89,7 @@ extension SQLGatewayStore: ExperimentStore {
         return added
     }
 
+    /// The experiment's row, from a reader connection.
     public func experiment(campaign id: String) throws(StoreError) -> ExperimentRecord? {
         try read { connection throws(StoreError) in
             try connection.query(
@@ -153,6 +156,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// The earliest due decision or stale claim (a read: no write lock when nothing is due).
     public func nextExperimentDecision(reclaimAfter: TimeInterval) throws(StoreError) -> Date? {
         try read { connection throws(StoreError) in
             try connection.query(
@@ -164,6 +168,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// Due decisions and stale claims, each claimed by a conditional UPDATE (PostgreSQL skips rows another claim locks).
     public func claimExperimentDecisions(now: Date, reclaimAfter: TimeInterval, limit: Int) throws(StoreError)
         -> [ExperimentRecord]
     {
@@ -198,6 +203,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// One testing experiment claimed early, by a conditional UPDATE.
     public func claimExperimentDecision(campaign id: String, now: Date) throws(StoreError) -> ExperimentRecord? {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> ExperimentRecord? in
@@ -212,6 +218,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// Testing experiments with a planned sample size.
     public func experimentsWithPlannedSample() throws(StoreError) -> [ExperimentRecord] {
         try read { connection throws(StoreError) in
             try connection.query(
@@ -220,6 +227,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// The verdict stored, only on a claimed (deciding) experiment.
     public func recordDecision(campaign id: String, rolledOut: String, verdict: [UInt8], now: Date)
         throws(StoreError)
     {
@@ -229,10 +237,14 @@ extension SQLGatewayStore: ExperimentStore {
                 UPDATE experiments SET state = 'rolling_out', decided_at = ?, rolled_out = ?, verdict = ?, claimed_at = ?
                 WHERE campaign_id = ? AND state = 'deciding'
                 """,
-                [Self.time(now), .text(rolledOut), .text(String(decoding: verdict, as: UTF8.self)), Self.time(now), .text(id)])
+                [
+                    Self.time(now), .text(rolledOut), .text(String(decoding: verdict, as: UTF8.self)), Self.time(now),
+                    .text(id),
+                ])
         }
     }
 
+    /// A page of waiting recipients in token order.
     public func waitingRecipients(campaign id: String, after token: String?, limit: Int) throws(StoreError)
         -> [ExperimentRecipient]
     {
@@ -249,6 +261,7 @@ extension SQLGatewayStore: ExperimentStore {
         }
     }
 
+    /// Marks the page's waiting recipients rolled out and queues only those, in one transaction.
     public func rollOut(campaign id: String, variant: String, deliveries: [NewDelivery], now: Date)
         throws(StoreError) -> Int?
     {
@@ -287,6 +300,7 @@ extension SQLGatewayStore: ExperimentStore {
         return added
     }
 
+    /// The experiment rolled out.
     public func finishRollOut(campaign id: String, now: Date) throws(StoreError) {
         _ = try with { connection throws(StoreError) in
             try connection.query(
