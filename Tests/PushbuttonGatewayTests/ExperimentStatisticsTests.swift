@@ -282,6 +282,11 @@ struct ExperimentStatisticsTests {
             try JSONSerialization.jsonObject(with: JSONEncoder().encode(analysis.verdict(defaultVariant: "A")))
                 as? [String: Any])
         #expect(Set(verdict.keys) == ["winner", "rolled_out", "significant", "reason"])
+        // What is stored with a decision reads back as it was.
+        let decoded = try JSONDecoder().decode(ExperimentAnalysis.self, from: JSONEncoder().encode(analysis))
+        #expect(decoded == analysis)
+        let decision = analysis.verdict(defaultVariant: "A")
+        #expect(try JSONDecoder().decode(ExperimentVerdict.self, from: JSONEncoder().encode(decision)) == decision)
     }
 
     @Test func wordingOfNumbers() {

@@ -3,8 +3,9 @@ import Foundation
 /// An experiment's statistics for one metric: every arm's rate with its Wilson interval, each treatment against
 /// the control, the multiple-comparison correction, and whether the planned sample is in. The JSON that
 /// `GET /v1/campaigns/{id}/experiment` returns under "analysis" (snake_case keys; a number that cannot be
-/// computed is `null`, with a note saying why).
-struct ExperimentAnalysis: Sendable, Equatable, Encodable {
+/// computed is `null`, with a note saying why). Decodable too, so the analysis stored with a decision reads back
+/// for the console's page.
+struct ExperimentAnalysis: Sendable, Equatable, Codable {
     /// The metric the counts are of (`button:<action id>`, `any_button`, `body`, `dismiss`), when known.
     var metric: String?
     /// What a trial is, in words, plural: "deliveries", or "displays" where display receipts exist.

@@ -1,8 +1,8 @@
 /// One treatment against the control: the difference of their rates with its interval, the test and its
 /// p-value (raw and adjusted for the number of comparisons), and the smallest difference the arms can detect.
-struct ExperimentComparison: Sendable, Equatable, Encodable {
+struct ExperimentComparison: Sendable, Equatable, Codable {
     /// Which test gave the p-value.
-    enum Test: String, Sendable, Equatable, Encodable {
+    enum Test: String, Sendable, Equatable, Codable {
         /// The two-proportion z-test with the pooled standard error (every expected count ≥ 5).
         case zTestPooled = "z_test_pooled"
         /// Fisher's exact test, two-sided (some expected count < 5: the normal approximation is not trusted).

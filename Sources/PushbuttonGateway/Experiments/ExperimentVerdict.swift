@@ -1,6 +1,6 @@
 /// What an experiment decided, once: the winner if there is one, the variant sent to the rest of the audience,
-/// and why, in words.
-struct ExperimentVerdict: Sendable, Equatable, Encodable {
+/// and why, in words. Decodable too, so a stored verdict reads back.
+struct ExperimentVerdict: Sendable, Equatable, Codable {
     /// The variant that won, or `nil` when none did (not enough data, or no significant difference).
     var winner: String?
     /// The variant sent to the rest: the winner, or the experiment's default variant.

@@ -1,5 +1,5 @@
 /// One arm's numbers in an analysis: its counts, its rate and the rate's Wilson interval.
-struct VariantAnalysis: Sendable, Equatable, Encodable {
+struct VariantAnalysis: Sendable, Equatable, Codable {
     /// The variant's name.
     var name: String
     /// Deliveries (or displays) to the arm.
