@@ -115,6 +115,20 @@ struct ExperimentIntakeTests {
         let plainID = try #require(plain.json?.objectValue?["id"]?.stringValue)
         #expect(fixture.request("GET", "/v1/campaigns/\(plainID)/experiment").status == 404)
         #expect(fixture.request("GET", "/v1/campaigns/\(id)/experiment", key: nil).status == 401)
+        // The console's page of the experiment, signed in; none for the plain campaign.
+        let signedIn = ConsoleSignInTests.signIn(fixture.router)
+        let cookie = try #require(
+            signedIn.headers.first { $0.name == "set-cookie" }?.value.split(separator: ";").first.map(String.init))
+        func page(_ campaign: String) -> HTTPResponse {
+            fixture.router.handle(
+                HTTPRequest(
+                    method: "GET", path: "/console/campaigns/\(campaign)/experiment", headers: ["cookie": cookie],
+                    body: [], authority: "gw.example:8443", peer: "203.0.113.7"))
+        }
+        let shown = page(id)
+        #expect(shown.status == 200)
+        #expect(String(decoding: shown.body, as: UTF8.self).contains(id))
+        #expect(page(plainID).status == 404)
     }
 
     @Test func aTestPhaseQueuesOnlyTheTestGroupAndLaterPagesFollowTheSameRule() throws {

@@ -68,3 +68,42 @@ extension ExperimentService {
         ])
     }
 }
+
+/// The console's experiment page (``ExperimentPage``) from the stored experiment.
+extension ExperimentService {
+    func consoleReport(campaign id: String, app: String) throws(GatewayError) -> ExperimentReport {
+        let record = try experiment(campaign: id, app: app)
+        let stored = record.verdict.flatMap { try? JSONParser.parse($0) }?.objectValue
+        let decoder = JSONDecoder()
+        func decoded<Value: Decodable>(_ type: Value.Type, _ value: JSONValue?) -> Value? {
+            guard let value, value != .null else { return nil }
+            return try? decoder.decode(type, from: Data(JSONWriter.compact(value)))
+        }
+        // Decided: the analysis the decision was made on; before, as it stands.
+        let analysis: ExperimentAnalysis
+        if let decided = decoded(ExperimentAnalysis.self, stored?["analysis"]) {
+            analysis = decided
+        } else {
+            analysis = Self.analysis(record, tallies: try tallies(record))
+        }
+        let phase: ExperimentReport.Phase =
+            switch record.state {
+            case .running: .observing
+            case .testing, .deciding: .testing(until: record.decideAfter)
+            case .rollingOut: .decided(at: record.decidedAt ?? Date(timeIntervalSince1970: 0))
+            case .rolledOut: .rolledOut(at: record.decidedAt ?? Date(timeIntervalSince1970: 0))
+            }
+        // The rule and the labels (each variant's category) from the campaign's stored header.
+        let request = try campaigns.campaign(id: id, app: app).spec.request
+        let header = (try? JSONParser.parse(request))?.objectValue
+        var labels: [String: String] = [:]
+        for variant in header?["variants"]?.arrayValue ?? [] {
+            guard let fields = variant.objectValue, let name = fields["name"]?.stringValue else { continue }
+            if let category = (fields["category"] ?? header?["category"])?.stringValue { labels[name] = category }
+        }
+        return ExperimentReport(
+            campaign: id, analysis: analysis, phase: phase,
+            verdict: decoded(ExperimentVerdict.self, stored?["verdict"]), defaultVariant: record.defaultVariant,
+            remainingShare: header?["test_share"]?.integerValue.map { 100 - Int($0) }, labels: labels)
+    }
+}
