@@ -7,7 +7,7 @@ DEMO_DIR := .build/demo
 # without, e.g. to see every warning of a change at once).
 WARNINGS_AS_ERRORS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash gateway-rolling format lint fuzz api-fuzz release clean codegen-examples dist dist-test
+.PHONY: stats-check deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash gateway-rolling format lint fuzz api-fuzz release clean codegen-examples dist dist-test
 
 deps:
 	@scripts/deps.sh
@@ -77,6 +77,14 @@ gateway-rolling: deps
 # The sender against the mock APNs with every fault enabled, 100,000 notifications (a few minutes).
 soak: deps
 	PUSHBUTTON_SOAK_COUNT=$${SOAK_COUNT:-100000} $(SWIFT) test --disable-xctest --filter SoakTests
+
+# The experiment statistics against SciPy (issue 36): recompute the fixture the Swift suite compares with and fail
+# when SciPy disagrees with the committed numbers to 4 significant digits, then run the suite. Needs scipy
+# (pip install scipy); make test does not (it reads the committed fixture).
+stats-check:
+	python3 scripts/experiment_stats_check.py --check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter "ExperimentStatisticsTests"
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift

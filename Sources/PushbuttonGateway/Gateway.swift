@@ -127,7 +127,7 @@ public final class Gateway: Sendable {
         let signal = WorkSignal(clock: pollClock)
         let workers = DeliveryWorkers(
             store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
-            now: now, signal: signal, waiters: waiters)
+            now: now, signal: signal, waiters: waiters, experiments: services.experiments)
         // Raised by the store after an intake's commit (here, or another process's on PostgreSQL).
         // A process without workers has no one to wake (and needs no LISTEN connection).
         let wakeOnCommit =

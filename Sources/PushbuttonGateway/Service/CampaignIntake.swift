@@ -46,6 +46,11 @@ final class CampaignIntake: Sendable {
         app: AppRuntime, campaign: IntakeRequest, recipients: RecipientList, fingerprinted: [UInt8],
         idempotencyKey: String?
     ) throws(GatewayError) -> AcceptedNotification {
+        if ExperimentPlan.isExperiment(campaign.value) {
+            return try createExperiment(
+                app: app, campaign: campaign, recipients: recipients, fingerprinted: fingerprinted,
+                idempotencyKey: idempotencyKey)
+        }
         var diagnostics: [Diagnostic] = []
         let created = notifications.now()
         var timing = SendTiming.read(campaign.value, campaign: true, now: created, diagnostics: &diagnostics)
@@ -109,6 +114,9 @@ final class CampaignIntake: Sendable {
         }
         guard record.state == "open" || key != nil else { throw Self.closed(id) }
         let document = try IntakeRequest.document(record.spec.request, what: "the stored campaign", checked: false)
+        if ExperimentPlan.isExperiment(document.value) {
+            return try appendExperiment(record: record, document: document, app: app, recipients: recipients, key: key)
+        }
         var diagnostics: [Diagnostic] = []
         guard let draft = NotificationDraft.read(document.value, campaign: true, diagnostics: &diagnostics) else {
             throw .invalid(diagnostics, what: "the stored campaign")
@@ -131,7 +139,7 @@ final class CampaignIntake: Sendable {
         }
     }
 
-    private static func closed(_ id: String) -> GatewayError {
+    static func closed(_ id: String) -> GatewayError {
         GatewayError(409, "campaign_closed", "campaign \(id) was cancelled; it takes no more recipients")
     }
 
@@ -169,6 +177,18 @@ final class CampaignIntake: Sendable {
                     ], what: "the recipient list")
             }
         }
+        page.users = try resolve(users: users, list: list, app: app)
+        if localized {
+            let tokens = page.recipients.compactMap(\.token) + page.users.values.joined()
+            page.locales = try notifications.deviceLocales(app: app, tokens: tokens)
+        }
+        return page
+    }
+
+    /// Each user a page names (with the line that first named it) resolved to its active devices' tokens; a
+    /// user with more than ``devicesPerUser`` refuses the page.
+    func resolve(users: [String: Int], list: RecipientList, app: String) throws(GatewayError) -> [String: [String]] {
+        var resolved: [String: [String]] = [:]
         for (user, line) in users {
             // One more than the limit tells a user over it, which refuses the page, never cuts the user's devices.
             let tokens = try storing { () throws(StoreError) in
@@ -185,13 +205,9 @@ final class CampaignIntake: Sendable {
                             location: SourceLocation(line: line, column: 1, offset: 0))
                     ], what: "the recipient list")
             }
-            page.users[user] = tokens
+            resolved[user] = tokens
         }
-        if localized {
-            let tokens = page.recipients.compactMap(\.token) + page.users.values.joined()
-            page.locales = try notifications.deviceLocales(app: app, tokens: tokens)
-        }
-        return page
+        return resolved
     }
 
     /// Devices a segment's campaign reads and appends at a time: the memory one page takes, whatever the

@@ -37,7 +37,7 @@ final class NotificationIntake: Sendable {
 
     func compile(
         _ draft: NotificationDraft, app: AppRuntime, notificationID: String, campaignID: String?,
-        locate: (([Diagnostic]) -> [Diagnostic])
+        variant: String? = nil, locate: (([Diagnostic]) -> [Diagnostic])
     ) throws(GatewayError) -> Compiled {
         let parsed = Payload.parse(draft.payload)
         var diagnostics = parsed.diagnostics
@@ -53,6 +53,8 @@ final class NotificationIntake: Sendable {
                 // The tracking ids of the issue-16 contract: a tap names them, so it is joined to its send.
                 actions.notificationID = notificationID
                 actions.campaignID = campaignID
+                // An experiment's variant (issue 36), so a tap and a receipt name it too.
+                if let variant { actions.extra["variant"] = .string(variant) }
                 withIDs.actions = actions
                 template = try PayloadTemplate(
                     withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))
@@ -69,7 +71,7 @@ final class NotificationIntake: Sendable {
         guard let template, !mapped.containsErrors else { throw .invalid(mapped, what: "the notification") }
         var compiled = Compiled(template: template, warnings: mapped.filter { $0.severity == .warning })
         compiled.localized = try compileLanguages(
-            draft, app: app, notificationID: notificationID, campaignID: campaignID, locate: locate)
+            draft, app: app, notificationID: notificationID, campaignID: campaignID, variant: variant, locate: locate)
         return compiled
     }
 
@@ -77,9 +79,10 @@ final class NotificationIntake: Sendable {
     /// categories, buttons, lengths), its diagnostics at `localized.<language>.<field>`.
     private func compileLanguages(
         _ draft: NotificationDraft, app: AppRuntime, notificationID: String, campaignID: String?,
-        locate: (([Diagnostic]) -> [Diagnostic])
+        variant: String?, locate: (([Diagnostic]) -> [Diagnostic])
     ) throws(GatewayError) -> [String: PayloadTemplate] {
         var templates: [String: PayloadTemplate] = [:]
+        let experimentVariant = variant
         for language in draft.localized.keys.sorted() {
             var variant = draft
             variant.payload = draft.payload(in: language)
@@ -87,7 +90,8 @@ final class NotificationIntake: Sendable {
             do {
                 templates[language] =
                     try compile(
-                        variant, app: app, notificationID: notificationID, campaignID: campaignID, locate: { $0 }
+                        variant, app: app, notificationID: notificationID, campaignID: campaignID,
+                        variant: experimentVariant, locate: { $0 }
                     ).template
             } catch {
                 let moved = error.diagnostics.map { diagnostic in

@@ -38,12 +38,18 @@ final class DeliveryWorkers: Sendable {
     let signal: WorkSignal
     /// Each app's circuit breaker: while its APNs cannot be reached, its recipients are held, not failed.
     let circuits: [String: APNsCircuit]
+    /// Decides experiments' test phases when due (issue 36); nil: this process decides none.
+    let experiments: ExperimentService?
+    /// When this process last looked for due decisions (by `now`): at most once a second under load.
+    let experimentsChecked = Locked<Date?>(nil)
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
         webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
-        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal(), waiters: OutcomeWaiters? = nil
+        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal(), waiters: OutcomeWaiters? = nil,
+        experiments: ExperimentService? = nil
     ) {
+        self.experiments = experiments
         self.drain = drain
         self.clock = clock
         self.signal = signal
@@ -105,6 +111,9 @@ final class DeliveryWorkers: Sendable {
             if Task.isCancelled || drain.isDraining {
                 await release(leased)
                 break
+            }
+            if experimentsDue() {
+                await decideExperiments()
             }
             if leased.isEmpty {
                 await recording?.value

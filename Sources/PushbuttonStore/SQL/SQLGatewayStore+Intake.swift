@@ -215,8 +215,9 @@ extension SQLGatewayStore {
     }
 
     /// One notification's rows, in the caller's transaction, and whether it queued recipients (the caller
-    /// then notifies the other processes' workers, once for its transaction).
-    private func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
+    /// then notifies the other processes' workers, once for its transaction; an experiment's campaign adds its
+    /// own rows after).
+    func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
         -> (EnqueueResult, queued: Bool)
     {
         let (spec, deliveries, idempotency, now) = (request.spec, request.deliveries, request.idempotency, request.now)
@@ -378,7 +379,7 @@ extension SQLGatewayStore {
 
     /// One page of a campaign's recipients, inside the caller's transaction: `feed` hands its recipients to
     /// `flush` a statement's or a COPY's worth at a time.
-    private func append(
+    func append(
         campaign id: String, idempotency: IdempotencyKey?, now: Date, _ connection: any SQLConnection,
         feed: (_ flush: (ArraySlice<NewDelivery>) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> PageAppendResult? {

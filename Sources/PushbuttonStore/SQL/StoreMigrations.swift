@@ -281,6 +281,7 @@ enum StoreMigrations {
             ALTER TABLE notifications ADD COLUMN wake_on_outcome INTEGER;
             """
         ),
+        ExperimentSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
