@@ -64,15 +64,18 @@ final class CampaignIntake: Sendable {
         let id = NotificationIntake.newID("c_")
         let compiled = try notifications.compile(
             draft, app: app, notificationID: id, campaignID: id, locate: campaign.locate)
-        let spec = NotificationSpec(
+        var spec = NotificationSpec(
             id: id, app: app.id, kind: .campaign, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID,
             createdAt: created, request: campaign.bytes, sendAt: timing.sendAt,
             throttlePerMinute: timing.throttlePerMinute)
+        spec.frequencyCap = app.configuration.frequencyCap
+        spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: true)
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
+        let quiet = timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil
         (page.dueAt, page.held) = try notifications.dueTimes(
-            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: created)
+            timing, tokens: page.tokens, app: app, quiet: quiet, now: created)
         // The first page goes in with the campaign and its idempotency key, in one transaction.
         let deliveries = page.deliveries
         let key = idempotencyKey.map {
@@ -117,8 +120,9 @@ final class CampaignIntake: Sendable {
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
         // A local-time campaign's later pages: each device's time as at creation (passed: at once).
         let timing = SendTiming.read(document.value, campaign: true, now: nil, diagnostics: &diagnostics)
+        let quiet = timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil
         (page.dueAt, page.held) = try notifications.dueTimes(
-            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: notifications.now())
+            timing, tokens: page.tokens, app: app, quiet: quiet, now: notifications.now())
         let result = try storeRecipients(page, campaign: id, idempotency: key)
         switch result {
         case .added(let added):

@@ -7,6 +7,8 @@ public struct NotificationRecord: Sendable, Hashable {
     public var deliveries: [DeliveryRecord]
     /// What of it waits, when read with its schedule (``GatewayStore/schedule(of:now:)``).
     public var schedule: ScheduleCounts?
+    /// The skipped recipients by why (`frequency_cap`, `device_inactive`), those with none left out.
+    public var skippedReasons: [String: Int] = [:]
 
     public init(spec: NotificationSpec, state: String, counts: [DeliveryState: Int], deliveries: [DeliveryRecord]) {
         self.spec = spec
@@ -14,6 +16,9 @@ public struct NotificationRecord: Sendable, Hashable {
         self.counts = counts
         self.deliveries = deliveries
     }
+
+    /// The skipped reason of a recipient whose device was registered inactive when it was accepted.
+    public static let deviceInactiveReason = "device_inactive"
 
     /// Recipients in all states.
     public var total: Int { counts.values.reduce(0, +) }

@@ -23,6 +23,11 @@ public struct NotificationSpec: Sendable, Hashable {
     public var sendAt: Date?
     /// A campaign's rate, recipients a minute across every process (`throttle_per_minute`); `nil`: unlimited.
     public var throttlePerMinute: Int?
+    /// The app's frequency cap, when it has one: this notification's sends count toward it.
+    public var frequencyCap: FrequencyCap?
+    /// Whether recipients over ``frequencyCap`` are skipped (a campaign's; a single notification's only when it
+    /// opts in with `"frequency_cap": true`): otherwise its sends only count.
+    public var heldToFrequencyCap = false
 
     public init(
         id: String, app: String, kind: Kind, topic: String, pushType: String = "alert", priority: Int? = nil,

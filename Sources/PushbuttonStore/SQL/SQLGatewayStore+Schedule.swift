@@ -12,6 +12,7 @@ extension SQLGatewayStore {
     /// Stores a new notification's send time and rate (nothing for one sent at once, unthrottled): its row's
     /// columns, and a throttled campaign's rate row, its first slot at its send time.
     static func storeTiming(of spec: NotificationSpec, _ connection: any SQLConnection) throws(StoreError) {
+        try FrequencyCaps.store(spec, connection)
         guard spec.sendAt != nil || spec.throttlePerMinute != nil else { return }
         try connection.query(
             "UPDATE notifications SET send_at = ?, throttle_per_minute = ? WHERE id = ?",
