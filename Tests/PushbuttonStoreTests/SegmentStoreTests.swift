@@ -71,6 +71,24 @@ struct SegmentStoreTests {
         #expect(try tokens(store, .or([.tag("vip"), .locale("en")])) == [Self.token(3), Self.token(4), Self.token(5)])
     }
 
+    /// `time_zone` matches the zone a device registered, not the app's default for those without one.
+    @Test(arguments: StoreBackend.allCases)
+    func theTimeZoneLeafMatchesTheRegisteredZone(_ backend: StoreBackend) async throws {
+        let store = try await populated(backend)
+        for (number, zone) in [(1, "Europe/Paris"), (2, "America/New_York"), (3, "Europe/Paris"), (6, "Europe/Paris")] {
+            var registration = DeviceRegistration(
+                app: "chat", token: Self.token(number), tags: [], registeredAt: Self.t0)
+            registration.timeZone = zone
+            _ = try store.register(registration, now: Self.t0)
+        }
+        _ = try store.markInactive(app: "chat", token: Self.token(6), since: Self.t0 + 1, now: Self.t0 + 1)
+        #expect(try tokens(store, .timeZone("Europe/Paris")) == [Self.token(1), Self.token(3)])
+        #expect(try count(store, .timeZone("Asia/Tokyo")) == 0)
+        #expect(
+            try tokens(store, .not(.timeZone("Europe/Paris")))
+                == [Self.token(2), Self.token(4), Self.token(5)])
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func tapsMakeDevicesSeenAndTapped(_ backend: StoreBackend) async throws {
         let store = try await populated(backend)

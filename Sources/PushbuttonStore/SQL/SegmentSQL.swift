@@ -58,6 +58,9 @@ struct SegmentSQL {
                 .text(dashed), .text(underscored), .integer(prefix), .text(dashed + "-"), .integer(prefix),
                 .text(underscored + "_"),
             ]
+        case .timeZone(let zone):
+            condition += "(d.time_zone IS NOT NULL AND d.time_zone = ?)"
+            values.append(.text(zone))
         case .appVersion(let comparison, let version):
             // Devices whose version is not a number to compare keep -1 (see AppVersionNumber).
             condition += "(d.version_number IS NOT NULL AND d.version_number >= 0 AND d.version_number "

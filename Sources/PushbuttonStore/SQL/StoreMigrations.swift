@@ -293,6 +293,13 @@ enum StoreMigrations {
             ALTER TABLE campaign_tallies ADD COLUMN frequency_capped BIGINT NOT NULL DEFAULT 0;
             """
         ),
+        (
+            "51-devices-time-zone",
+            """
+            -- The `time_zone` segment leaf (issue 35): the app's devices in one zone by an index range, not a scan.
+            CREATE INDEX devices_time_zone ON devices (app, time_zone);
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
