@@ -39,8 +39,10 @@ enum FrequencyCaps {
         _ connection: any SQLConnection
     ) throws(StoreError) -> (sent: [LeasedRow], skipped: [LeasedRow]) {
         var caps: [String: (cap: FrequencyCap, held: Bool)] = [:]
-        for notification in Set(rows.map(\.notification)) {
-            if let cap = cap(in: specs[notification]) { caps[notification] = cap }
+        // Per notification (`specs` has one entry each), not per row: a lease without capped apps costs a
+        // look at each of its notifications' columns, nothing more.
+        for (notification, spec) in specs {
+            if let cap = cap(in: spec) { caps[notification] = cap }
         }
         guard !caps.isEmpty else { return (rows, []) }
         // The devices of the capped rows, by app.
