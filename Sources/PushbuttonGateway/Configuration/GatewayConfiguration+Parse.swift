@@ -294,12 +294,14 @@ extension GatewayConfiguration {
             limits = limits.reading(reader, diagnostics: &diagnostics)
         }
         let sending = AppConfiguration.readSending(app, diagnostics: &diagnostics)
+        let cap = AppConfiguration.readFrequencyCap(app, diagnostics: &diagnostics)
         guard let id, let topic, let manifest, let environment, let credentials else { return nil }
         var configuration = AppConfiguration(
             id: id, topic: topic, manifestPath: manifest, credentials: credentials, environment: environment,
             secretKeyDigests: secret, publishableKeyDigests: publishable, connections: connections)
         configuration.rateLimits = limits
         (configuration.defaultTimeZone, configuration.throttlePerMinute, configuration.quietHours) = sending
+        configuration.frequencyCap = cap
         return configuration
     }
 

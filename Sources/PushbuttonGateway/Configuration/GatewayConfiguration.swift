@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonStore
 
 /// What `pushbutton serve --config FILE` reads: where to listen, the store, the apps and their keys, the
 /// webhook and the limits. Read it with ``GatewayConfiguration/parse(_:baseDirectory:)``.
@@ -77,6 +78,8 @@ public struct AppConfiguration: Sendable {
     public var throttlePerMinute: Int?
     /// When campaigns do not reach a device, in its local time (`quiet_hours`; none when unset).
     var quietHours: QuietHours?
+    /// At most so many pushes to a device in a sliding window, for campaigns (`frequency_cap`; none when unset).
+    public var frequencyCap: FrequencyCap?
 
     public init(
         id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,

@@ -190,18 +190,22 @@ final class NotificationIntake: Sendable {
         // Each device's language from its registration: looked up only when there are languages to choose.
         let locales = payloads.languages.isEmpty ? [:] : try deviceLocales(app: app.id, tokens: tokens)
         var match = LocaleMatch(payloads.languages.keys)
-        // Quiet hours hold campaigns only: a single notification is sent when it says.
-        let due = try dueTimes(timing, tokens: tokens, app: app, quiet: nil, now: created).due
+        // Quiet hours hold a single notification only when it asks (`"quiet_hours": true`).
+        let quiet = timing.heldByQuietHours(campaign: false) ? app.configuration.quietHours : nil
+        let (due, held) = try dueTimes(timing, tokens: tokens, app: app, quiet: quiet, now: created)
         let deliveries = tokens.map {
             NewDelivery(
                 token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0])
+                payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0],
+                heldBecause: held.contains($0) ? QuietHours.heldReason : nil)
         }
         var spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: created,
             request: request.bytes, sendAt: timing.sendAt)
         spec.wakesWaiters = waited
+        spec.frequencyCap = app.configuration.frequencyCap
+        spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: false)
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
         let result = try storing { () throws(StoreError) in
             try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
@@ -299,12 +303,13 @@ final class NotificationIntake: Sendable {
     }
 
     /// `record` with what of it waits (scheduled, held, throttled) now. A single notification sent at once (no
-    /// `send_at`, no `local_time`: the bytes it was stored with never name it) waits for nothing: its zeros are
+    /// `send_at`, no `local_time` or `quiet_hours`: the bytes it was stored with never name them) waits for nothing: its zeros are
     /// known without the two reads, which every `POST` would otherwise pay.
     func scheduled(_ record: NotificationRecord) throws(GatewayError) -> NotificationRecord {
         var record = record
         if record.spec.kind == .notification, record.spec.sendAt == nil,
-            !Self.names(Array("\"local_time\"".utf8), in: record.spec.request)
+            !Self.names(Array("\"local_time\"".utf8), in: record.spec.request),
+            !Self.names(Array("\"quiet_hours\"".utf8), in: record.spec.request)
         {
             record.schedule = ScheduleCounts()
             return record

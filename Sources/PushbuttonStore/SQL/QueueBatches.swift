@@ -134,7 +134,7 @@ enum QueueBatches {
 
     /// ``take(_:limit:token:until:restDue:into:_:)`` for a batch of a throttled campaign (its rate row locked
     /// by the caller's `rate`): at most what its ``SendRate`` grants now, the rest of the batch pushed to when
-    /// the next second's worth is due; the campaign's next free slot moved on by what was taken.
+    /// the next burst is due; the campaign's next free slot moved on by what was taken.
     private static func takeThrottled(
         _ batch: [SQLValue], perMinute: Int, nextSlot: Date, limit: Int, token: String, until: Date, now: Date,
         into leased: inout [LeasedRow], _ connection: any SQLConnection

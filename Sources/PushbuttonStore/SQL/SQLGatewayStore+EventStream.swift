@@ -42,6 +42,13 @@ extension SQLGatewayStore: EventStreamStore {
         for id in notifications { try raiseCampaignFinished(id, now: now, connection) }
     }
 
+    /// Raises `campaign.finished` for those of `ids` whose queue is empty (their last recipients skipped at a
+    /// lease, over a frequency cap). Nothing when the stream does not stream it.
+    func raiseCampaignsFinished(_ ids: Set<String>, now: Date, _ connection: any SQLConnection) throws(StoreError) {
+        guard streamedEvents.contains(.campaignFinished) else { return }
+        for id in ids.sorted() { try raiseCampaignFinished(id, now: now, connection) }
+    }
+
     /// **A campaign is finished** when none of its recipients is queued or leased (by its tallies): the
     /// first time that happens, one `campaign.finished` event with its counts (a page added later does not
     /// raise another: the event's key is the campaign's).

@@ -282,6 +282,33 @@ enum StoreMigrations {
             """
         ),
         ExperimentSchema.migration,
+        (
+            "50-frequency-cap",
+            """
+            -- Frequency caps (issue 35): a notification of an app with a cap carries it (its sends count toward
+            -- it; cap_held 1: its recipients over it are skipped), and every send of such an app is recorded per
+            -- device when leased, so a lease counts a device's sends in the window with one index range read.
+            ALTER TABLE notifications ADD COLUMN cap_max INTEGER;
+            ALTER TABLE notifications ADD COLUMN cap_seconds {REAL};
+            ALTER TABLE notifications ADD COLUMN cap_held INTEGER;
+            CREATE TABLE device_sends (
+                delivery_id {KEY},
+                app TEXT NOT NULL,
+                token TEXT NOT NULL,
+                sent_at {REAL} NOT NULL
+            );
+            CREATE INDEX device_sends_device ON device_sends (app, token, sent_at);
+            -- Campaign recipients skipped over the cap, beside the counts by state (skipped includes them).
+            ALTER TABLE campaign_tallies ADD COLUMN frequency_capped BIGINT NOT NULL DEFAULT 0;
+            """
+        ),
+        (
+            "51-devices-time-zone",
+            """
+            -- The `time_zone` segment leaf (issue 35): the app's devices in one zone by an index range, not a scan.
+            CREATE INDEX devices_time_zone ON devices (app, time_zone);
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
