@@ -7,7 +7,7 @@ import Foundation
 /// Calls are synchronous and may block on I/O: the gateway calls them off its event loop. Every write is
 /// committed before the call returns. Taps and stats (a later migration) will join deliveries by
 /// notification id and `apns-id`.
-public protocol GatewayStore: Sendable {
+public protocol GatewayStore: EventLeaseStore {
     // MARK: Devices
 
     /// Registers or refreshes a device. A device that APNs declared dead is revived only by a registration
@@ -79,6 +79,12 @@ public protocol GatewayStore: Sendable {
 
     /// Removes webhook events that were handed on.
     func finishWebhookEvents(_ ids: [Int64]) throws(StoreError)
+
+    /// Leases up to `limit` claimable webhook events for `duration` under a new token, oldest first: never
+    /// claimed ones, those whose backoff is over, and those whose holder let its lease run out (a dead process).
+    /// The relay renews, finishes or retries them through ``EventLeaseStore``.
+    func leaseWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<WebhookEvent>
 
     /// Gives leased recipients back (a worker shutting down): queued and due again, with the same `apns-id`.
     /// A lease holds recipients in batches: those of a batch only partly given back come again when the

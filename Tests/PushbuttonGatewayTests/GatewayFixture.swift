@@ -42,7 +42,7 @@ struct GatewayFixture {
         let ca = caFile.map { #", "ca": "\#($0)""# } ?? ""
         let webhook =
             webhookPort.map {
-                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)", "outbox": "webhook.outbox"\#(stream)},"#
+                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)"\#(stream)},"#
             } ?? ""
         return """
             {

@@ -85,6 +85,26 @@ final class ThreadRecordingStore: GatewayStore {
         note()
         try inner.finishWebhookEvents(ids)
     }
+    func leaseWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<WebhookEvent>
+    {
+        note()
+        return try inner.leaseWebhookEvents(limit: limit, duration: duration, now: now)
+    }
+    func renewEventLease(_ lease: EventLease, until: Date) throws(StoreError) -> Int {
+        note()
+        return try inner.renewEventLease(lease, until: until)
+    }
+    func finishEvents(_ ids: [Int64], lease: EventLease) throws(StoreError) -> Int {
+        note()
+        return try inner.finishEvents(ids, lease: lease)
+    }
+    func retryEvents(_ ids: [Int64], lease: EventLease, at: Date, failed: Bool, maximumAttempts: Int)
+        throws(StoreError) -> [Int64]
+    {
+        note()
+        return try inner.retryEvents(ids, lease: lease, at: at, failed: failed, maximumAttempts: maximumAttempts)
+    }
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError) { try inner.release(deliveries) }
     func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {
         note()

@@ -132,8 +132,6 @@ extension GatewayConfiguration {
                         hint: "for example sqlite:gateway.db or postgres://pushbutton@db.internal:5432/pushbutton"))
             }
         }
-        let defaultStoreDirectory =
-            store.hasPrefix("sqlite:") ? (String(store.dropFirst(7)) as NSString).deletingLastPathComponent : base
         var webhook: WebhookConfiguration?
         if let reader = top.object("webhook", what: "'webhook'", diagnostics: &diagnostics) {
             reader.unknownKeys(known: ["url", "secret", "outbox", "events"], diagnostics: &diagnostics)
@@ -152,13 +150,17 @@ extension GatewayConfiguration {
                         "the webhook secret is too short to sign with (\(secret.utf8.count) bytes)",
                         hint: "use at least 16 random bytes, e.g. openssl rand -hex 32"))
             }
-            let outbox =
-                reader.string("outbox", diagnostics: &diagnostics).map { resolve($0, base) }
-                ?? resolve("pushbutton-webhook.outbox", defaultStoreDirectory)
-            let events = EventStreamConfiguration.read(reader, diagnostics: &diagnostics)
-            if let url, let secret {
-                webhook = WebhookConfiguration(url: url, secret: secret, outboxPath: outbox, events: events)
+            if let outbox = reader.string("outbox", diagnostics: &diagnostics) {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, .unknownValue, at: reader.path.appending("outbox"),
+                        "'outbox' is no longer used: the webhook's events wait in the store and any process posts them",
+                        hint:
+                            "remove it; post what an old outbox still holds with pushbutton outbox drain \(outbox) --endpoint URL"
+                    ))
             }
+            let events = EventStreamConfiguration.read(reader, diagnostics: &diagnostics)
+            if let url, let secret { webhook = WebhookConfiguration(url: url, secret: secret, events: events) }
         }
         var apps: [AppConfiguration] = []
         let appsPath = JSONPath.root.appending("apps")

@@ -35,7 +35,7 @@ extension GatewayConfiguration {
             ("limits.maxWaitSeconds", "\(maximumWaitSeconds)"), ("limits.maxWaiters", "\(maximumWaiters)"),
         ]
         if let webhook {
-            lines += [("webhook.url", webhook.url), ("webhook.secret", "***"), ("webhook.outbox", webhook.outboxPath)]
+            lines += [("webhook.url", webhook.url), ("webhook.secret", "***")]
             if let events = webhook.events {
                 lines += [
                     ("webhook.events.url", events.url ?? webhook.url),

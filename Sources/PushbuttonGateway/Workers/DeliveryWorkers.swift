@@ -66,12 +66,15 @@ final class DeliveryWorkers: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
             if let webhook {
-                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now, clock: clock)
+                let relay = WebhookRelay(
+                    store: store, webhook: webhook, threads: threads, now: now, clock: clock,
+                    lease: options.lease.seconds)
                 group.addTask { await relay.run() }
             }
             if let webhook, let stream = webhook.configuration.events, let events = store as? any EventStreamStore {
                 let relay = EventStreamRelay(
-                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock)
+                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock,
+                    lease: options.lease.seconds)
                 group.addTask { await relay.run() }
             }
         }
