@@ -56,9 +56,12 @@ public protocol GatewayStore: EventLeaseStore {
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> PageAppendResult?
 
-    /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`.
-    /// Several processes may lease at once; none gets a recipient another holds.
-    func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]
+    /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`,
+    /// none of the apps `excludingApps` (those whose APNs cannot be reached: their recipients would only be
+    /// given back, and would take the lease's room from other apps'). Several processes may lease at once; none
+    /// gets a recipient another holds.
+    func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
 
     /// Holds the leases `tokens` until `until` (a worker whose batch takes longer to send than the lease lasts):
     /// a lease that already ran out and was taken over is left to its new holder. Returns how many batches are
@@ -173,5 +176,12 @@ extension GatewayStore {
         throws(StoreError) -> Bool
     {
         try complete([CompletedDelivery(delivery, outcome: outcome, attempts: attempts)], now: now).first ?? false
+    }
+}
+
+extension GatewayStore {
+    /// Leases up to `limit` due recipients of every app for `duration`.
+    public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        try lease(limit: limit, duration: duration, now: now, excludingApps: [])
     }
 }

@@ -50,8 +50,10 @@ final class UnavailableReadsStore: GatewayStore {
     ) throws(StoreError) -> PageAppendResult? {
         try inner.append(campaign: id, idempotency: idempotency, now: now, produce: produce)
     }
-    func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
-        try inner.lease(limit: limit, duration: duration, now: now)
+    func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
+    {
+        try inner.lease(limit: limit, duration: duration, now: now, excludingApps: excludingApps)
     }
     func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
         -> RecordedOutcomes

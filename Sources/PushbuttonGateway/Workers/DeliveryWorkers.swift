@@ -91,10 +91,11 @@ final class DeliveryWorkers: Sendable {
             let leased: [LeasedDelivery]
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
             let seen = signal.generation
+            let unreachable = unreachableApps()
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
                 leased = try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at)
+                    try store.lease(limit: limit, duration: duration, now: at, excludingApps: unreachable)
                 }
                 storeFailures = 0
             } catch {
@@ -112,7 +113,8 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                _ = await signal.wait(after: seen, timeout: await idleTimeout())
+                let timeout = idleTimeout(await idleTimeout(), passedOver: !unreachable.isEmpty)
+                _ = await signal.wait(after: seen, timeout: timeout)
                 continue
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).

@@ -2,7 +2,15 @@ import Foundation
 
 /// Leases: due recipients taken by a worker for a while, and given back.
 extension SQLGatewayStore {
+    /// Leases up to `limit` due recipients of every app for `duration`.
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        try lease(limit: limit, duration: duration, now: now, excludingApps: [])
+    }
+
+    /// Leases up to `limit` due recipients for `duration`, none of the apps `excludingApps`.
+    public func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
+    {
         let token = UUID().uuidString.lowercased()
         let (rows, payloads, specs, sharedBy) = try with { connection throws(StoreError) in
             // A lease is committed without waiting for the disk: a killed process loses nothing the kernel has,
@@ -12,6 +20,7 @@ extension SQLGatewayStore {
                 () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
                 let rows = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
+                    excludingApps: excludingApps,
                     rate: { (notification: String) throws(StoreError) in try rate(of: notification, connection) },
                     connection)
                 let payloads = try Self.ownPayloads(of: rows, connection)
