@@ -13,6 +13,19 @@ struct GatewayConfigurationTests {
         return path
     }
 
+    /// The old `workers.requestTimeoutSeconds` is still read as the APNs timeout, with a warning.
+    @Test func theWorkersOldTimeoutNameIsReadWithAWarning() throws {
+        let base = try directory()
+        let text = GatewayFixture.configurationText(
+            mockPort: 2197, caFile: nil, webhookPort: nil, store: "sqlite:gateway.db"
+        ).replacingOccurrences(of: #""apnsTimeoutSeconds": 5"#, with: #""requestTimeoutSeconds": 6"#)
+        let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: base)
+        let configuration = try #require(parsed.configuration, "\(parsed.diagnostics)")
+        #expect(configuration.workers.requestTimeout == .seconds(6))
+        let warning = try #require(parsed.diagnostics.first { $0.path.description == "workers.requestTimeoutSeconds" })
+        #expect(warning.severity == .warning && warning.message.contains("apnsTimeoutSeconds"))
+    }
+
     /// The webhook's events live in the store now: an old `outbox` setting still starts, with a warning.
     @Test func theOldWebhookOutboxSettingIsAWarning() throws {
         let base = try directory()

@@ -49,7 +49,7 @@ struct GatewayFixture {
               "listen": {"host": "127.0.0.1", "port": 0},
               "store": "\(store)",
               \(webhook)
-              "workers": {"count": \(workers), "batchSize": 200, "leaseSeconds": 30, "pollMilliseconds": 20, "requestTimeoutSeconds": 5},
+              "workers": {"count": \(workers), "batchSize": 200, "leaseSeconds": 30, "pollMilliseconds": 20, "apnsTimeoutSeconds": 5},
               "limits": {"maxBodyBytes": 4194304, "maxRecipients": 5000},
               "apps": [
                 {"id": "chat", "topic": "\(topic)", "manifest": "manifest.json",

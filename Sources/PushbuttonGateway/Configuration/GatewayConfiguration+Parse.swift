@@ -19,11 +19,12 @@ extension GatewayConfiguration {
     ]
     static let limitKeys =
         [
-            "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
-            "maxWaitSeconds", "maxWaiters",
+            "maxBodyBytes", "clientRequestTimeoutSeconds", "requestTimeoutSeconds", "idleTimeoutSeconds",
+            "maxRecipients", "maxConnections", "maxWaitSeconds", "maxWaiters",
         ] + RateLimits.keys
     static let workerKeys = [
-        "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "requestTimeoutSeconds",
+        "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "apnsTimeoutSeconds",
+        "requestTimeoutSeconds",
     ]
 
     /// Reads a configuration file's bytes. Relative paths in it (manifest, keys, TLS files, the SQLite store,
@@ -85,7 +86,12 @@ extension GatewayConfiguration {
             listen.maximumBodyBytes =
                 limits.integer("maxBodyBytes", in: 1024...(1 << 30), diagnostics: &diagnostics)
                 ?? listen.maximumBodyBytes
-            if let seconds = limits.integer("requestTimeoutSeconds", in: 1...3600, diagnostics: &diagnostics) {
+            // How long a client may take to send a request (`requestTimeoutSeconds` until it was renamed: the
+            // workers had a setting of that name for APNs).
+            if let seconds = limits.integer(
+                "clientRequestTimeoutSeconds", formerly: "requestTimeoutSeconds", in: 1...3600,
+                diagnostics: &diagnostics)
+            {
                 listen.requestTimeout = .seconds(seconds)
             }
             if let seconds = limits.integer("idleTimeoutSeconds", in: 1...86400, diagnostics: &diagnostics) {
@@ -114,7 +120,10 @@ extension GatewayConfiguration {
             if let attempts = reader.integer("maxAttempts", in: 1...100, diagnostics: &diagnostics) {
                 workers.retryPolicy.maximumAttempts = attempts
             }
-            if let seconds = reader.integer("requestTimeoutSeconds", in: 1...600, diagnostics: &diagnostics) {
+            // How long one APNs request may take (renamed from `requestTimeoutSeconds`).
+            if let seconds = reader.integer(
+                "apnsTimeoutSeconds", formerly: "requestTimeoutSeconds", in: 1...600, diagnostics: &diagnostics)
+            {
                 workers.requestTimeout = .seconds(seconds)
             }
         }
