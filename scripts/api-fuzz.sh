@@ -123,6 +123,18 @@ checks.negative_data_rejection.enabled = false
 [[operations]]
 include-operation-id = "deviceSummary"
 checks.unsupported_method.enabled = false
+checks.allow_header_conformance.enabled = false
+# Finding "tz database": a device's time_zone must be a name the tz database knows, which a schema cannot list.
+[[operations]]
+include-operation-id = "registerDevice"
+checks.positive_data_acceptance.enabled = false
+# Finding "saved segments": {"saved": NAME} must name a segment saved before, which the schema cannot know.
+[[operations]]
+include-operation-id = "saveSegment"
+checks.positive_data_acceptance.enabled = false
+[[operations]]
+include-operation-id = "countAudience"
+checks.positive_data_acceptance.enabled = false
 TOML
 
 started=$(date +%s)
