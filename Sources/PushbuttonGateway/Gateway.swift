@@ -92,12 +92,7 @@ public final class Gateway: Sendable {
             }
         }
         let metrics = GatewayMetrics()
-        var webhook: WebhookNotifier?
-        if let settings = configuration.webhook {
-            do { webhook = try WebhookNotifier(settings) } catch {
-                throw await abandon(StartError(message: "the webhook outbox \(settings.outboxPath): \(error)"))
-            }
-        }
+        let webhook = configuration.webhook.map { WebhookNotifier($0) }
         // The stream's events are raised by every process with the setting (tap routes too, without workers).
         if let stream = configuration.webhook?.events, let events = store as? any EventStreamStore {
             events.streamEvents(stream.types)
@@ -133,10 +128,7 @@ public final class Gateway: Sendable {
         let wakeOnCommit =
             configuration.workers.count > 0 ? store.observeCommittedWork { signal.raise() } : WorkObservation {}
         let background = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await workers.run() }
-                if let webhook { group.addTask { await webhook.run() } }
-            }
+            await workers.run()
         }
         return Gateway(
             configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
@@ -192,7 +184,7 @@ public final class Gateway: Sendable {
 
     /// Stops the way SIGTERM asks: `/readyz` answers 503 at once, the API stops accepting and answers the
     /// requests under way, each worker finishes the batch it is sending and records its outcomes, a batch
-    /// leased but not started goes back to the queue at once, the webhook relay and outbox stop, and the APNs
+    /// leased but not started goes back to the queue at once, the webhook relays give back what they hold, and the APNs
     /// connections close; every thread the gateway started has ended when it returns. The caller bounds the
     /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {

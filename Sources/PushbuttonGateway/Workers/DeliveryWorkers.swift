@@ -72,12 +72,15 @@ final class DeliveryWorkers: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
             if let webhook {
-                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now, clock: clock)
+                let relay = WebhookRelay(
+                    store: store, webhook: webhook, threads: threads, now: now, clock: clock,
+                    lease: options.lease.seconds)
                 group.addTask { await relay.run() }
             }
             if let webhook, let stream = webhook.configuration.events, let events = store as? any EventStreamStore {
                 let relay = EventStreamRelay(
-                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock)
+                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock,
+                    lease: options.lease.seconds)
                 group.addTask { await relay.run() }
             }
         }
@@ -94,10 +97,11 @@ final class DeliveryWorkers: Sendable {
             let leased: [LeasedDelivery]
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
             let seen = signal.generation
+            let unreachable = unreachableApps()
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
                 leased = try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at)
+                    try store.lease(limit: limit, duration: duration, now: at, excludingApps: unreachable)
                 }
                 storeFailures = 0
             } catch {
@@ -118,7 +122,8 @@ final class DeliveryWorkers: Sendable {
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                _ = await signal.wait(after: seen, timeout: await idleTimeout())
+                let timeout = idleTimeout(await idleTimeout(), passedOver: !unreachable.isEmpty)
+                _ = await signal.wait(after: seen, timeout: timeout)
                 continue
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).

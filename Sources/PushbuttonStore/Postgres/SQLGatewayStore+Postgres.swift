@@ -24,8 +24,10 @@ extension SQLGatewayStore {
         clock: AnyDurationClock
     ) throws(StoreError) -> SQLGatewayStore {
         let gate = ReconnectGate(clock: clock)
-        var opened: [any SQLConnection] = []
-        for _ in 0..<max(1, connections) { opened.append(try PostgresConnection(url: url, gate: gate)) }
+        var opened: [PostgresConnection] = []
+        for _ in 0..<max(2, connections) { opened.append(try PostgresConnection(url: url, gate: gate)) }
+        // Before anything relies on a session (the migrations' advisory lock first).
+        try PostgresConnection.checkSessions(opened[0], opened[1])
         try StoreMigrations.migrate(opened[0], dialect: .postgres, now: now)
         try numberAppVersions(opened[0])
         let committedWork = CommittedWork(listenURL: url, listenerRetry: listenerRetry)

@@ -2,19 +2,28 @@ import Foundation
 
 /// Leases: due recipients taken by a worker for a while, and given back.
 extension SQLGatewayStore {
+    /// Leases up to `limit` due recipients of every app for `duration`.
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        try lease(limit: limit, duration: duration, now: now, excludingApps: [])
+    }
+
+    /// Leases up to `limit` due recipients for `duration`, none of the apps `excludingApps`.
+    public func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
+    {
         // A lease whose recipients were all skipped over their frequency cap took nothing to send while more
         // may be due: taken again at once (a few times), not left to the workers' idle wait.
         for _ in 0..<7 {
-            let (leased, skipped) = try leaseOnce(limit: limit, duration: duration, now: now)
+            let (leased, skipped) = try leaseOnce(
+                limit: limit, duration: duration, now: now, excludingApps: excludingApps)
             if !leased.isEmpty || skipped == 0 { return leased }
         }
-        return try leaseOnce(limit: limit, duration: duration, now: now).leased
+        return try leaseOnce(limit: limit, duration: duration, now: now, excludingApps: excludingApps).leased
     }
 
     /// One lease in one transaction: the recipients to send, and how many it skipped over their cap.
-    private func leaseOnce(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
-        -> (leased: [LeasedDelivery], skipped: Int)
+    private func leaseOnce(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>)
+        throws(StoreError) -> (leased: [LeasedDelivery], skipped: Int)
     {
         let token = UUID().uuidString.lowercased()
         let (rows, payloads, specs, sharedBy, skipped) = try with { connection throws(StoreError) in
@@ -27,6 +36,7 @@ extension SQLGatewayStore {
                 ) in
                 let taken = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
+                    excludingApps: excludingApps,
                     rate: { (notification: String) throws(StoreError) in try rate(of: notification, connection) },
                     connection)
                 let specs = try headerColumns(of: taken, connection)

@@ -309,6 +309,18 @@ enum StoreMigrations {
             CREATE INDEX devices_time_zone ON devices (app, time_zone);
             """
         ),
+        (
+            "50-webhook-leases",
+            """
+            -- The webhook's events and the stream's batches are posted from the store by whichever process
+            -- leases them (no outbox file of one process): a lease's token says who may finish them, and
+            -- claimed_until is the lease's expiry or, with no token, the end of a failed post's backoff.
+            ALTER TABLE webhook_events ADD COLUMN lease_token TEXT;
+            ALTER TABLE webhook_events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE stream_events ADD COLUMN lease_token TEXT;
+            ALTER TABLE stream_events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
