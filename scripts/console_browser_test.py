@@ -8,6 +8,7 @@ to --out. Run by ConsoleBrowserTests (make test) against a gateway it started on
 Exit status 0 when every check passed; otherwise 1, with the failed check on stderr.
 """
 import argparse
+import datetime
 import json
 import os
 import sys
@@ -17,7 +18,9 @@ from selenium import webdriver
 from selenium.common.exceptions import (NoSuchElementException, NoSuchFrameException,
                                         StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 
@@ -34,7 +37,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--base", required=True, help="the gateway, e.g. http://127.0.0.1:8080")
     parser.add_argument("--key", required=True, help="a secret API key of the app")
-    parser.add_argument("--recipients", required=True, help="a recipient list file to upload")
+    parser.add_argument("--recipients", help="a recipient list file to upload")
+    parser.add_argument("--levers", action="store_true", help="instead: a scheduled local-time campaign to a "
+                        "segment built in the audience builder, with a second language (issue 35)")
     parser.add_argument("--out", required=True, help="the directory for the screenshots")
     parser.add_argument("--taps-command", help="once the campaign is finished, write its id to this file and wait "
                         "for FILE.done (the caller posts taps for it meanwhile)")
@@ -115,6 +120,13 @@ def main():
         check(cookies.get("pb_console", {}).get("httpOnly") is True, "the session cookie is HttpOnly")
         check(cookies.get("pb_console", {}).get("sameSite") == "Strict", "the session cookie is SameSite=Strict")
         steps.append("signed in")
+        if args.levers:
+            levers(driver, wait, shot, steps, preview_title, type_into)
+            problems = [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+            check(not problems, "the browser reported: %s" % problems)
+            driver.quit()
+            print(json.dumps({"steps": steps, "screenshots": shots}))
+            return 0
 
         # Compose for the category with three buttons.
         Select(driver.find_element(By.ID, "category")).select_by_value("message")
@@ -133,10 +145,10 @@ def main():
         wait.until(lambda d: preview_title() == "Dinner tonight?")
         steps.append("preview changed with the title")
 
-        # Another locale: the buttons' French titles.
-        Select(driver.find_element(By.ID, "locale")).select_by_value("fr")
+        # Another language's tab: the buttons' French titles.
+        driver.find_element(By.CSS_SELECTOR, "label[for=tab-fr]").click()
         wait.until(lambda d: preview_buttons() == ["Répondre", "J’aime", "Supprimer"])
-        Select(driver.find_element(By.ID, "locale")).select_by_value("en")
+        driver.find_element(By.CSS_SELECTOR, "label[for=tab-en]").click()
         wait.until(lambda d: preview_buttons() == ["Reply", "Like", "Delete"])
         steps.append("preview follows the locale")
 
@@ -155,8 +167,8 @@ def main():
         type_into("args.like", '{"url": "https://api.example.com/messages/42/like"}')
         wait.until(lambda d: d.find_element(By.ID, "diag-button.like").text.strip() == "")
         type_into("action_args", '{"message_id": 42}')
-        time.sleep(0.5)
-        wait.until(lambda d: preview_title() == "Dinner tonight?")
+        wait.until(lambda d: d.find_element(By.ID, "diag-action_args").text.strip() == ""
+                   and preview_title() == "Dinner tonight?")
         shot("02-compose")
 
         # The compose page on a phone-sized screen: nothing wider than the screen.
@@ -236,6 +248,96 @@ def main():
     driver.quit()
     print(json.dumps({"steps": steps, "screenshots": shots}))
     return 0
+
+
+def levers(driver, wait, shot, steps, preview_title, type_into):
+    """Issue 35's controls: a second language's tab switches the preview, the audience builder's live count
+    follows its conditions, and a campaign scheduled at a wall-clock time on each device is listed as scheduled.
+    Every wait is for a condition of the page, bounded by `wait`'s timeout."""
+    Select(driver.find_element(By.ID, "category")).select_by_value("message")
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".button-row")) == 3)
+    type_into("title", "Holiday hours")
+    type_into("body", "We open at ten on the 24th.")
+    wait.until(lambda d: preview_title() == "Holiday hours")
+
+    # The French tab: its own title, and the preview in French.
+    driver.find_element(By.CSS_SELECTOR, "label[for=tab-fr]").click()
+    field = driver.find_element(By.ID, "loc.fr.title")
+    wait.until(lambda d: field.is_displayed())
+    field.send_keys("Horaires des fêtes")
+    wait.until(lambda d: preview_title() == "Horaires des fêtes"
+               and d.find_element(By.ID, "preview-locale").text == "fr")
+    check(not driver.find_element(By.ID, "title").is_displayed(), "the default text's tab is hidden")
+    steps.append("preview title follows the fr tab")
+    driver.find_element(By.CSS_SELECTOR, "label[for=tab-en]").click()
+    wait.until(lambda d: preview_title() == "Holiday hours")
+    steps.append("preview title back to the default tab")
+    # With the keyboard: the tabs are a radio group, the arrow keys move between them.
+    driver.execute_script("document.getElementById('tab-en').focus()")
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    wait.until(lambda d: d.find_element(By.ID, "tab-fr").is_selected()
+               and d.find_element(By.ID, "loc.fr.title").is_displayed()
+               and preview_title() == "Horaires des fêtes", "the right arrow key chose the fr tab")
+    ActionChains(driver).send_keys(Keys.ARROW_LEFT).perform()
+    wait.until(lambda d: d.find_element(By.ID, "tab-en").is_selected() and preview_title() == "Holiday hours")
+    steps.append("the arrow keys switch the language tabs")
+
+    # The audience builder: one condition, then a second, the count following each.
+    driver.find_element(By.ID, "to-segment").click()
+    wait.until(lambda d: d.find_element(By.ID, "audience").is_displayed())
+
+    def count():
+        return driver.find_element(By.ID, "audience-count").get_attribute("data-count")
+
+    Select(driver.find_element(By.ID, "seg.0.kind")).select_by_value("tag")
+    driver.find_element(By.ID, "seg.0.value").send_keys("beta")
+    wait.until(lambda d: count() == "4", "the count of the tag 'beta' is 4")
+    first = count()
+    driver.find_element(By.ID, "add-condition").click()
+    wait.until(lambda d: d.find_elements(By.ID, "seg.1.kind"))
+    check(driver.switch_to.active_element.get_attribute("id") == "seg.1.kind", "the new condition has the focus")
+    Select(driver.find_element(By.ID, "seg.1.kind")).select_by_value("app_version")
+    driver.find_element(By.ID, "seg.1.value").send_keys(">=2.1")
+    wait.until(lambda d: count() == "1", "the count with app_version >=2.1 is 1")
+    steps.append("live count %s -> %s when a condition was added" % (first, count()))
+    # Removing it brings the count back; the focus stays in the builder; adding it again renumbers nothing.
+    driver.find_element(By.CSS_SELECTOR, "li.condition[data-row='1'] button.remove").click()
+    wait.until(lambda d: count() == "4" and not d.find_elements(By.ID, "seg.1.kind"), "the count after removing")
+    check(driver.switch_to.active_element.get_attribute("id") == "seg.0.kind", "the focus moved to the row left")
+    driver.find_element(By.ID, "add-condition").click()
+    wait.until(lambda d: d.find_elements(By.ID, "seg.1.kind"))
+    Select(driver.find_element(By.ID, "seg.1.kind")).select_by_value("app_version")
+    driver.find_element(By.ID, "seg.1.value").send_keys(">=2.1")
+    wait.until(lambda d: count() == "1", "the count with the condition added again")
+    steps.append("removing the condition brought the count back to 4")
+    shot("08-audience-builder")
+
+    # When: 09:00 on each device's clock, the day after tomorrow; a throttle.
+    driver.find_element(By.ID, "when-local").click()
+    at = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=2)).strftime("%Y-%m-%dT09:00")
+    send_at = driver.find_element(By.ID, "send_at")
+    wait.until(lambda d: send_at.is_displayed())
+    # A datetime-local control's keyboard entry follows the browser's locale: the value is set as a script would.
+    driver.execute_script("arguments[0].value = arguments[1];"
+                          "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", send_at, at)
+    type_into("throttle_per_minute", "600")
+    wait.until(lambda d: d.find_element(By.ID, "diag-send_at").text.strip() == ""
+               and d.find_element(By.ID, "diag-throttle_per_minute").text.strip() == "")
+    driver.find_element(By.ID, "send").click()
+    wait.until(lambda d: "/console/campaigns/c_" in d.current_url)
+    state = driver.find_element(By.ID, "campaign-state").text
+    check(state == "scheduled", "the campaign is scheduled, not %r" % state)
+    steps.append("campaign %s is %s: %s" % (driver.current_url.rsplit("/", 1)[-1], state,
+                                            driver.find_element(By.ID, "campaign-send-at").text))
+    shot("09-campaign-scheduled")
+
+    driver.find_element(By.LINK_TEXT, "Campaigns").click()
+    wait.until(lambda d: d.find_elements(By.ID, "campaigns"))
+    row = driver.find_element(By.CSS_SELECTOR, "#campaigns tbody tr")
+    check("Holiday hours" in row.text and "scheduled" in row.text and "local time" in row.text,
+          "the campaign is listed as scheduled at local time: %r" % row.text)
+    steps.append("listed as scheduled")
+    shot("10-campaigns-scheduled")
 
 
 if __name__ == "__main__":

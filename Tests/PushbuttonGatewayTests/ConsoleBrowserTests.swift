@@ -11,8 +11,10 @@ import Testing
 /// (scripts/deps.sh installs them) through scripts/console_browser_test.py, against a gateway and a mock APNs
 /// on 127.0.0.1. The script signs in, composes for a category with three buttons, sees the preview follow the
 /// title and an invalid URL's diagnostic beside its button, sends to an uploaded list as a campaign and finds
-/// the campaign's chart; its screenshots are in .build/console-screenshots.
-@Suite(.timeLimit(.minutes(4)))
+/// the campaign's chart; its screenshots are in .build/console-screenshots. A second run composes a campaign
+/// scheduled at a wall-clock time on each device to an audience built in the audience builder (the live count
+/// following a condition added), with a French tab that switches the preview, and finds it listed as scheduled.
+@Suite(.serialized, .timeLimit(.minutes(4)))
 struct ConsoleBrowserTests {
     typealias F = ConsoleFixture
 
@@ -74,6 +76,29 @@ struct ConsoleBrowserTests {
             #expect(
                 bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) && bytes.count > 10_000, "\(path) is not a screenshot")
         }
+    }
+
+    @Test func scheduledLocalTimeCampaignToABuiltAudienceInChromium() async throws {
+        let fixture = try await ConsoleFixture()
+        defer { Task { await fixture.stop() } }
+        let screenshots = Self.packageRoot.appendingPathComponent(".build/console-screenshots-levers").path
+        try? FileManager.default.removeItem(atPath: screenshots)
+        let arguments = [
+            Self.packageRoot.appendingPathComponent("scripts/console_browser_test.py").path, "--base", fixture.base,
+            "--key", F.secret, "--out", screenshots, "--levers",
+        ]
+        let result = try await Blocking.run {
+            try Self.run("/usr/bin/python3", arguments, outputIn: fixture.directory, timeout: 150)
+        }
+        #expect(result.status == 0, "the browser test failed: \(result.stderr)\n\(result.stdout)")
+        let report = try? JSONParser.parse(Array(result.stdout.utf8))
+        let steps = report?.objectValue?["steps"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(steps.contains("preview title follows the fr tab"), "\(steps)")
+        #expect(steps.contains("the arrow keys switch the language tabs"), "\(steps)")
+        #expect(steps.contains("live count 4 -> 1 when a condition was added"), "\(steps)")
+        #expect(steps.contains("removing the condition brought the count back to 4"), "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("campaign c_") && $0.contains("is scheduled") }, "\(steps)")
+        #expect(steps.contains("listed as scheduled"), "\(steps)")
     }
 
     /// Runs a program to its end (killed after `timeout` seconds): its status and output. The output goes to

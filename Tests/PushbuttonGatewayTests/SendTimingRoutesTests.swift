@@ -112,6 +112,26 @@ struct SendTimingRoutesTests {
         #expect(newYork.map(\.token) == [F.token(2)])
     }
 
+    /// A campaign to a segment times each of the segment's devices as it times a recipient line: 09:00 on the
+    /// device's clock (Paris: passed, at once; New York: 14:00Z).
+    @Test func aSegmentCampaignsDevicesAreDueAtTheirLocalTime() throws {
+        let fixture = try RouterClient(now: { Self.now })
+        for (number, zone) in [(1, "Europe/Paris"), (2, "America/New_York")] {
+            let answer = fixture.request(
+                "PUT", "/v1/apps/chat/devices/\(F.token(number))",
+                json: #"{"time_zone": "\#(zone)", "tags": ["beta"]}"#)
+            #expect(answer.status < 300, "\(answer.body)")
+        }
+        let created = fixture.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: #"{"to": {"segment": {"tag": "beta"}}, "category": "message", "body": "Hi", "#
+                + #""send_at": "2026-12-01T09:00:00", "local_time": true}"#)
+        #expect(created.status == 202, "\(created.body)")
+        #expect(counts(created)["scheduled"] == 1, "\(created.body)")
+        #expect(try fixture.store.lease(limit: 10, duration: 86_400, now: Self.now).map(\.token) == [F.token(1)])
+        #expect(try fixture.store.nextDue(now: Self.now) == Self.now + 2 * 3600)
+    }
+
     @Test func aLocalTimeCampaignTomorrowWaitsInEveryZone() throws {
         let fixture = try RouterClient(now: { Self.now })
         _ = fixture.request("PUT", "/v1/apps/chat/devices/\(F.token(1))", json: #"{"time_zone": "Europe/Paris"}"#)

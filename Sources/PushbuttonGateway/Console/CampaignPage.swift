@@ -23,12 +23,12 @@ enum CampaignPage {
             <section class="panel" aria-labelledby="progress-heading">
             <h2 id="progress-heading">\(text.isEmpty ? "Campaign" : text)</h2>
             <p>Campaign <span class="mono" id="campaign-id">\(record.spec.id)</span> · category \
-            <strong>\(category)</strong> · created \(time(record.spec.createdAt)) · \(record.state)</p>
+            <strong>\(category)</strong> · created \(time(record.spec.createdAt)) · \(CampaignTiming.state(record))</p>
             <label for="progress">Progress: \(ConsolePage.count(finished)) of \(ConsolePage.count(record.total)) \
             recipients finished</label>
             <progress id="progress" max="\(max(1, record.total))" value="\(finished)"></progress>
             </section>
-
+            \(CampaignTiming.section(record))
             """
         let titles = Dictionary(
             (catalog.category(category)?.actions ?? []).map {
@@ -75,6 +75,7 @@ enum CampaignPage {
                 """
         }
         let sent = stats?.sent ?? finished
+        let counts = CampaignTiming.counts(record)
         html += """
             <section class="panel" aria-labelledby="outcomes-heading">
             <h2 id="outcomes-heading">Deliveries</h2>
@@ -83,8 +84,8 @@ enum CampaignPage {
                 rejected: stats?.rejected ?? record.counts[.rejected] ?? 0,
                 failed: stats?.failed ?? record.counts[.failed] ?? 0, deadTokens: stats?.deadTokens, pending: pending))
             <div class="table-wrap"><table id="counts-table"><caption class="sr-only">Recipients by state</caption>
-            <thead><tr>\(DeliveryState.allCases.map { state -> HTML in "<th scope=\"col\" class=\"num\">\(state.rawValue)</th>" }.joined())</tr></thead>
-            <tbody><tr>\(DeliveryState.allCases.map { state -> HTML in "<td class=\"num\">\(ConsolePage.count(record.counts[state] ?? 0))</td>" }.joined())</tr></tbody>
+            <thead><tr>\(counts.map { state, _ -> HTML in "<th scope=\"col\" class=\"num\">\(state)</th>" }.joined())</tr></thead>
+            <tbody><tr>\(counts.map { state, count -> HTML in "<td class=\"num\" data-state=\"\(state)\">\(ConsolePage.count(count))</td>" }.joined())</tr></tbody>
             </table></div>
             </section>
             """

@@ -3,7 +3,8 @@ import Pushbutton
 import PushbuttonStore
 import PushbuttonSupport
 
-/// The campaign list: each campaign's title, category, when it was created and its progress.
+/// The campaign list: each campaign's title, category, when it was created, its state (scheduled, held,
+/// throttled…), when it is sent with its rate and expected finish, and its progress.
 enum CampaignsPage {
     /// What a campaign's first line asked for: its category and title (or body), for the list and its page.
     static func headline(_ record: NotificationRecord) -> (category: String, text: String) {
@@ -33,7 +34,7 @@ enum CampaignsPage {
                 <section class="panel"><div class="table-wrap"><table id="campaigns">
                 <caption class="sr-only">Campaigns, newest first</caption>
                 <thead><tr><th scope="col">Campaign</th><th scope="col">Category</th><th scope="col">Created</th>\
-                <th scope="col">State</th><th scope="col">Progress</th><th scope="col" class="num">Delivered</th>\
+                <th scope="col">State</th><th scope="col">When</th><th scope="col">Progress</th><th scope="col" class="num">Delivered</th>\
                 <th scope="col" class="num">Rejected</th><th scope="col" class="num">Failed</th></tr></thead><tbody>
 
                 """
@@ -45,7 +46,7 @@ enum CampaignsPage {
                     <tr><td><a href="/console/campaigns/\(id)">\(text.isEmpty ? record.spec.id : text)</a>\
                     <br><span class="mono">\(id)</span></td><td>\(category)</td>\
                     <td>\(CampaignPage.time(record.spec.createdAt))</td>\
-                    <td>\(record.state)</td>\
+                    <td class="state">\(CampaignTiming.state(record))</td><td>\(CampaignTiming.summary(record))</td>\
                     <td><progress max="\(max(1, record.total))" value="\(finished)" \
                     aria-label="\(finished) of \(record.total) recipients finished"></progress>\
                     \(ConsolePage.count(finished)) / \(ConsolePage.count(record.total))</td>\

@@ -1,12 +1,16 @@
 import Pushbutton
 
 /// What the compose page's form holds, read from its fields: the category, locale and text, an action and its
-/// arguments per button, the `action_args`, and whom to send it to. It becomes the same request body the API
+/// arguments per button, the `action_args`, the text in other languages (`localized`), whom to send it to (an
+/// audience built as a segment among them) and when. It becomes the same request body the API
 /// takes (``NotificationDraft``), so the console validates and sends exactly as `POST /v1/…` does.
 struct ComposeForm: Sendable {
     /// Whom the notification goes to.
     enum Audience: String, Sendable, CaseIterable {
-        case token, user, tag, list
+        case token, user, tag, segment, list
+
+        /// Whether sending creates a campaign (a segment reaches any number of devices; a list is uploaded).
+        var isCampaign: Bool { self == .segment || self == .list }
     }
 
     var category: String
@@ -26,6 +30,10 @@ struct ComposeForm: Sendable {
     var user: String
     var tag: String
     var recipients: FormFields.File?
+    var builder = AudienceBuilder()
+    var timing = ComposeTiming()
+    /// Text in other languages: by language, `title`, `subtitle` and `body` as typed (`loc.<language>.<field>`).
+    var localized: [String: [String: String]] = [:]
 
     /// The form's field names, which the page's diagnostics are attached to.
     enum Field {
@@ -33,6 +41,10 @@ struct ComposeForm: Sendable {
         static func arguments(_ button: String) -> String { "args." + button }
         /// The slot beside one button's controls.
         static func button(_ button: String) -> String { "button." + button }
+        /// A language's text field, or with `field` nil its tab's slot.
+        static func localized(_ language: String, _ field: String? = nil) -> String {
+            "loc." + language + (field.map { "." + $0 } ?? "")
+        }
     }
 
     init(
@@ -73,6 +85,16 @@ struct ComposeForm: Sendable {
         user = fields.text("to_user") ?? ""
         tag = fields.text("to_tag") ?? ""
         if let file = fields.files["recipients"], !file.bytes.isEmpty { recipients = file }
+        let intent = fields["intent"] ?? ""
+        builder = AudienceBuilder(
+            fields, adding: intent == "add_condition",
+            removing: intent.hasPrefix("remove_condition.") ? Int(intent.dropFirst("remove_condition.".count)) : nil)
+        timing = ComposeTiming(fields)
+        for (name, value) in fields.values where name.hasPrefix("loc.") {
+            let parts = name.split(separator: ".", maxSplits: 2).map(String.init)
+            guard parts.count == 3, NotificationDraft.localizedKeys.contains(parts[2]) else { continue }
+            localized[parts[1], default: [:]][parts[2]] = value
+        }
     }
 
     /// The request body (without `to`), and the diagnostics of fields that are not valid JSON.
@@ -96,6 +118,13 @@ struct ComposeForm: Sendable {
         if let arguments = Self.object(actionArguments, field: "action_args", what: "action_args", &diagnostics) {
             object["action_args"] = .object(arguments)
         }
+        var languages: [String: JSONValue] = [:]
+        for (language, texts) in localized {
+            let given = texts.filter { !$0.value.isEmpty }.mapValues(JSONValue.string)
+            if !given.isEmpty { languages[language] = .object(given) }
+        }
+        if !languages.isEmpty { object["localized"] = .object(languages) }
+        timing.apply(to: &object, diagnostics: &diagnostics)
         return (.object(object), diagnostics)
     }
 
@@ -123,7 +152,9 @@ struct ComposeForm: Sendable {
     }
 
     /// The form field a request diagnostic is about: `title`, `button.like` (its action and arguments),
-    /// `action_args`, `to`, `recipients`, or `form` for the rest.
+    /// `action_args`, `to`, `segment` (`to.segment…`), a builder row's `seg.N`, a language's `loc.fr.title`
+    /// (or `loc.fr`), a timing field (`send_at`, `send_zone`, `throttle_per_minute`, `ignore_quiet_hours`),
+    /// `recipients`, or `form` for the rest.
     static func field(of path: JSONPath) -> String {
         let keys = path.components.compactMap { component -> String? in
             if case .key(let key) = component { return key }
@@ -131,9 +162,17 @@ struct ComposeForm: Sendable {
         }
         guard let first = keys.first else { return "form" }
         switch first {
-        case "title", "subtitle", "body", "category", "action_args", "to", "recipients", "locale", "media": return first
+        case "title", "subtitle", "body", "category", "action_args", "recipients", "locale", "media": return first
+        case "to": return keys.count > 1 && keys[1] == "segment" ? "segment" : "to"
+        case "send_at", "local_time": return ComposeTiming.Field.sendAt
+        case ComposeTiming.Field.zone, ComposeTiming.Field.throttle, ComposeTiming.Field.ignoreQuietHours, "seg_saved":
+            return first
+        case "localized":
+            guard keys.count > 1 else { return "form" }
+            let field = keys.count > 2 && NotificationDraft.localizedKeys.contains(keys[2]) ? keys[2] : nil
+            return Field.localized(keys[1], field)
         case "buttons": return keys.count > 1 ? Field.button(keys[1]) : "form"
-        case _ where first.hasPrefix("button."): return first
+        case _ where first.hasPrefix("button.") || first.hasPrefix("seg."): return first
         case "tap": return "form"
         default: return "form"
         }

@@ -9,11 +9,13 @@ enum ComposePage {
     struct Status {
         var notice: String?
         var error: String?
+        /// The audience builder's count, when the server counted it (the "Count" button without the script).
+        var devices: Int?
     }
 
     static func render(
         _ form: ComposeForm, catalog: ConsoleCatalog, session: ConsoleSession, check: ComposeService.Check,
-        idempotencyKey: String, status: Status = Status()
+        idempotencyKey: String, status: Status = Status(), savedSegments: [String] = []
     ) -> HTML {
         let byField = check.byField
         func slot(_ field: String) -> HTML {
@@ -35,6 +37,8 @@ enum ComposePage {
             <form id="compose" method="post" action="/console/compose" enctype="multipart/form-data">
             <input type="hidden" name="csrf" value="\(session.csrfToken)">
             <input type="hidden" name="idempotency" value="\(idempotencyKey)">
+            <button type="submit" name="intent" value="preview" class="sr-only" tabindex="-1" aria-hidden="true">\
+            Update preview</button>
             <div class="columns">
             <section class="panel" aria-label="Notification">
             \(slot("form"))
@@ -50,23 +54,7 @@ enum ComposePage {
         html += """
             </select>
             \(slot("category"))
-            <label for="locale">Language of the preview</label>
-            <select id="locale" name="locale">
-            """
-        for locale in catalog.locales {
-            html += "<option value=\"\(locale)\"\(locale == form.locale ? " selected" : "")>\(locale)</option>\n"
-        }
-        html += """
-            </select>
-            <label for="title">Title</label>
-            <input type="text" id="title" name="title" value="\(form.title)"\(described("title"))>
-            \(slot("title"))
-            <label for="subtitle">Subtitle</label>
-            <input type="text" id="subtitle" name="subtitle" value="\(form.subtitle)"\(described("subtitle"))>
-            \(slot("subtitle"))
-            <label for="body">Body</label>
-            <textarea id="body" name="body" rows="3"\(described("body"))>\(form.body)</textarea>
-            \(slot("body"))
+            \(LanguageTabs.render(form, catalog: catalog, slot: slot, described: described))
             <label for="media_url">Media (optional)</label>
             <input type="url" id="media_url" name="media_url" value="\(form.mediaURL)" placeholder="https://…"\(described("media"))>
             <select id="media_type" name="media_type" aria-label="Media type">
@@ -133,7 +121,8 @@ enum ComposePage {
 
             """
         let audiences: [(ComposeForm.Audience, String)] = [
-            (.token, "A test device"), (.user, "A user"), (.tag, "A tag"), (.list, "A recipient list (campaign)"),
+            (.token, "A test device"), (.user, "A user"), (.tag, "A tag"), (.segment, "An audience (campaign)"),
+            (.list, "A recipient list (campaign)"),
         ]
         for (audience, label) in audiences {
             html +=
@@ -155,13 +144,15 @@ enum ComposePage {
             \(described("recipients"))>
             \(slot("recipients"))
             </fieldset>
+            \(form.builder.render(savedNames: savedSegments, devices: status.devices, slot: slot, described: described))
+            \(form.timing.render(slot: slot, described: described))
             <div class="actions-bar">
             <button type="submit" name="intent" value="preview" id="update-preview">Update preview</button>
             <button type="submit" name="intent" value="send" class="primary" id="send">Send</button>
             </div>
             </section>
             <section class="panel preview-panel" aria-labelledby="preview-heading">
-            <h2 id="preview-heading">Preview (\(form.locale))</h2>
+            <h2 id="preview-heading">Preview (<span id="preview-locale">\(form.locale)</span>)</h2>
 
             """
         if let preview = check.preview {
@@ -203,6 +194,28 @@ enum ComposePage {
             object["buttons"] = .integer(Int64(preview.buttons.count))
         }
         return .object(object)
+    }
+
+    /// The audience count endpoint's answer: `{"devices": N}`, or `{"devices": null}` with why and the
+    /// diagnostics by field. An audience being built is often incomplete: that is a `200` (the page shows it), not
+    /// an error the browser logs; a store that cannot count keeps its own status.
+    static func countResponse(_ counted: Result<Int, GatewayError>) -> HTTPResponse {
+        switch counted {
+        case .success(let devices):
+            return .json(200, .object(["devices": .integer(Int64(devices))]))
+        case .failure(let error):
+            let problems = error.diagnostics.map { diagnostic -> JSONValue in
+                .object([
+                    "field": .string(ComposeForm.field(of: diagnostic.path)), "message": .string(diagnostic.message),
+                ])
+            }
+            return .json(
+                error.status == 422 ? 200 : error.status,
+                .object([
+                    "devices": .null, "error": .string(error.diagnostics.first?.message ?? error.message),
+                    "diagnostics": .array(problems),
+                ]))
+        }
     }
 
     /// The frame's page before the form has a preview: markup, escaped as the `srcdoc` attribute's text.

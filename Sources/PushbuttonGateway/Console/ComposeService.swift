@@ -7,7 +7,7 @@ import PushbuttonStore
 /// The compose page's work: checks a ``ComposeForm`` against the app's manifest exactly as the API would, draws
 /// its preview, and sends it through the same intake as `POST /v1/apps/{app}/notifications` and `…/campaigns`:
 /// the form is handed over as a value and the answer used as one (no JSON written to call the intake, none
-/// read back).
+/// read back). The audience builder is counted by ``SegmentService``'s reader and the store's count.
 struct ComposeService: Sendable {
     let services: GatewayServices
 
@@ -34,12 +34,15 @@ struct ComposeService: Sendable {
         case refused(message: String, diagnostics: [Diagnostic])
     }
 
+    /// The form checked as the intake will check it: the payload in every language, the timing (`SendTiming`,
+    /// with the campaign's rules when it is one), and the audience builder's conditions, each at its row.
     func check(_ form: ComposeForm, app: AppRuntime, catalog: ConsoleCatalog) -> Check {
         let buttons = catalog.category(form.category)?.actions.map(\.identifier) ?? []
         let (value, formDiagnostics) = form.draftJSON(buttons: buttons)
         var diagnostics = formDiagnostics
         var preview: NotificationPreview?
         var read: [Diagnostic] = []
+        _ = SendTiming.read(value, campaign: form.audience.isCampaign, now: services.now(), diagnostics: &read)
         if let draft = NotificationDraft.read(value, campaign: true, diagnostics: &read) {
             diagnostics += read
             do {
@@ -49,7 +52,10 @@ struct ComposeService: Sendable {
             } catch {
                 diagnostics += error.diagnostics
             }
-            if let payload = Payload.parse(draft.payload).payload {
+            // The text the preview's language gets, as a device in that locale would (its fallbacks included).
+            var match = LocaleMatch(draft.localized.keys)
+            let shown = match.language(for: form.locale).map(draft.payload(in:)) ?? draft.payload
+            if let payload = Payload.parse(shown).payload {
                 preview = NotificationPreview(
                     payload: payload, categories: app.validator.categories, locale: form.locale, appName: app.id,
                     previewsHidden: false)
@@ -57,7 +63,67 @@ struct ComposeService: Sendable {
         } else {
             diagnostics += read
         }
+        if form.audience == .segment { diagnostics += audienceDiagnostics(form.builder, app: app) }
         return Check(preview: preview, diagnostics: diagnostics)
+    }
+
+    /// Each builder row read alone (its problems at `seg.N`), then the whole: nothing chosen is a problem too.
+    func audienceDiagnostics(_ builder: AudienceBuilder, app: AppRuntime) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        do {
+            for (row, leaf) in builder.leaves {
+                _ = try services.segments.read(
+                    leaf, at: .root.appending(AudienceBuilder.field(row)), app: app.id, diagnostics: &diagnostics)
+            }
+            if !builder.saved.isEmpty {
+                _ = try services.segments.read(
+                    .object(["saved": .string(builder.saved)]), at: .root.appending("seg_saved"),
+                    app: app.id, diagnostics: &diagnostics)
+            }
+        } catch {
+            diagnostics += error.diagnostics.isEmpty ? [Self.audienceProblem(error.message)] : error.diagnostics
+        }
+        if builder.expression == nil {
+            diagnostics.append(
+                Self.audienceProblem(
+                    "the audience has no condition",
+                    hint: "add a condition (a tag, a language…) or pick a saved segment"
+                ))
+        }
+        return diagnostics
+    }
+
+    private static func audienceProblem(_ message: String, hint: String? = nil) -> Diagnostic {
+        Diagnostic(.error, .missingField, at: .root.appending("to").appending("segment"), message, hint: hint)
+    }
+
+    /// How many active devices the builder's segment reaches now (`SegmentService`'s count, as
+    /// `POST /v1/apps/{app}/audience/count` answers), or why it cannot be counted.
+    func count(_ builder: AudienceBuilder, app: AppRuntime) -> Result<Int, GatewayError> {
+        let problems = audienceDiagnostics(builder, app: app).filter { $0.severity == .error }
+        guard problems.isEmpty, let expression = builder.expression else {
+            return .failure(.invalid(problems, what: "the audience"))
+        }
+        do throws(GatewayError) {
+            var diagnostics: [Diagnostic] = []
+            guard
+                let segment = try services.segments.read(
+                    expression, at: NotificationIntake.segmentPath, app: app.id, diagnostics: &diagnostics),
+                !diagnostics.containsErrors
+            else { return .failure(.invalid(diagnostics, what: "the audience")) }
+            let store = try services.segments.segments
+            let now = services.now()
+            return .success(
+                try storing { () throws(StoreError) in try store.countDevices(app: app.id, segment: segment, now: now) }
+            )
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The app's saved segments' names (none when the store cannot say).
+    func savedSegmentNames(app: AppRuntime) -> [String] {
+        ((try? services.segments.list(app: app)) ?? []).map(\.name)
     }
 
     func send(_ form: ComposeForm, app: AppRuntime, catalog: ConsoleCatalog, idempotencyKey: String?) -> Outcome {
@@ -78,6 +144,16 @@ struct ComposeService: Sendable {
                 let accepted = try services.campaigns.create(
                     app: app, campaign: IntakeRequest(value: .object(draft)), recipients: recipients,
                     idempotencyKey: idempotencyKey)
+                return .campaign(id: accepted.record.spec.id)
+            case .segment:
+                // The segment's devices are the campaign's recipients: no list.
+                guard let expression = form.builder.expression else {
+                    return .refused(message: "The audience has no condition; nothing was sent.", diagnostics: [])
+                }
+                draft["to"] = .object(["segment": expression])
+                let accepted = try services.campaigns.create(
+                    app: app, campaign: IntakeRequest(value: .object(draft)),
+                    recipients: RecipientList([], path: .root.appending("recipients")), idempotencyKey: idempotencyKey)
                 return .campaign(id: accepted.record.spec.id)
             case .token, .user, .tag:
                 let recipient: (String, JSONValue) =

@@ -8,6 +8,9 @@ struct ConsoleCatalog: Sendable {
     var defaultLocale: String
     /// The default locale first, then the manifest's other locales and those its titles are translated into.
     var locales: [String]
+    /// The languages the app writes its text in: the default locale, then the manifest's `locales` (the compose
+    /// page's language tabs; `locales` also holds every language a built-in's titles are translated into).
+    var textLocales: [String]
 
     init(manifest: Manifest) {
         // The app's own categories first, in the manifest's order, then the built-ins it uses.
@@ -25,6 +28,7 @@ struct ConsoleCatalog: Sendable {
             locales.append(locale)
         }
         self.locales = locales
+        textLocales = [manifest.defaultLocale] + manifest.locales.filter { $0 != manifest.defaultLocale }
     }
 
     /// The catalog of the app's manifest file (the gateway checked it when it started); an unreadable one

@@ -8,8 +8,8 @@ import PushbuttonSupport
 /// request, calls a service (``ComposeService``, the store's ``ConsoleQueries``, ``TapService``'s stats) and
 /// renders a page.
 ///
-/// Every form that changes something carries the session's CSRF token; the preview endpoint takes it in a
-/// header. The key is only ever read from a posted form, never from a URL, and never written into a page.
+/// Every form that changes something carries the session's CSRF token; the preview and audience-count
+/// endpoints take it in a header. The key is only ever read from a posted form, never from a URL, and never written into a page.
 struct ConsoleRoutes: Sendable {
     static let cookieName = "pb_console"
 
@@ -38,7 +38,8 @@ struct ConsoleRoutes: Sendable {
         let pattern: String? =
             switch (rest.first ?? "", rest.count) {
             case ("", 0): ""
-            case ("login", 1), ("logout", 1), ("compose", 1), ("preview", 1), ("campaigns", 1), ("devices", 1):
+            case ("login", 1), ("logout", 1), ("compose", 1), ("preview", 1), ("campaigns", 1), ("devices", 1),
+                ("audience", 1):
                 "/" + rest[0]
             case ("campaigns", 2): "/campaigns/{id}"
             case ("assets", 2): "/assets/{file}"
@@ -94,6 +95,15 @@ struct ConsoleRoutes: Sendable {
                 defaultLocale: catalog.defaultLocale)
             let check = ComposeService(services: services).check(composed, app: app, catalog: catalog)
             var response = HTTPResponse.json(200, ComposePage.previewJSON(check, locale: composed.locale))
+            response.headers += ConsolePage.securityHeaders
+            return (name, response)
+        case ("POST", "audience", 1):
+            // The audience builder's live count: the same session, CSRF header and Origin rules as the preview.
+            guard csrfMatches(request.header("x-csrf-token"), session), let fields = try? form(request) else {
+                return (name, .json(403, ["error": "the CSRF token is missing or wrong: reload the page"]))
+            }
+            let counted = ComposeService(services: services).count(AudienceBuilder(fields, adding: false), app: app)
+            var response = ComposePage.countResponse(counted)
             response.headers += ConsolePage.securityHeaders
             return (name, response)
         case ("GET", "campaigns", 1): return (name, campaigns(app: app, session: session, services: services))
@@ -176,7 +186,8 @@ struct ConsoleRoutes: Sendable {
         services: GatewayServices, status: Int = 200, pageStatus: ComposePage.Status = .init(),
         extra: [Diagnostic] = []
     ) -> HTTPResponse {
-        var check = ComposeService(services: services).check(composed, app: app, catalog: catalog)
+        let service = ComposeService(services: services)
+        var check = service.check(composed, app: app, catalog: catalog)
         // Diagnostics of the send (the audience, the recipient list) that the form's check cannot know.
         let known = Set(check.diagnostics.map { "\($0.path)|\($0.message)" })
         check.diagnostics += extra.filter { !known.contains("\($0.path)|\($0.message)") }
@@ -184,7 +195,8 @@ struct ConsoleRoutes: Sendable {
             status,
             ComposePage.render(
                 composed, catalog: catalog, session: session, check: check,
-                idempotencyKey: ConsoleSessions.randomToken(), status: pageStatus))
+                idempotencyKey: ConsoleSessions.randomToken(), status: pageStatus,
+                savedSegments: service.savedSegmentNames(app: app)))
     }
 
     private func compose(
@@ -199,7 +211,13 @@ struct ConsoleRoutes: Sendable {
         let composed = ComposeForm(
             fields, defaultCategory: catalog.categories.first?.identifier ?? "", defaultLocale: catalog.defaultLocale)
         guard fields["intent"] == "send" else {
-            return composePage(composed, app: app, catalog: catalog, session: session, services: services)
+            // "Count" without the script: the page again, with the audience's count.
+            let devices =
+                fields["intent"] == "count"
+                ? try? ComposeService(services: services).count(composed.builder, app: app).get() : nil
+            return composePage(
+                composed, app: app, catalog: catalog, session: session, services: services,
+                pageStatus: .init(devices: devices))
         }
         let outcome = ComposeService(services: services).send(
             composed, app: app, catalog: catalog, idempotencyKey: fields.text("idempotency").map { "console-" + $0 })
@@ -247,6 +265,8 @@ struct ConsoleRoutes: Sendable {
             return ConsolePage.response(
                 503, CampaignsPage.render([], session: session, unavailable: GatewayError.storeUnavailableForPeople))
         }
+        // Each with what of it waits (scheduled, held, throttled) and its expected finish.
+        records = records.map { (try? services.notifications.scheduled($0)) ?? $0 }
         return ConsolePage.response(200, CampaignsPage.render(records, session: session))
     }
 
@@ -259,9 +279,10 @@ struct ConsoleRoutes: Sendable {
             return ConsolePage.response(503, page("Campaign", session, GatewayError.storeUnavailableForPeople))
         }
         // Another app's campaign is "not found" here: the console never tells one app about another's.
-        guard let record, record.spec.kind == .campaign, record.spec.app == app.id else {
+        guard var record, record.spec.kind == .campaign, record.spec.app == app.id else {
             return notFound(session)
         }
+        record = (try? services.notifications.scheduled(record)) ?? record
         var stats: TapStats?
         var problem: String?
         // The same numbers as GET /v1/apps/{app}/stats?campaign=ID.

@@ -90,7 +90,8 @@ final class CampaignIntake: Sendable {
             if let segment {
                 let payloads = try notifications.renderLanguages(
                     compiled, data: draft.data, at: .root.appending("data"))
-                try addSegment(segment, campaign: id, app: app.id, payloads: payloads, at: spec.createdAt)
+                try addSegment(
+                    segment, campaign: id, app: app, payloads: payloads, timing: timing, at: spec.createdAt)
             }
             return AcceptedNotification(record: try self.campaign(id: id, app: app.id), warnings: [], replayed: false)
         }
@@ -199,11 +200,13 @@ final class CampaignIntake: Sendable {
 
     /// Appends the active devices `segment` reaches to a new campaign, a page at a time in token order (each
     /// page its own transaction, as `POST …/recipients` pages are), each device with its language's payload.
-    /// The segment is evaluated as of `time` (the campaign's creation) on every page. Stops early if the
-    /// campaign is cancelled meanwhile.
+    /// The segment is evaluated as of `time` (the campaign's creation) on every page, and each device is timed
+    /// as a recipient line is (`local_time`, quiet hours). Stops early if the campaign is cancelled meanwhile.
     private func addSegment(
-        _ segment: Segment, campaign id: String, app: String, payloads: LocalizedPayloads, at time: Date
+        _ segment: Segment, campaign id: String, app runtime: AppRuntime, payloads: LocalizedPayloads,
+        timing: SendTiming, at time: Date
     ) throws(GatewayError) {
+        let app = runtime.id
         let segments = try notifications.segments.segments
         var after: String?
         var match = LocaleMatch(payloads.languages.keys)
@@ -213,6 +216,13 @@ final class CampaignIntake: Sendable {
             }
             guard let last = devices.last else { return }
             after = last.token
+            let (due, held) = try notifications.dueTimes(
+                timing, tokens: devices.map(\.token), app: runtime, quiet: runtime.configuration.quietHours, now: time)
+            func delivery(_ token: String, _ payload: [UInt8]) -> NewDelivery {
+                NewDelivery(
+                    token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload,
+                    dueAt: due[token], heldBecause: held.contains(token) ? QuietHours.heldReason : nil)
+            }
             let added = try storing { () throws(StoreError) in
                 try store.append(campaign: id, now: notifications.now()) { emit throws(StoreError) in
                     // The default text's devices first: the store shares the first payload it is given among
@@ -224,17 +234,9 @@ final class CampaignIntake: Sendable {
                             later.append((device.token, payload))
                             continue
                         }
-                        try emit(
-                            NewDelivery(
-                                token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                                payload: payload))
+                        try emit(delivery(device.token, payload))
                     }
-                    for device in later {
-                        try emit(
-                            NewDelivery(
-                                token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                                payload: device.payload))
-                    }
+                    for device in later { try emit(delivery(device.token, device.payload)) }
                 }
             }
             guard let added else { return }  // cancelled
