@@ -4,6 +4,7 @@ import PushbuttonAPNs
 import PushbuttonAPNsMock
 import PushbuttonReceiverTesting
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 /// Tries that never reach APNs (nothing listens on its port) are not attempts: the retries' backoffs run on a
@@ -28,7 +29,10 @@ import Testing
 
     @Test func refusedConnectionsSpendNoAttemptAndTheSenderEndsWithTheCauseUnreachable() async throws {
         let fixture = try await MockFixture(security: .h2c)
-        await fixture.mock.stop()  // nothing listens on its port now
+        await fixture.mock.stop()
+        // Held, not just closed: another suite's server asking for port 0 could be given it (CI saw a try reach
+        // one and end "stream lost" instead of refused).
+        let held = try HeldPort(fixture.mock.port)
         let retries = ManualClock()
         let observer = Collector()
         let client = try Self.client(fixture, attempts: 2, retries: retries, observer: observer)
@@ -44,6 +48,7 @@ import Testing
         #expect(attempts == 0, "no try reached APNs")
         #expect(cause.kind == .unreachable, "\(cause)")
         #expect(cause.message.contains("Connection refused"), "\(cause)")
+        withExtendedLifetime(held) {}
         await client.shutdown()
         await fixture.stop()
     }

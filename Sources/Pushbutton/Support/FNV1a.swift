@@ -19,4 +19,19 @@ public struct FNV1a: Sendable, Hashable {
         hasher.combine(bytes)
         return hasher.value
     }
+
+    /// A UUID-shaped id (8-4-4-4-12 lowercase hex) from two hashes of `key`, salted `salt-1` and `salt-2`:
+    /// the same key always gives the same id, so a device can name an event that a retry must not repeat.
+    public static func uuidShaped(_ key: String, salt: String) -> String {
+        let high = hash(Array((salt + "-1\u{0}" + key).utf8))
+        let low = hash(Array((salt + "-2\u{0}" + key).utf8))
+        let hex = Array(hexDigits(high) + hexDigits(low))
+        return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(
+            separator: "-")
+    }
+
+    private static func hexDigits(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
 }

@@ -44,16 +44,7 @@ public struct DisplayReceipt: Sendable, Hashable {
     /// A UUID-shaped id from the token and the notification id: one receipt per device and notification.
     public static func eventID(token: String, notificationID: String) -> String {
         let key = token.lowercased() + "\u{0}" + notificationID
-        let high = FNV1a.hash(Array(("receipt-1\u{0}" + key).utf8))
-        let low = FNV1a.hash(Array(("receipt-2\u{0}" + key).utf8))
-        let hex = Array(hexDigits(high) + hexDigits(low))
-        return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(
-            separator: "-")
-    }
-
-    private static func hexDigits(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return FNV1a.uuidShaped(key, salt: "receipt")
     }
 
     /// The receipt as the receipts API reads it (`at` in RFC 3339, UTC, with milliseconds).

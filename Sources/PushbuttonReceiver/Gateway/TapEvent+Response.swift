@@ -39,15 +39,7 @@ extension TapEvent {
                 String(Int64((response.notification.date.timeIntervalSince1970 * 1000).rounded())),
                 response.actionIdentifier,
             ].joined(separator: "\u{0}")
-        let high = FNV1a.hash(Array(("tap-event-1\u{0}" + key).utf8))
-        let low = FNV1a.hash(Array(("tap-event-2\u{0}" + key).utf8))
-        let hex = Array(hexDigits(high) + hexDigits(low))
-        return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(
-            separator: "-")
+        return FNV1a.uuidShaped(key, salt: "tap-event")
     }
 
-    private static func hexDigits(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }
