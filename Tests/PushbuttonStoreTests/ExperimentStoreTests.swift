@@ -49,7 +49,8 @@ struct ExperimentStoreTests {
     {
         TapRecord(
             app: "chat", eventID: event, token: Self.token(token), notificationID: "c1", campaignID: "c1",
-            variant: token <= 4 ? "A" : "B", category: "message", response: response, button: response == .button ? button : nil, foreground: false,
+            variant: token <= 4 ? "A" : "B", category: "message", response: response,
+            button: response == .button ? button : nil, foreground: false,
             respondedAt: Self.t0 + 60)
     }
 
