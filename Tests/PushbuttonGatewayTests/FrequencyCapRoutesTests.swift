@@ -72,6 +72,37 @@ struct FrequencyCapRoutesTests {
         #expect(bad.body.contains("frequency_cap"))
     }
 
+    /// An experiment's campaign is a campaign: held to the app's cap (its own intake path builds its row), and
+    /// with `"quiet_hours": false` not held by quiet hours.
+    @Test func anExperimentCampaignIsHeldToTheCapAndMayIgnoreQuietHours() throws {
+        let late = Self.now + 10 * 3600
+        let fixture = try fixture(
+            #""frequency_cap": {"max": 1, "per_hours": 24}, "quiet_hours": {"start": "22:00", "end": "08:00"}, "#
+                + #""default_time_zone": "Europe/Paris""#, now: late)
+        let variants =
+            #""variants": [{"name": "A", "share": 50, "body": "A"}, {"name": "B", "share": 50, "body": "B"}]"#
+        let first = fixture.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: #"{"category": "message", "body": "One", "quiet_hours": false}"# + "\n" + F.token(1))
+        #expect(first.status == 202, "\(first.body)")
+        #expect(try deliverDue(fixture, at: late) == [F.token(1)])
+        let experiment = fixture.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: #"{"category": "message", \#(variants), "quiet_hours": false}"# + "\n" + F.token(1) + "\n"
+                + F.token(2))
+        #expect(experiment.status == 202, "\(experiment.body)")
+        #expect(counts(experiment)["held"] == 0, "\(experiment.body)")
+        let id = try #require(experiment.json?.objectValue?["id"]?.stringValue)
+        #expect(try deliverDue(fixture, at: late) == [F.token(2)])
+        let read = fixture.request("GET", "/v1/campaigns/\(id)")
+        #expect(counts(read)["skipped"] == 1, "\(read.body)")
+        #expect(read.json?.objectValue?["skipped_reasons"] == ["frequency_cap": 1])
+        // Without `"quiet_hours": false`, held until 08:00 like any campaign.
+        let held = fixture.request(
+            "POST", "/v1/apps/chat/campaigns", json: #"{"category": "message", \#(variants)}"# + "\n" + F.token(3))
+        #expect(counts(held)["held"] == 1, "\(held.body)")
+    }
+
     @Test func aBadFrequencyCapIsRefusedWithItsPath() throws {
         let base = NSTemporaryDirectory() + "pushbutton-config-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)

@@ -57,11 +57,14 @@ extension CampaignIntake {
         let header = plan.variants[plan.index(of: plan.control) ?? 0].draft
         let id = NotificationIntake.newID("c_")
         let compiled = try compile(plan, app: app, id: id, locate: campaign.locate)
-        let spec = NotificationSpec(
+        var spec = NotificationSpec(
             id: id, app: app.id, kind: .campaign, topic: app.configuration.topic, pushType: header.pushType.rawValue,
             priority: header.priority, expiration: header.expiration, collapseID: header.collapseID,
             createdAt: created, request: campaign.bytes, sendAt: timing.sendAt,
             throttlePerMinute: timing.throttlePerMinute)
+        // A campaign as any other: its sends count toward the app's cap, its recipients over it skipped.
+        spec.frequencyCap = app.configuration.frequencyCap
+        spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: true)
         let page = try experimentPage(recipients, app: app, id: id, plan: plan, compiled: compiled, timing: timing)
         let experiment = ExperimentRecord(
             campaignID: id, app: app.id, variants: plan.variants.map(\.name), control: plan.control,
@@ -161,8 +164,10 @@ extension CampaignIntake {
         let tokens = lines.flatMap { line in line.token.map { [$0] } ?? resolved[line.user ?? ""] ?? [] }
         let localized = compiled.contains { !$0.localized.isEmpty }
         let locales = localized ? try notifications.deviceLocales(app: app.id, tokens: tokens) : [:]
+        // Held by quiet hours as another campaign's recipients are (not with `"quiet_hours": false`).
+        let quiet = timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil
         let (due, held) = try notifications.dueTimes(
-            timing, tokens: tokens, app: app, quiet: app.configuration.quietHours, now: notifications.now())
+            timing, tokens: tokens, app: app, quiet: quiet, now: notifications.now())
         var matches = compiled.map { LocaleMatch($0.localized.keys) }
         let assignment = plan.assignment(experiment: id)
         var deliveries: [NewDelivery] = []
