@@ -17,7 +17,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         // Every answer takes a second, so the second batch is under way when Ctrl-C comes.
         let mock = try LocalServer(mockAPNs: [
-            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=1000,seed=3", "--duration", "60",
+            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=1000,seed=3", "--duration", "300",
         ])
         defer { mock.stop() }
         let port = mock.port
@@ -52,7 +52,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         // Every answer takes 20 s: the graceful stop after the first Ctrl-C would wait that long.
         let mock = try LocalServer(mockAPNs: [
-            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=20000,seed=3", "--duration", "60",
+            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=20000,seed=3", "--duration", "300",
         ])
         defer { mock.stop() }
         let port = mock.port
