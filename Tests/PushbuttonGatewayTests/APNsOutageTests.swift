@@ -30,8 +30,8 @@ import Testing
         let client: APNsClient
         let clock = ManualClock()
         let now = Locked(APNsOutageTests.t0)
-        /// The stopped mock's port, bound and never listened on until ``releasePort()``: another suite's server
-        /// asking for port 0 was once given it (the refused tries then reached that server).
+        /// The stopped mock's port, bound and never listened on until APNs is back on it (another suite's server
+        /// asking for port 0 was once given it, and the refused tries reached that server); then ``releasePort()``.
         let held: Locked<HeldPort?>
 
         init(expiration: Int64? = nil) async throws {
@@ -45,7 +45,7 @@ import Testing
             port = mock.port
             let environment = mock.environment
             await mock.stop()
-            held = Locked(try HeldPort(port))
+            held = Locked(try HeldPort(port, letServerListen: true))
             store = try SQLGatewayStore.sqlite(path: directory + "/gateway.db", now: APNsOutageTests.t0)
             _ = try store.enqueue(
                 NotificationSpec(
@@ -100,7 +100,7 @@ import Testing
             try #require(try store.notification(id: "n1", limit: 10, after: 0)).deliveries.map(\.state)
         }
 
-        /// Frees the port for APNs to come back on.
+        /// Lets go of the port once APNs listens on it again.
         func releasePort() { held.withLock { $0 = nil } }
 
         func stop() async {
@@ -127,11 +127,11 @@ import Testing
         try outage.store.release(second.held)
 
         // APNs is back on the same port; the probe is due after 1 s.
-        outage.releasePort()
         let back = try await MockAPNs.start(
             MockAPNsConfiguration(
                 port: outage.port, security: .h2c,
                 keys: [try MockProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: outage.key)]))
+        outage.releasePort()
         for token in Self.tokens { back.registry.register(token: token, topic: Self.topic) }
         outage.clock.advance(by: .seconds(1))
         let third = try await outage.sendDue()
