@@ -37,8 +37,10 @@ test: deps
 	@# The sender's and the mock's tests time retries and timeouts; in one process with the suites that run
 	@# processes synchronously they wait for a thread of Swift's two-thread pool (PushbuttonTestSupport's Subprocess
 	@# is the async way; most CLI tests still call CLI.run synchronously).
-	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
-	$(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	@# Each test process under a watchdog: past 20 minutes (a run takes about one) it names the tests still
+	@# running, prints the threads' backtraces and fails, instead of hanging until CI's limit.
+	SWIFT=$(SWIFT) scripts/swift-test-watchdog.sh $(WARNINGS_AS_ERRORS) --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	SWIFT=$(SWIFT) scripts/swift-test-watchdog.sh $(WARNINGS_AS_ERRORS) --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
 # The concurrent parts under the thread sanitizer: the receiving side (router, registry, simulator) and

@@ -42,6 +42,7 @@ needs=(
   "cmd:umoci umoci"
   "cmd:podman podman"
   "cmd:runc runc"
+  "cmd:gdb gdb"
 )
 
 missing=()

@@ -26,7 +26,7 @@ public final class ManualClock: Clock, Sendable {
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
         /// Tasks in ``waitForSleepers(_:)``: how many sleepers each waits for.
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Locked(State())
@@ -82,15 +82,28 @@ public final class ManualClock: Clock, Sendable {
 
     /// Waits until at least `count` tasks sleep on this clock, so a test can advance time knowing the code
     /// under test is waiting. Resumed by the sleeper that makes the count, not by polling: a waiting test holds
-    /// none of Swift's few cooperative threads.
+    /// none of Swift's few cooperative threads. Returns early if the task is cancelled (a test's time limit), so
+    /// a sleeper that never comes fails that test instead of hanging the whole run.
     public func waitForSleepers(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
-                return false
+        let id: UInt64 = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.sleeperWaiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleeperWaiters.remove(at: index).continuation
+            }
+            waiter?.resume()
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
 
         init(_ extra: [String] = []) throws {
             directory = try CLI.temporaryDirectory()
-            server = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--duration", "120"] + extra)
+            server = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--duration", "300"] + extra)
             options = [
                 "--key", directory.path + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id", "MOCKTEAM01",
                 "--topic", ChannelsCommandTests.bundleID, "--host", "127.0.0.1", "--port", String(server.port), "--ca",

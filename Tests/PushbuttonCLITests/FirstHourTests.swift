@@ -134,7 +134,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let dead = String(repeating: "de", count: 32)
         let mock = try LocalServer(mockAPNs: [
-            "--self-signed", directory.path, "--unregistered", dead, "--quiet", "--duration", "60",
+            "--self-signed", directory.path, "--unregistered", dead, "--quiet", "--duration", "300",
         ])
         defer { mock.stop() }
         let base = [

@@ -121,7 +121,7 @@ import Testing
     /// `pushbutton send … | head -1`: the transports ignore SIGPIPE, so the closed pipe is a write error
     /// the console must end quietly on.
     @Test func aBulkSendWhoseReaderGoesAwayEndsQuietly() async throws {
-        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--quiet", "--duration", "60"])
+        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--quiet", "--duration", "300"])
         defer { mock.stop() }
         let script = """
             "$1" send --key "$2" --key-id MOCKKEY001 --team-id MOCKTEAM01 --topic com.example --host 127.0.0.1 \\
@@ -142,7 +142,7 @@ import Testing
     @Test func theMockKeepsServingWhenItsLogGoesAway() async throws {
         let process = ChildProcess()
         process.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
-        process.arguments = ["mock-apns", "--h2c", "--port", "0", "--no-token-check", "--duration", "60"]
+        process.arguments = ["mock-apns", "--h2c", "--port", "0", "--no-token-check", "--duration", "300"]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -190,7 +190,7 @@ import Testing
     }
 
     @Test func filesFromFIFOsAndProcessSubstitutionAreRead() async throws {
-        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--quiet", "--duration", "60"])
+        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--quiet", "--duration", "300"])
         defer { mock.stop() }
         let script = """
             set -e
@@ -211,7 +211,7 @@ import Testing
     }
 
     @Test func ndjsonLinesKeepBigIntegersAndInvalidUTF8IsReported() async throws {
-        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--duration", "60"])
+        let mock = try LocalServer(mockAPNs: ["--h2c", "--no-token-check", "--duration", "300"])
         defer { mock.stop() }
         let big = "123456789012345678901234567890"
         var input = #"{"token":"\#(MockToken.make(1))","payload":{"aps":{"alert":"hi"},"n":\#(big)}}"# + "\n"

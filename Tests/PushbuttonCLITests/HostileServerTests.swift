@@ -13,7 +13,7 @@ import Testing
 /// backend (`scripts/hostile-backend.py`), each bound to 127.0.0.1 and stopping itself.
 @Suite(.timeLimit(.minutes(3))) struct HostileServerTests {
     @Test func everyHostileAPNsAnswerGivesOneDefiniteEscapedResult() async throws {
-        let server = try LocalServer(script: "hostile-apns.py", arguments: ["--max-seconds", "90"])
+        let server = try LocalServer(script: "hostile-apns.py", arguments: ["--max-seconds", "300"])
         defer { server.stop() }
         let kinds = (1000...1011).map(String.init) + ["2000"]
         let input = kinds.map { #"{"token":"\#($0)\#(String(repeating: "0", count: 60))"}"# }.joined(separator: "\n")
@@ -45,7 +45,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = directory.appendingPathComponent("backend.ndjson")
         let backend = try LocalServer(
-            script: "hostile-backend.py", arguments: ["--log", log.path, "--max-seconds", "90"])
+            script: "hostile-backend.py", arguments: ["--log", log.path, "--max-seconds", "300"])
         defer { backend.stop() }
         let path = directory.appendingPathComponent("taps.sqlite").path
         let outbox = try Outbox(path: path)

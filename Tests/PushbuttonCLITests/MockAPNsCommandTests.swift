@@ -10,7 +10,7 @@ import Testing
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mock = try LocalServer(mockAPNs: [
-            "--self-signed", directory.path, "--unregistered", Self.dead, "--duration", "60",
+            "--self-signed", directory.path, "--unregistered", Self.dead, "--duration", "300",
         ])
         let listening = try #require(
             try JSONSerialization.jsonObject(with: Data(mock.firstLine.utf8)) as? [String: Any])

@@ -61,7 +61,7 @@ import Testing
     @Test func sendOnATerminal() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let mock = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--quiet", "--duration", "60"])
+        let mock = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--quiet", "--duration", "300"])
         defer { mock.stop() }
         let tokens = (1...3_000).map { String(format: "%064x", $0) }.joined(separator: "\n")
         try Data(tokens.utf8).write(to: directory.appendingPathComponent("tokens.txt"))

@@ -106,7 +106,7 @@ import Testing
     @Test func sendAddsThePushTypesTopicSuffixAndRefusesWhatAPNsWould() async throws {
         let directory = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let mock = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--duration", "60"])
+        let mock = try LocalServer(mockAPNs: ["--self-signed", directory.path, "--duration", "300"])
         defer { mock.stop() }
         let listening = try #require(
             try JSONSerialization.jsonObject(with: Data(mock.firstLine.utf8)) as? [String: Any])

@@ -22,7 +22,7 @@ import Testing
                 script: "apns-test-server.py",
                 arguments: [
                     "--log", directory.appendingPathComponent("requests.ndjson").path, "--tls-dir", directory.path,
-                    "--max-seconds", "60",
+                    "--max-seconds", "300",
                 ])
         }
 

@@ -11,7 +11,7 @@ final class TapReceiver {
             script: "tap-receiver.py",
             arguments: [
                 "--log", log.path, "--fail-rate", "\(failRate)", "--ack-loss-rate", "\(ackLossRate)", "--max-delay-ms",
-                "\(maxDelayMilliseconds)", "--seed", "\(seed)", "--max-seconds", "120",
+                "\(maxDelayMilliseconds)", "--seed", "\(seed)", "--max-seconds", "300",
             ])
     }
 

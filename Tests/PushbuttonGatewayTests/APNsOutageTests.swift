@@ -5,6 +5,7 @@ import PushbuttonAPNsMock
 import PushbuttonReceiverTesting
 import PushbuttonStore
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -18,7 +19,7 @@ import Testing
     static let topic = "com.example.chat"
     static let tokens = (1...3).map { String(format: "%064x", 0xC0 + $0) }
 
-    /// A stopped h2c mock (its port free), a store with one notification to ``tokens``, and workers of one
+    /// A stopped h2c mock (its port held, so a connection is refused whatever else the process starts), a store with one notification to ``tokens``, and workers of one
     /// app whose client and circuit run on `clock`.
     struct Outage {
         let directory: String
@@ -29,6 +30,9 @@ import Testing
         let client: APNsClient
         let clock = ManualClock()
         let now = Locked(APNsOutageTests.t0)
+        /// The stopped mock's port, bound and never listened on until APNs is back on it (another suite's server
+        /// asking for port 0 was once given it, and the refused tries reached that server); then ``releasePort()``.
+        let held: Locked<HeldPort?>
 
         init(expiration: Int64? = nil) async throws {
             directory = NSTemporaryDirectory() + "pushbutton-outage-" + UUID().uuidString
@@ -41,6 +45,7 @@ import Testing
             port = mock.port
             let environment = mock.environment
             await mock.stop()
+            held = Locked(try HeldPort(port, letServerListen: true))
             store = try SQLGatewayStore.sqlite(path: directory + "/gateway.db", now: APNsOutageTests.t0)
             _ = try store.enqueue(
                 NotificationSpec(
@@ -95,6 +100,9 @@ import Testing
             try #require(try store.notification(id: "n1", limit: 10, after: 0)).deliveries.map(\.state)
         }
 
+        /// Lets go of the port once APNs listens on it again.
+        func releasePort() { held.withLock { $0 = nil } }
+
         func stop() async {
             await client.shutdown()
             await workers.threads.stop()
@@ -123,6 +131,7 @@ import Testing
             MockAPNsConfiguration(
                 port: outage.port, security: .h2c,
                 keys: [try MockProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: outage.key)]))
+        outage.releasePort()
         for token in Self.tokens { back.registry.register(token: token, topic: Self.topic) }
         outage.clock.advance(by: .seconds(1))
         let third = try await outage.sendDue()

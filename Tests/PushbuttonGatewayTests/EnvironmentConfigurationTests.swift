@@ -6,7 +6,7 @@ import Testing
 
 /// `PUSHBUTTON_…` variables laid over the configuration file (or standing alone): precedence, `NAME_FILE`
 /// secrets, one app from variables, and diagnostics that name the variable.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct EnvironmentConfigurationTests {
     let base: String
 

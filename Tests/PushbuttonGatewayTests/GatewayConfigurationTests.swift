@@ -4,7 +4,7 @@ import PushbuttonAPNs
 import PushbuttonGateway
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct GatewayConfigurationTests {
     func directory() throws -> String {
         let path = NSTemporaryDirectory() + "pushbutton-config-" + UUID().uuidString

@@ -56,7 +56,7 @@ struct GatewayDatabaseRestartTests {
         let config = GatewayFixture.configurationText(
             mockPort: mock.port, caFile: nil, webhookPort: nil, store: url, workers: 1
         ).replacingOccurrences(of: #""port": \#(mock.port)}"#, with: #""port": \#(mock.port), "h2c": true}"#)
-            .replacingOccurrences(of: #""leaseSeconds": 30"#, with: #""leaseSeconds": 3"#)
+            .replacingOccurrences(of: #""leaseSeconds": 30"#, with: #""leaseSeconds": 10"#)
             .replacingOccurrences(of: #""pollMilliseconds": 20"#, with: #""pollMilliseconds": 100"#)
         try config.write(toFile: directory + "/gateway.json", atomically: true, encoding: .utf8)
         chmod(directory + "/AuthKey.p8", 0o600)

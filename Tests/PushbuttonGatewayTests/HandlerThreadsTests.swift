@@ -3,7 +3,7 @@ import Testing
 
 @testable import PushbuttonGateway
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct HandlerThreadsTests {
     /// What a job captures (a worker's batch of outcomes, a page of recipients) is let go once the job ran,
     /// not kept in the queue until a thousand more jobs came.

@@ -156,6 +156,9 @@ struct OutcomeWaitTests {
         request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
         if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
         request.httpBody = Data(body.utf8)
+        // The answer waits for the outcome: longer than URLSession's 60 s default on a loaded machine (a one-process
+        // run at load 19 timed out); the suite's time limit still ends a request that never returns.
+        request.timeoutInterval = 300
         let (data, response) = try await URLSession.shared.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONParser.parse(Array(data)).objectValue)
     }

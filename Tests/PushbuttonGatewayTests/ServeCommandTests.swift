@@ -4,7 +4,7 @@ import PushbuttonSupport
 import Testing
 
 /// `pushbutton serve` as a user runs it: key helpers, --check, and a bad configuration's exit.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServeCommandTests {
     func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await Blocking.run { try Self.runNow(arguments) }

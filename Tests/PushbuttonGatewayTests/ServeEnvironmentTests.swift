@@ -6,7 +6,7 @@ import Testing
 
 /// `pushbutton serve` configured the way containers are: variables only, secrets from `…_FILE`,
 /// `--print-config`, and a bad variable's one-line error.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServeEnvironmentTests {
     let directory: String
 

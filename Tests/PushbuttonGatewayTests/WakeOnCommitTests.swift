@@ -113,7 +113,7 @@ struct WakeOnCommitTests {
     }
 
     /// A worker that died mid-send left its lease (30 s): an idle worker waits until that lease runs out, not
-    /// for its fallback poll (60 s), whose clock is advanced only 30 s here.
+    /// for its fallback poll (60 s), whose clock is advanced only 31 s here.
     private func leaseRunningOutWakesAWorker(
         _ setup: Setup, location: String, store: SQLGatewayStore, token n: Int, listening: Bool = false
     ) async throws {
@@ -128,8 +128,11 @@ struct WakeOnCommitTests {
         let worker = try await setup.gateway(
             store: location, workers: 1, clock: clock, given: store, now: { base + offset.withLock { $0 } })
         await clock.waitForSleepers(1)  // found nothing to lease, waits
-        offset.withLock { $0 = 30 }
-        clock.advance(by: .seconds(30))
+        // A second past the lease's end, still half the poll: the lease's end comes back from the store as a
+        // Double round trip a fraction of a microsecond past base + 30 now and then, and the idle wait rounds up
+        // to the millisecond (such a run waited 30.001 s on a clock moved 30 s, and the whole test run hung).
+        offset.withLock { $0 = 31 }
+        clock.advance(by: .seconds(31))
         #expect(await setup.arrivals.next() == token)
         let wakes = worker.workers.signal
         if listening {
@@ -235,12 +238,12 @@ struct WakeOnCommitTests {
     final class Arrivals: Sendable {
         private struct State {
             var tokens: [String] = []
-            var waiter: CheckedContinuation<String, Never>?
+            var waiter: CheckedContinuation<String?, Never>?
         }
         private let state = Locked(State())
 
         func add(_ token: String) {
-            let waiter = state.withLock { state -> CheckedContinuation<String, Never>? in
+            let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
                 guard let waiter = state.waiter else {
                     state.tokens.append(token)
                     return nil
@@ -251,15 +254,25 @@ struct WakeOnCommitTests {
             waiter?.resume(returning: token)
         }
 
-        /// The next accepted token.
-        func next() async -> String {
-            await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-                let token = state.withLock { state -> String? in
-                    guard state.tokens.isEmpty else { return state.tokens.removeFirst() }
-                    state.waiter = continuation
-                    return nil
+        /// The next accepted token; nil if the test's time limit cancels the wait (a token that never comes fails
+        /// the test, not the whole run).
+        func next() async -> String? {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+                    let token = state.withLock { state -> String?? in
+                        guard state.tokens.isEmpty else { return state.tokens.removeFirst() }
+                        if Task.isCancelled { return .some(nil) }
+                        state.waiter = continuation
+                        return nil
+                    }
+                    if let token { continuation.resume(returning: token) }
                 }
-                if let token { continuation.resume(returning: token) }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume(returning: nil)
             }
         }
     }

@@ -39,7 +39,7 @@ final class OverlapSender: OutboxSender {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ConcurrentDrainTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrentDrainTests {
     /// A request whose URL names its notification, so the sender can tell notifications apart.
     static func request(_ key: String, notification: String) -> BackendRequest {
         BackendRequest(

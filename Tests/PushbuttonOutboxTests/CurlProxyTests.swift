@@ -6,7 +6,7 @@
     @testable import PushbuttonOutbox
 
     /// ``CurlSender`` through the tests' own CONNECT proxy, to the hostile backend on 127.0.0.1.
-    @Suite(.timeLimit(.minutes(1))) struct CurlProxyTests {
+    @Suite(.timeLimit(.minutes(5))) struct CurlProxyTests {
         private static func request(_ port: Int, key: String) -> OutgoingRequest {
             OutgoingRequest(
                 url: "http://127.0.0.1:\(port)/messages/1/like", method: "POST",

@@ -9,7 +9,7 @@
     @testable import PushbuttonOutbox
 
     /// `scripts/hostile-backend.py` on 127.0.0.1: 200 for most paths, redirects under /redirect-NNN/, every
-    /// request logged; it stops itself after 60 seconds, and `stop()` ends it sooner.
+    /// request logged; it stops itself after 300 seconds, and `stop()` ends it sooner.
     struct HostileBackend {
         let process = ChildProcess()
         let directory: URL
@@ -25,7 +25,7 @@
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
                 "python3", script.path, "--log", directory.appendingPathComponent("requests.ndjson").path,
-                "--max-seconds", "60",
+                "--max-seconds", "300",
             ]
             process.standardOutput = try FileHandle(forWritingTo: portFile)
             try process.run()
@@ -51,7 +51,7 @@
         }
     }
 
-    @Suite(.timeLimit(.minutes(1))) struct CurlSenderTests {
+    @Suite(.timeLimit(.minutes(5))) struct CurlSenderTests {
         @Test func theOutboxDeliversEveryEntryThroughTheCurlSenderWithItsKeyAndBody() async throws {
             let fixture = try Fixture()
             defer { fixture.remove() }

@@ -75,7 +75,7 @@ extension Outbox {
         #expect(try await outbox.entries(.pending).map(\.idempotencyKey) == ["a", "b"])
     }
 
-    @Test(.timeLimit(.minutes(1))) func tapsDeliveredAtOnceShareACommitAndEachReturnsOnceStored() async throws {
+    @Test(.timeLimit(.minutes(5))) func tapsDeliveredAtOnceShareACommitAndEachReturnsOnceStored() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
         let outbox = try fixture.outbox()

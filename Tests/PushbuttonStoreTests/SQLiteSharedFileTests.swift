@@ -7,7 +7,7 @@ import Testing
 /// script) must leave the gateway's WAL alone: if this process held no lock on the database file, that process
 /// would take itself for the last connection, checkpoint and unlink `-wal`/`-shm` when it closes, and every later
 /// commit would go to a deleted file and be lost on a crash (red-team H1, issue 32).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SQLiteSharedFileTests {
     static let sqlite3 = URL(fileURLWithPath: "/usr/bin/sqlite3")
 

@@ -3,7 +3,7 @@ import PushbuttonSQLite
 import PushbuttonStore
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct SQLiteStoreTests {
     @Test func theDatabaseFileIsPrivate() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pb-\(UUID().uuidString)")

@@ -10,7 +10,7 @@ import Testing
 /// of space it is not ready, reads still work, and it is ready again once space has come back and a write
 /// commits. `PRAGMA max_page_count` stands in for the full disk (SQLite answers it with the same
 /// `SQLITE_FULL`), and the file system's free space is injected.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StoreReadinessTests {
     static func notification(_ id: String, recipients: Int) -> (NotificationSpec, [NewDelivery]) {
         let spec = NotificationSpec(id: id, app: "a", kind: .notification, topic: "t", createdAt: Date())

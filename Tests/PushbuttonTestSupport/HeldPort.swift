@@ -12,10 +12,17 @@ package final class HeldPort: @unchecked Sendable {
     package let port: Int
     private let descriptor: Int32
 
-    /// Binds `port`; throws `POSIXError` (`EADDRINUSE`) when another socket has it already.
-    package init(_ port: Int) throws {
+    /// Binds `port`; throws `POSIXError` (`EADDRINUSE`) when another socket has it already. With
+    /// `letServerListen`, the port is bound with `SO_REUSEADDR`: a server that binds with it too (h2o's listeners do)
+    /// can listen on the port while it is held, so a test that brings a server back on the port never lets it go
+    /// free in between (release the hold once the server listens). Port-0 binds still pass it over.
+    package init(_ port: Int, letServerListen: Bool = false) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        if letServerListen {
+            var on: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -7,7 +7,7 @@ import PushbuttonUserNotifications
 import Testing
 import UserNotificationsStandIn
 
-@Suite(.timeLimit(.minutes(1))) struct ServiceExtensionTests {
+@Suite(.timeLimit(.minutes(5))) struct ServiceExtensionTests {
     static func request(_ buttons: [DynamicButton], identifier: String = "push-1") -> UNNotificationRequest {
         var payload = Payload.interactive(category: "", body: "Vote?")
         payload.aps.mutableContent = true
