@@ -48,7 +48,7 @@ extension WakeOnCommitTests {
             let assignment = ExperimentAssignment(experiment: id, shares: [50, 50], testShare: 40)
             let tested = tokens.filter { assignment.inTestGroup($0) }
             var arrived: [String] = []
-            for _ in tested { arrived.append(await setup.arrivals.next()) }
+            for _ in tested { arrived.append(await setup.arrivals.next() ?? "none: the wait was cancelled") }
             #expect(Set(arrived) == Set(tested))
             // The test group's outcomes recorded first: an hour's jump would expire leases still being recorded.
             let store = try await Blocking.run { try SQLGatewayStore.postgres(url: url, connections: 1) }
@@ -58,7 +58,9 @@ extension WakeOnCommitTests {
             // An hour later on both at once: one decides, both may try.
             one.advance(by: .seconds(3601))
             two.advance(by: .seconds(3601))
-            for _ in 0..<(tokens.count - tested.count) { arrived.append(await setup.arrivals.next()) }
+            for _ in 0..<(tokens.count - tested.count) {
+                arrived.append(await setup.arrivals.next() ?? "none: the wait was cancelled")
+            }
             #expect(arrived.count == tokens.count)
             #expect(Set(arrived) == Set(tokens), "everyone once")
             await yieldUntil { (try? store.experiment(campaign: id))??.state == .rolledOut }
@@ -94,7 +96,7 @@ extension WakeOnCommitTests {
             let collect = Task {
                 // Until each has arrived (a lease the clock's jump expired may send one twice: not what this tests).
                 while arrived.withLock({ $0.count }) < tokens.count {
-                    let token = await setup.arrivals.next()
+                    guard let token = await setup.arrivals.next() else { return }  // cancelled
                     arrived.withLock { _ = $0.insert(token) }
                 }
             }
@@ -104,7 +106,13 @@ extension WakeOnCommitTests {
                 await clock.waitForSleepers(2)
                 clock.advance(by: .seconds(61))
             }
-            await collect.value
+            // An unstructured task: cancelled with the test (its time limit), so a recipient that never comes
+            // fails this test instead of hanging the run.
+            await withTaskCancellationHandler {
+                await collect.value
+            } onCancel: {
+                collect.cancel()
+            }
             #expect(arrived.withLock { $0 } == Set(tokens))
             let store = try #require(gateway.store as? any ExperimentStore)
             let record = try #require(try store.experiment(campaign: id))
