@@ -103,7 +103,10 @@ struct ExperimentIntakeTests {
             #expect(body == got[delivery.token], "each variant's own text")
         }
         #expect(got == expected)
-        #expect((20..<40).contains(tokens.count - expected.count), "about 10% held out")
+        // About 10% held out, counted over 10,000 tokens: the campaign's id (the hash's salt) is random, and 300
+        // tokens' count strays past 20..<40 in about 1 run in 16.
+        let heldOut = (0..<10_000).count { assignment.place(of: F.token($0)) == .holdout }
+        #expect((800..<1200).contains(heldOut), "about 10% held out")
         let report = fixture.request("GET", "/v1/campaigns/\(id)/experiment")
         #expect(report.status == 200, "\(report.body)")
         let object = try #require(report.json?.objectValue)
