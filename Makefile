@@ -7,7 +7,7 @@ DEMO_DIR := .build/demo
 # without, e.g. to see every warning of a change at once).
 WARNINGS_AS_ERRORS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash gateway-rolling format lint fuzz api-fuzz release clean codegen-examples dist dist-test
+.PHONY: stats-check deps build demo demo-server test test-tsan bench bench-gateway soak gateway-crash gateway-rolling format lint fuzz api-fuzz chaos release clean codegen-examples dist dist-test
 
 deps:
 	@scripts/deps.sh
@@ -80,6 +80,14 @@ gateway-rolling: deps
 soak: deps
 	PUSHBUTTON_SOAK_COUNT=$${SOAK_COUNT:-100000} $(SWIFT) test --disable-xctest --filter SoakTests
 
+# The experiment statistics against SciPy (issue 36): recompute the fixture the Swift suite compares with and fail
+# when SciPy disagrees with the committed numbers to 4 significant digits, then run the suite. Needs scipy
+# (pip install scipy); make test does not (it reads the committed fixture).
+stats-check:
+	python3 scripts/experiment_stats_check.py --check
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --disable-xctest --filter "ExperimentStatisticsTests"
+
 format:
 	$(SWIFT) format --in-place --recursive --parallel Sources Tests Fuzz Benchmarks Package.swift
 
@@ -99,6 +107,12 @@ fuzz: deps
 # publishable key, then a Python client generated from the same document (scripts/api-fuzz.sh; about 3 minutes).
 api-fuzz: build
 	@scripts/api-fuzz.sh .build/api-fuzz
+
+# A network partition (root: ip netns, veth, iptables): gateway A in a namespace is cut from PostgreSQL for 20 s during
+# a 20,000-recipient campaign that gateway B shares; every recipient must end with one final outcome and the mock's
+# repeats stay within A's refused late outcomes (scripts/chaos-partition.sh; about 30 s).
+chaos: build
+	@scripts/chaos-partition.sh .build/chaos
 
 release: deps
 	$(SWIFT) build -c release

@@ -227,6 +227,8 @@ let package = Package(
                 "PushbuttonUserNotifications",
                 .target(name: "UserNotificationsStandIn", condition: .when(platforms: [.linux])),
             ],
+            // Data the tests read by path (scripts/experiment_stats_check.py writes the expected statistics there).
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "PushbuttonCLITests",

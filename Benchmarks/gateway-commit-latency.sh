@@ -8,7 +8,8 @@
 #
 # COMMIT_CLIENTS (default "1 32 256"), COMMIT_SECONDS per run (default 10; QUICK=1: 3), COMMIT_STORES
 # (default "sqlite postgres"), COMMIT_ROUNDS (default 2: gateway and floor alternate, round after round),
-# COMMIT_WORKERS (default 0: the intake alone; 2 to send meanwhile). GATEWAY_BIN=PATH: the pushbutton measured.
+# COMMIT_WORKERS (default 0: the intake alone; 2 to send meanwhile). GATEWAY_BIN=PATH: the pushbutton measured;
+# GATEWAY_BIN_BEFORE=PATH adds that build's rows next to it, round after round (each build on a database of its own).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${COMMIT_SECONDS:-10}
@@ -39,6 +40,11 @@ else
   swift build -c release --product pushbutton >/dev/null
   bin=$(swift build -c release --show-bin-path)/pushbutton
 fi
+builds=()
+labels=()
+if [ -n "${GATEWAY_BIN_BEFORE:-}" ]; then builds+=("$GATEWAY_BIN_BEFORE"); labels+=("before"); fi
+builds+=("$bin")
+labels+=("$([ -n "${GATEWAY_BIN_BEFORE:-}" ] && echo after || echo gateway)")
 
 "$bin" mock-apns --h2c --port 0 --quiet >"$work/mock.out" 2>"$work/mock.err" &
 pids+=($!)
@@ -65,8 +71,8 @@ JSON
 
 serve_pid=
 serve_url=
-start_serve() {
-  "$bin" serve --config "$work/gateway.json" >"$work/serve.out" 2>"$work/serve.err" &
+start_serve() { # bin
+  "$1" serve --config "$work/gateway.json" >"$work/serve.out" 2>"$work/serve.err" &
   serve_pid=$!
   pids+=($serve_pid)
   for _ in $(seq 400); do grep -qs 'listening on' "$work/serve.out" && break; sleep 0.05; done
@@ -162,20 +168,23 @@ print("%.2f %.2f %d" % (pick(0.5), pick(0.99), len(latencies)))'
 
 printf 'Commit latency, POST → 202 (closed loop, wrk), %s s per run, %s round(s), gateway workers: %s; load: %s\n' \
   "$seconds" "$rounds" "$workers" "$(uptime | sed 's/.*load average: //')"
-printf '%-10s %7s %5s  %-26s %-26s %s\n' store clients round "gateway p50/p99 ms (req)" "floor p50/p99 ms (commits)" \
-  "ratio p50, p99; WAL fsyncs per commit"
+printf '%-10s %-7s %7s %5s  %-26s %-26s %s\n' store build clients round "gateway p50/p99 ms (req)" \
+  "floor p50/p99 ms (commits)" "ratio p50, p99; WAL fsyncs per commit"
 for store in $stores; do
   if [ "$store" = postgres ]; then
     start_postgres
-    pg -c "CREATE DATABASE gateway" -d postgres
+    for index in "${!builds[@]}"; do pg -c "CREATE DATABASE gateway_$index" -d postgres; done
     pg -c "CREATE DATABASE floor" -d postgres
-    config "postgres://postgres@127.0.0.1:$pg_port/gateway"
-  else
-    config "sqlite:$work/gateway.db"
   fi
-  start_serve
   for clients in $clients_list; do
     for round in $(seq "$rounds"); do
+     for index in "${!builds[@]}"; do
+      if [ "$store" = postgres ]; then
+        config "postgres://postgres@127.0.0.1:$pg_port/gateway_$index"
+      else
+        config "sqlite:$work/gateway-$index.db"
+      fi
+      start_serve "${builds[$index]}"
       syncs=""
       [ "$store" = postgres ] && before=$(pg -d postgres -c "SELECT wal_sync FROM pg_stat_wal")
       read -r g50 g99 greq < <(gateway_run "$clients")
@@ -189,10 +198,12 @@ for store in $stores; do
       else
         read -r f50 f99 freq < <(floor_sqlite "$clients")
       fi
-      printf '%-10s %7s %5s  %-26s %-26s %s\n' "$store" "$clients" "$round" "$g50 / $g99 ($greq)" \
-        "$f50 / $f99 ($freq)" \
+      printf '%-10s %-7s %7s %5s  %-26s %-26s %s\n' "$store" "${labels[$index]}" "$clients" "$round" \
+        "$g50 / $g99 ($greq)" "$f50 / $f99 ($freq)" \
         "$(python3 -c "print('%.2f, %.2f' % ($g50 / max($f50, 0.001), $g99 / max($f99, 0.001)))")${syncs:+; $syncs}"
+      stop_serve
+     done
     done
   done
-  stop_serve
 done
+uptime

@@ -29,6 +29,7 @@ needs=(
   "pkg-config:libpq libpq-dev"
   "file:/usr/lib/postgresql/15/bin/initdb postgresql"
   "cmd:psql postgresql-client"
+  "file:/usr/sbin/pgbouncer pgbouncer"
   "cmd:curl curl"
   "pkg-config:libcurl libcurl4-openssl-dev"
   "cmd:wrk wrk"

@@ -38,6 +38,7 @@ do {
         ("tag beta", .tag("beta")),
         ("locale fr", .locale("fr")),
         ("app_version >=2.1", .appVersion(.greaterOrEqual, version: v21)),
+        ("time_zone Europe/Paris", .timeZone("Europe/Paris")),
         ("last_seen_days 30", .lastSeenDays(30)),
         ("tapped order 7d", .tapped(category: "order", withinDays: 7)),
         ("beta and fr and not <2.1", .and([.tag("beta"), .locale("fr"), .not(.appVersion(.less, version: v21))])),

@@ -92,12 +92,7 @@ public final class Gateway: Sendable {
             }
         }
         let metrics = GatewayMetrics()
-        var webhook: WebhookNotifier?
-        if let settings = configuration.webhook {
-            do { webhook = try WebhookNotifier(settings) } catch {
-                throw await abandon(StartError(message: "the webhook outbox \(settings.outboxPath): \(error)"))
-            }
-        }
+        let webhook = configuration.webhook.map { WebhookNotifier($0) }
         // The stream's events are raised by every process with the setting (tap routes too, without workers).
         if let stream = configuration.webhook?.events, let events = store as? any EventStreamStore {
             events.streamEvents(stream.types)
@@ -105,6 +100,8 @@ public final class Gateway: Sendable {
         let waiters = OutcomeWaiters(
             maximumSeconds: configuration.maximumWaitSeconds, maximumWaiters: configuration.maximumWaiters,
             clock: pollClock)
+        // Outcomes recorded by another process (PostgreSQL) wake the requests waiting here.
+        waiters.hear { heard in store.observeRecordedOutcomes(heard) }
         let services = GatewayServices(
             store: store, apps: apps, maximumRecipients: configuration.maximumRecipients, metrics: metrics, now: now,
             waiters: waiters)
@@ -125,16 +122,13 @@ public final class Gateway: Sendable {
         let signal = WorkSignal(clock: pollClock)
         let workers = DeliveryWorkers(
             store: store, apps: apps, options: configuration.workers, metrics: metrics, webhook: webhook, drain: drain,
-            now: now, signal: signal, waiters: waiters)
+            now: now, signal: signal, waiters: waiters, experiments: services.experiments)
         // Raised by the store after an intake's commit (here, or another process's on PostgreSQL).
         // A process without workers has no one to wake (and needs no LISTEN connection).
         let wakeOnCommit =
             configuration.workers.count > 0 ? store.observeCommittedWork { signal.raise() } : WorkObservation {}
         let background = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await workers.run() }
-                if let webhook { group.addTask { await webhook.run() } }
-            }
+            await workers.run()
         }
         return Gateway(
             configuration: configuration, port: server.port, metrics: metrics, store: store, server: server, apps: apps,
@@ -190,7 +184,7 @@ public final class Gateway: Sendable {
 
     /// Stops the way SIGTERM asks: `/readyz` answers 503 at once, the API stops accepting and answers the
     /// requests under way, each worker finishes the batch it is sending and records its outcomes, a batch
-    /// leased but not started goes back to the queue at once, the webhook relay and outbox stop, and the APNs
+    /// leased but not started goes back to the queue at once, the webhook relays give back what they hold, and the APNs
     /// connections close; every thread the gateway started has ended when it returns. The caller bounds the
     /// time (`serve` exits after ``GatewayConfiguration/shutdownGrace`` whatever is left).
     public func stop() async {
@@ -198,6 +192,7 @@ public final class Gateway: Sendable {
         workers.signal.raiseForAll()  // each idle worker sees the drain now, not at its fallback poll
         await server.stop()
         wakeOnCommit.cancel()
+        workers.recorder.waiters?.stopHearing()
         background.cancel()
         await background.value
         for app in apps.values { await app.client?.shutdown() }

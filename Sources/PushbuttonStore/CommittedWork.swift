@@ -92,7 +92,7 @@ final class CommittedWork: Sendable {
         if start, let listenURL {
             let listener = PostgresListener(
                 url: listenURL, channel: Self.channel, origin: origin, retry: listenerRetry
-            ) { [weak self] in self?.committed() }
+            ) { [weak self] _ in self?.committed() }
             let keep = state.withLock { state -> Bool in
                 guard state.listener == nil, !state.observers.isEmpty else { return false }
                 state.listener = listener

@@ -2,7 +2,7 @@ import Foundation
 
 /// The event stream's rows: raised with what they report (a recipient's outcome in its transaction), claimed
 /// in batches by a relay, and removed once the relay's outbox holds them.
-public protocol EventStreamStore: Sendable {
+public protocol EventStreamStore: EventLeaseStore {
     /// Which types this process raises from now on (empty: none; the default).
     func streamEvents(_ kinds: Set<StreamEvent.Kind>)
 
@@ -17,4 +17,9 @@ public protocol EventStreamStore: Sendable {
 
     /// Removes events handed on.
     func finishStreamEvents(_ rowIDs: [Int64]) throws(StoreError)
+
+    /// Leases up to `limit` claimable events for `duration` under a new token, oldest first (as
+    /// ``GatewayStore/leaseWebhookEvents(limit:duration:now:)`` does for the webhook's).
+    func leaseStreamEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<StreamEvent>
 }

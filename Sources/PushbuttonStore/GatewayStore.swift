@@ -7,7 +7,7 @@ import Foundation
 /// Calls are synchronous and may block on I/O: the gateway calls them off its event loop. Every write is
 /// committed before the call returns. Taps and stats (a later migration) will join deliveries by
 /// notification id and `apns-id`.
-public protocol GatewayStore: Sendable {
+public protocol GatewayStore: EventLeaseStore {
     // MARK: Devices
 
     /// Registers or refreshes a device. A device that APNs declared dead is revived only by a registration
@@ -56,9 +56,12 @@ public protocol GatewayStore: Sendable {
         produce: (_ emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> PageAppendResult?
 
-    /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`.
-    /// Several processes may lease at once; none gets a recipient another holds.
-    func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery]
+    /// Leases up to `limit` due recipients (queued and due, or leased with an expired lease) for `duration`,
+    /// none of the apps `excludingApps` (those whose APNs cannot be reached: their recipients would only be
+    /// given back, and would take the lease's room from other apps'). Several processes may lease at once; none
+    /// gets a recipient another holds.
+    func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
 
     /// Holds the leases `tokens` until `until` (a worker whose batch takes longer to send than the lease lasts):
     /// a lease that already ran out and was taken over is left to its new holder. Returns how many batches are
@@ -79,6 +82,12 @@ public protocol GatewayStore: Sendable {
 
     /// Removes webhook events that were handed on.
     func finishWebhookEvents(_ ids: [Int64]) throws(StoreError)
+
+    /// Leases up to `limit` claimable webhook events for `duration` under a new token, oldest first: never
+    /// claimed ones, those whose backoff is over, and those whose holder let its lease run out (a dead process).
+    /// The relay renews, finishes or retries them through ``EventLeaseStore``.
+    func leaseWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<WebhookEvent>
 
     /// Gives leased recipients back (a worker shutting down): queued and due again, with the same `apns-id`.
     /// A lease holds recipients in batches: those of a batch only partly given back come again when the
@@ -107,6 +116,14 @@ public protocol GatewayStore: Sendable {
     /// process's intake commits (its `NOTIFY`, heard on a `LISTEN` connection of this store's), or when that
     /// connection comes back after a drop. A hint, not a guarantee: a worker still polls now and then.
     func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation
+
+    /// Calls `heard` (on any thread; keep it quick) with the notifications whose outcomes another process
+    /// recorded, of those stored with ``NotificationSpec/wakesWaiters`` (PostgreSQL: a `NOTIFY` from the
+    /// recording transaction, heard on a `LISTEN` connection of this store's while anyone observes), or with
+    /// nil when that connection (re)connects and anything may have been missed. A hint: a waiting request
+    /// still ends at its deadline.
+    func observeRecordedOutcomes(_ heard: @escaping @Sendable (_ notifications: [String]?) -> Void)
+        -> WorkObservation
 
     // MARK: When (send times, rates)
 
@@ -147,6 +164,13 @@ extension GatewayStore {
         WorkObservation {}
     }
 
+    /// A store that cannot tell (one process: its recorder wakes the waiting requests itself).
+    public func observeRecordedOutcomes(_ heard: @escaping @Sendable (_ notifications: [String]?) -> Void)
+        -> WorkObservation
+    {
+        WorkObservation {}
+    }
+
     /// Adds the recipients of an array to an open campaign.
     public func append(campaign id: String, deliveries: [NewDelivery], now: Date) throws(StoreError) -> Int? {
         try append(campaign: id, now: now) { (emit: (NewDelivery) throws(StoreError) -> Void) throws(StoreError) in
@@ -167,5 +191,12 @@ extension GatewayStore {
         throws(StoreError) -> Bool
     {
         try complete([CompletedDelivery(delivery, outcome: outcome, attempts: attempts)], now: now).first ?? false
+    }
+}
+
+extension GatewayStore {
+    /// Leases up to `limit` due recipients of every app for `duration`.
+    public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        try lease(limit: limit, duration: duration, now: now, excludingApps: [])
     }
 }

@@ -105,6 +105,31 @@ struct EnvironmentConfigurationTests {
         #expect(!printed.contains { $0.value.contains("hunter2") || $0.value.contains("0123456789abcdef") })
     }
 
+    /// `requestTimeoutSeconds` meant two things (a client's request under `limits`, an APNs request under
+    /// `workers`): the new names are read and printed; the old ones still work, with a warning naming the new.
+    @Test func theTwoTimeoutsHaveTheirOwnNamesAndTheOldOnesWarn() throws {
+        var environment = appVariables
+        environment["PUSHBUTTON_CLIENT_REQUEST_TIMEOUT_SECONDS"] = "7"
+        environment["PUSHBUTTON_APNS_TIMEOUT_SECONDS"] = "9"
+        let loaded = try load(environment)
+        let configuration = try #require(loaded.configuration, "\(loaded.diagnostics)")
+        #expect(
+            configuration.listen.requestTimeout == .seconds(7) && configuration.workers.requestTimeout == .seconds(9))
+        #expect(!loaded.diagnostics.contains { $0.severity >= .warning }, "\(loaded.diagnostics)")
+        let printed = Dictionary(configuration.printableSettings.map { ($0.path, $0.value) }) { first, _ in first }
+        #expect(printed["limits.clientRequestTimeoutSeconds"] == "7" && printed["workers.apnsTimeoutSeconds"] == "9")
+        #expect(printed["limits.requestTimeoutSeconds"] == nil && printed["workers.requestTimeoutSeconds"] == nil)
+
+        var old = appVariables
+        old["PUSHBUTTON_REQUEST_TIMEOUT_SECONDS"] = "11"
+        let oldLoaded = try load(old)
+        let oldConfiguration = try #require(oldLoaded.configuration, "\(oldLoaded.diagnostics)")
+        #expect(oldConfiguration.listen.requestTimeout == .seconds(11))
+        let warning = try #require(
+            oldLoaded.diagnostics.first { $0.path.description == "limits.requestTimeoutSeconds" })
+        #expect(warning.severity == .warning && warning.message.contains("clientRequestTimeoutSeconds"))
+    }
+
     @Test func badValuesGetTheFilesDiagnosticsNamingTheVariable() throws {
         var environment = appVariables
         environment["PUSHBUTTON_WORKERS"] = "1000"

@@ -13,6 +13,33 @@ struct GatewayConfigurationTests {
         return path
     }
 
+    /// The old `workers.requestTimeoutSeconds` is still read as the APNs timeout, with a warning.
+    @Test func theWorkersOldTimeoutNameIsReadWithAWarning() throws {
+        let base = try directory()
+        let text = GatewayFixture.configurationText(
+            mockPort: 2197, caFile: nil, webhookPort: nil, store: "sqlite:gateway.db"
+        ).replacingOccurrences(of: #""apnsTimeoutSeconds": 5"#, with: #""requestTimeoutSeconds": 6"#)
+        let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: base)
+        let configuration = try #require(parsed.configuration, "\(parsed.diagnostics)")
+        #expect(configuration.workers.requestTimeout == .seconds(6))
+        let warning = try #require(parsed.diagnostics.first { $0.path.description == "workers.requestTimeoutSeconds" })
+        #expect(warning.severity == .warning && warning.message.contains("apnsTimeoutSeconds"))
+    }
+
+    /// The webhook's events live in the store now: an old `outbox` setting still starts, with a warning.
+    @Test func theOldWebhookOutboxSettingIsAWarning() throws {
+        let base = try directory()
+        let text = GatewayFixture.configurationText(
+            mockPort: 2197, caFile: nil, webhookPort: 9000, store: "sqlite:gateway.db"
+        ).replacingOccurrences(
+            of: #""secret": "\#(GatewayFixture.webhookSecret)""#,
+            with: #""secret": "\#(GatewayFixture.webhookSecret)", "outbox": "w.outbox""#)
+        let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: base)
+        #expect(parsed.configuration?.webhook != nil, "\(parsed.diagnostics)")
+        let warning = try #require(parsed.diagnostics.first { $0.path.description == "webhook.outbox" })
+        #expect(warning.severity == .warning && warning.message.contains("no longer used"))
+    }
+
     @Test func theFixturesConfigurationReadsWithPathsResolved() throws {
         let base = try directory()
         let text = GatewayFixture.configurationText(
@@ -23,7 +50,6 @@ struct GatewayConfigurationTests {
         #expect(configuration.apps.map(\.id) == ["chat", "other"])
         #expect(configuration.apps[0].environment.caFile == "\(base)/ca.pem")
         #expect(configuration.apps[0].manifestPath == "\(base)/manifest.json")
-        #expect(configuration.webhook?.outboxPath == "\(base)/webhook.outbox")
         #expect(configuration.workers.lease == .seconds(30))
         #expect(configuration.listen.maximumBodyBytes == 4_194_304)
         #expect(configuration.maximumRecipients == 5000)

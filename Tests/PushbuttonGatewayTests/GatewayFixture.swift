@@ -42,14 +42,14 @@ struct GatewayFixture {
         let ca = caFile.map { #", "ca": "\#($0)""# } ?? ""
         let webhook =
             webhookPort.map {
-                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)", "outbox": "webhook.outbox"\#(stream)},"#
+                #""webhook": {"url": "http://127.0.0.1:\#($0)/events", "secret": "\#(webhookSecret)"\#(stream)},"#
             } ?? ""
         return """
             {
               "listen": {"host": "127.0.0.1", "port": 0},
               "store": "\(store)",
               \(webhook)
-              "workers": {"count": \(workers), "batchSize": 200, "leaseSeconds": 30, "pollMilliseconds": 20, "requestTimeoutSeconds": 5},
+              "workers": {"count": \(workers), "batchSize": 200, "leaseSeconds": 30, "pollMilliseconds": 20, "apnsTimeoutSeconds": 5},
               "limits": {"maxBodyBytes": 4194304, "maxRecipients": 5000},
               "apps": [
                 {"id": "chat", "topic": "\(topic)", "manifest": "manifest.json",

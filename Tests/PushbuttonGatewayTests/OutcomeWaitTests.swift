@@ -7,6 +7,7 @@ import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonGateway
+@testable import PushbuttonStore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -86,6 +87,36 @@ struct OutcomeWaitTests {
         #expect(replay?["id"]?.stringValue == id)
         #expect(replay?["replayed"] == true)
         await gateway.stop()
+        await setup.mock.stop()
+    }
+
+    /// On PostgreSQL the process that records the outcomes (B) tells the one where the request waits (A): A's
+    /// deadline clock never moves, so only B's `NOTIFY` can end the wait with the outcome.
+    @Test func aWaitInOneProcessEndsWithTheOutcomeAnotherRecorded() async throws {
+        let cluster = try await Blocking.run { try PostgresTestCluster() }
+        defer { cluster.stop() }
+        let url = try await Blocking.run { try cluster.freshDatabase() }
+        let setup = try await Setup()
+        defer { setup.remove() }
+        let a = try await setup.gateway(store: url, workers: 0, clock: ManualClock())
+        // A's listener runs from its first wait; started here first, so that B's NOTIFY is surely heard (no
+        // spinning on Swift's pool until the request gets there).
+        let storeA = try #require(a.store as? SQLGatewayStore)
+        let early = storeA.observeRecordedOutcomes { _ in }
+        let listener = try #require(storeA.outcomeNotices.listener)
+        await listener.waitUntil { $0.connections >= 1 }
+        let token = GatewayFixture.token(6)
+        async let answer = Self.post(#"{"to": {"tokens": ["\#(token)"]}, "body": "Hi", "wait_seconds": 5}"#, to: a)
+        let b = try await setup.gateway(store: url, workers: 1, clock: ManualClock())
+        let (status, json) = try await answer
+        #expect(status == 200)
+        #expect(json?["complete"] == true)
+        #expect(json?["deliveries"]?.arrayValue?.first?.objectValue?["state"] == "delivered")
+        #expect(listener.status.notices >= 1, "B's NOTIFY woke A's request")
+        early.cancel()
+        await a.stop()
+        await b.stop()
+        #expect(storeA.outcomeNotices.listener == nil, "stopping A closed its LISTEN connection")
         await setup.mock.stop()
     }
 

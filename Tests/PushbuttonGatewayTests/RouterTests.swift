@@ -183,12 +183,15 @@ struct RouterTests {
             "POST", "/v1/apps/chat/notifications",
             json: #"{"to": {"tokens": ["\#(F.token(1))"]}, "category": "message", "body": "Hi"}"#)
         let created = fixture.request(
-            "POST", "/v1/apps/chat/campaigns", json: #"{"category": "message", "body": "Hi"}"# + "\n" + F.token(2))
+            "POST", "/v1/apps/chat/campaigns",
+            // With an experiment, so its route answers too.
+            json: #"{"category": "message", "variants": [{"name": "A", "share": 50, "body": "Hi"}, "#
+                + #"{"name": "B", "share": 50, "body": "Hey"}]}"# + "\n" + F.token(2))
         let notification = try #require(sent.json?.objectValue?["id"]?.stringValue)
         let campaign = try #require(created.json?.objectValue?["id"]?.stringValue)
         #expect(fixture.request("PUT", "/v1/apps/chat/segments/beta", json: #"{"tag": "beta"}"#).status == 200)
         let gets = Router.routes.filter { $0.method == "GET" }
-        #expect(gets.count == 7)
+        #expect(gets.count == 8)
         for route in gets {
             let path = Self.path(of: route, id: route.pattern.contains("campaigns") ? campaign : notification)
             let get = fixture.request("GET", path)

@@ -12,12 +12,12 @@ import Testing
 struct SegmentRoutesTests {
     typealias F = GatewayFixture
 
-    /// Registers devices 1 (fr-CA, beta, 2.1), 2 (de-CH, 1.9), 3 (en-US, beta, 3.0) and 4 (no locale, beta).
+    /// Registers devices 1 (fr-CA, beta, 2.1, Paris), 2 (de-CH, 1.9, Zurich), 3 (en-US, beta, 3.0) and 4 (no locale, beta).
     func registered() throws -> RouterClient {
         let fixture = try RouterClient()
         let bodies = [
-            #"{"locale": "fr-CA", "tags": ["beta"], "app_version": "2.1", "user_id": "u-1"}"#,
-            #"{"locale": "de-CH", "app_version": "1.9"}"#,
+            #"{"locale": "fr-CA", "tags": ["beta"], "app_version": "2.1", "user_id": "u-1", "time_zone": "Europe/Paris"}"#,
+            #"{"locale": "de-CH", "app_version": "1.9", "time_zone": "Europe/Zurich"}"#,
             #"{"locale": "en-US", "tags": ["beta"], "app_version": "3.0"}"#,
             #"{"tags": ["beta"]}"#,
         ]
@@ -45,7 +45,8 @@ struct SegmentRoutesTests {
             (#"{"tag": "beta"}"#, 3), (#"{"locale": "fr"}"#, 1), (#"{"app_version": ">=2.1"}"#, 2),
             (#"{"and": [{"tag": "beta"}, {"not": {"locale": "fr"}}]}"#, 2),
             (#"{"or": [{"user": "u-1"}, {"locale": "de"}]}"#, 2), (#"{"last_seen_days": 30}"#, 4),
-            (#"{"tapped": {"category": "message", "within_days": 7}}"#, 0),
+            (#"{"tapped": {"category": "message", "within_days": 7}}"#, 0), (#"{"time_zone": "Europe/Paris"}"#, 1),
+            (#"{"or": [{"time_zone": "Europe/Paris"}, {"time_zone": "Europe/Zurich"}]}"#, 2),
         ]
         for (segment, expected) in cases {
             let answer = count(fixture, segment)
@@ -70,6 +71,8 @@ struct SegmentRoutesTests {
             (#"{"locale": "not a locale"}"#, "segment.locale"),
             (#"{"tag": "a", "user": "b"}"#, "segment"),
             (#"{"saved": "nobody"}"#, "segment.saved"),
+            (#"{"time_zone": "Europe/Atlantis"}"#, "segment.time_zone"),
+            (#"{"and": [{"time_zone": 1}]}"#, "segment.and[0].time_zone"),
         ]
         for (segment, path) in cases {
             let answer = count(fixture, segment)

@@ -147,6 +147,50 @@ struct SendTimingRoutesTests {
         #expect(try fixture.store.nextDue(now: tokyo) == Self.now + 20 * 3600)
     }
 
+    /// A campaign to a segment gets each device's own due time, as a list page does: local time, and quiet
+    /// hours (here 22:00–08:00 in Paris, created at 23:00: the Paris device held, the Tokyo one at 08:00 its time).
+    @Test func aSegmentCampaignsDevicesGetTheirOwnTimes() throws {
+        let fixture = try RouterClient(now: { Self.now })
+        for (number, zone) in [(1, "Europe/Paris"), (2, "Asia/Tokyo")] {
+            let answer = fixture.request(
+                "PUT", "/v1/apps/chat/devices/\(F.token(number))", key: F.publishable,
+                json: #"{"time_zone": "\#(zone)", "tags": ["beta"]}"#)
+            #expect(answer.status < 300, "\(answer.body)")
+        }
+        let header =
+            #"{"to": {"segment": {"tag": "beta"}}, "category": "message", "body": "Hi", "#
+            + #""send_at": "2026-12-02T09:00:00", "local_time": true}"#
+        let created = fixture.request("POST", "/v1/apps/chat/campaigns", json: header)
+        #expect(created.status == 202, "\(created.body)")
+        let campaign = try #require(created.json?.objectValue?["id"]?.stringValue)
+        #expect(counts(fixture.request("GET", "/v1/campaigns/\(campaign)"))["scheduled"] == 2)
+        let tokyo = Self.now + 12 * 3600
+        #expect(try fixture.store.lease(limit: 10, duration: 86_400, now: tokyo).map(\.token) == [F.token(2)])
+        #expect(try fixture.store.nextDue(now: tokyo) == Self.now + 20 * 3600)
+
+        // 2026-12-01T22:00:00Z: 23:00 in Paris, 07:00 in Tokyo.
+        let late = Self.now + 10 * 3600
+        let quiet = try RouterClient(now: { late }) { text in
+            text.replacingOccurrences(
+                of: #"{"id": "chat", "#, with: #"{"id": "chat", "quiet_hours": {"start": "22:00", "end": "08:00"}, "#)
+        }
+        for (number, zone) in [(1, "Europe/Paris"), (2, "Asia/Tokyo")] {
+            _ = quiet.request(
+                "PUT", "/v1/apps/chat/devices/\(F.token(number))", key: F.publishable,
+                json: #"{"time_zone": "\#(zone)", "tags": ["beta"]}"#)
+        }
+        let held = quiet.request(
+            "POST", "/v1/apps/chat/campaigns",
+            json: #"{"to": {"segment": {"tag": "beta"}}, "category": "message", "body": "Hi"}"#)
+        let heldID = try #require(held.json?.objectValue?["id"]?.stringValue)
+        #expect(counts(quiet.request("GET", "/v1/campaigns/\(heldID)"))["held"] == 2)
+        // Tokyo's 08:00 is 23:00Z; Paris' is 07:00Z on 12-02.
+        #expect(try quiet.store.nextDue(now: late) == late + 3600)
+        #expect(try quiet.store.lease(limit: 10, duration: 86_400, now: late + 3600).map(\.token) == [F.token(2)])
+        #expect(
+            try quiet.store.lease(limit: 10, duration: 86_400, now: Self.now + 19 * 3600).map(\.token) == [F.token(1)])
+    }
+
     /// Quiet hours 22:00–08:00 (the app's, a device's own overriding them): a campaign created at 23:00 in
     /// Paris holds the Paris device until 08:00 (counted `held`), sends at once to a device whose own window is
     /// 01:00–06:00, and `ignore_quiet_hours` sends at once; a single notification is never held.

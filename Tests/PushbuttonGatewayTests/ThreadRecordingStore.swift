@@ -10,6 +10,7 @@ final class ThreadRecordingStore: GatewayStore {
     let inner: any GatewayStore
     private let names = Locked<[String]>([])
     private let recordSizes = Locked<[Int]>([])
+    private let leased = Locked<Set<String>>([])
     /// Called on the store thread before each `record` is passed on, with how many outcomes it has.
     let beforeRecord: (@Sendable (Int) -> Void)?
 
@@ -17,6 +18,9 @@ final class ThreadRecordingStore: GatewayStore {
         self.inner = inner
         self.beforeRecord = beforeRecord
     }
+
+    /// The apps of every recipient leased so far.
+    var leasedApps: Set<String> { leased.withLock { $0 } }
 
     /// How many outcomes each `record` call had, in call order.
     var recordCalls: [Int] { recordSizes.withLock { $0 } }
@@ -65,9 +69,13 @@ final class ThreadRecordingStore: GatewayStore {
     ) throws(StoreError) -> PageAppendResult? {
         try inner.append(campaign: id, idempotency: idempotency, now: now, produce: produce)
     }
-    func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+    func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
+    {
         note()
-        return try inner.lease(limit: limit, duration: duration, now: now)
+        let deliveries = try inner.lease(limit: limit, duration: duration, now: now, excludingApps: excludingApps)
+        leased.withLock { $0.formUnion(deliveries.map(\.app)) }
+        return deliveries
     }
     func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
         -> RecordedOutcomes
@@ -84,6 +92,26 @@ final class ThreadRecordingStore: GatewayStore {
     func finishWebhookEvents(_ ids: [Int64]) throws(StoreError) {
         note()
         try inner.finishWebhookEvents(ids)
+    }
+    func leaseWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<WebhookEvent>
+    {
+        note()
+        return try inner.leaseWebhookEvents(limit: limit, duration: duration, now: now)
+    }
+    func renewEventLease(_ lease: EventLease, until: Date) throws(StoreError) -> Int {
+        note()
+        return try inner.renewEventLease(lease, until: until)
+    }
+    func finishEvents(_ ids: [Int64], lease: EventLease) throws(StoreError) -> Int {
+        note()
+        return try inner.finishEvents(ids, lease: lease)
+    }
+    func retryEvents(_ ids: [Int64], lease: EventLease, at: Date, failed: Bool, maximumAttempts: Int)
+        throws(StoreError) -> [Int64]
+    {
+        note()
+        return try inner.retryEvents(ids, lease: lease, at: at, failed: failed, maximumAttempts: maximumAttempts)
     }
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError) { try inner.release(deliveries) }
     func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {

@@ -50,8 +50,10 @@ final class UnavailableReadsStore: GatewayStore {
     ) throws(StoreError) -> PageAppendResult? {
         try inner.append(campaign: id, idempotency: idempotency, now: now, produce: produce)
     }
-    func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
-        try inner.lease(limit: limit, duration: duration, now: now)
+    func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
+    {
+        try inner.lease(limit: limit, duration: duration, now: now, excludingApps: excludingApps)
     }
     func record(_ results: [CompletedDelivery], webhookEvents: Bool, now: Date) throws(StoreError)
         -> RecordedOutcomes
@@ -62,6 +64,22 @@ final class UnavailableReadsStore: GatewayStore {
         try inner.claimWebhookEvents(limit: limit, duration: duration, now: now)
     }
     func finishWebhookEvents(_ ids: [Int64]) throws(StoreError) { try inner.finishWebhookEvents(ids) }
+    func leaseWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<WebhookEvent>
+    {
+        try inner.leaseWebhookEvents(limit: limit, duration: duration, now: now)
+    }
+    func renewEventLease(_ lease: EventLease, until: Date) throws(StoreError) -> Int {
+        try inner.renewEventLease(lease, until: until)
+    }
+    func finishEvents(_ ids: [Int64], lease: EventLease) throws(StoreError) -> Int {
+        try inner.finishEvents(ids, lease: lease)
+    }
+    func retryEvents(_ ids: [Int64], lease: EventLease, at: Date, failed: Bool, maximumAttempts: Int)
+        throws(StoreError) -> [Int64]
+    {
+        try inner.retryEvents(ids, lease: lease, at: at, failed: failed, maximumAttempts: maximumAttempts)
+    }
     func release(_ deliveries: [LeasedDelivery]) throws(StoreError) { try inner.release(deliveries) }
     func renewLeases(_ tokens: Set<String>, until: Date) throws(StoreError) -> Int {
         try inner.renewLeases(tokens, until: until)

@@ -82,4 +82,36 @@ struct EventStreamStoreTests {
         #expect(events[1].fields["button"] == "track" && events[1].fields["latency_ms"] == 1200)
         #expect(events[1].fields["campaign_id"] == "c_1" && events[1].fields["category"] == "order")
     }
+
+    /// A display receipt raises `notification.delivered` once per notification and device: not for a repeated
+    /// receipt (same event id, or another id for the same pair, in one batch or a later one), not for a
+    /// notification the app did not send, and not while the type is off.
+    @Test(arguments: StoreBackend.allCases)
+    func displayReceiptsRaiseDeliveredOncePerNotificationAndDevice(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        try runCampaign(store)
+        func receipt(_ event: String, token: Int, notification: String = "c_1", app: String = "chat") -> ReceiptRecord {
+            ReceiptRecord(
+                app: app, eventID: event, token: Self.token(token), notificationID: notification, campaignID: "c_1",
+                variant: "b", receivedAt: Self.t0 + 10)
+        }
+        _ = try store.record(receipts: [receipt("off", token: 3)], now: Self.t0 + 10)
+        #expect(try store.claimStreamEvents(limit: 100, duration: 60, now: Self.t0 + 11).isEmpty, "off")
+        store.streamEvents([.delivered])
+        _ = try store.record(
+            receipts: [
+                receipt("r1", token: 1), receipt("r1", token: 1), receipt("r1b", token: 1),
+                receipt("r2", token: 2), receipt("x", token: 2, notification: "c_unknown"),
+                receipt("r1", token: 1, app: "other"),
+            ], now: Self.t0 + 12)
+        _ = try store.record(receipts: [receipt("r0", token: 1), receipt("r3", token: 3)], now: Self.t0 + 13)
+        let events = try store.claimStreamEvents(limit: 100, duration: 60, now: Self.t0 + 14)
+        #expect(events.map(\.kind) == [.delivered, .delivered], "\(events)")
+        #expect(events.map { $0.fields["token"] } == [.string(Self.token(1)), .string(Self.token(2))])
+        #expect(events[0].id == "notification.delivered:chat:c_1:\(Self.token(1))")
+        #expect(events[0].app == "chat")
+        #expect(events[0].fields["notification_id"] == "c_1" && events[0].fields["campaign_id"] == "c_1")
+        #expect(events[0].fields["variant"] == "b")
+        #expect(events[0].fields["received_at"] == .integer(Int64((Self.t0 + 10).timeIntervalSince1970 * 1000)))
+    }
 }

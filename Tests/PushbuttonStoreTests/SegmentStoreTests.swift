@@ -72,6 +72,42 @@ struct SegmentStoreTests {
         #expect(try tokens(store, .or([.tag("vip"), .locale("en")])) == [Self.token(3), Self.token(4), Self.token(5)])
     }
 
+    /// `time_zone` matches the zone a device registered, not the app's default for those without one.
+    @Test(arguments: StoreBackend.allCases)
+    func theTimeZoneLeafMatchesTheRegisteredZone(_ backend: StoreBackend) async throws {
+        let store = try await populated(backend)
+        for (number, zone) in [(1, "Europe/Paris"), (2, "America/New_York"), (3, "Europe/Paris"), (6, "Europe/Paris")] {
+            var registration = DeviceRegistration(
+                app: "chat", token: Self.token(number), tags: [], registeredAt: Self.t0)
+            registration.timeZone = zone
+            _ = try store.register(registration, now: Self.t0)
+        }
+        _ = try store.markInactive(app: "chat", token: Self.token(6), since: Self.t0 + 1, now: Self.t0 + 1)
+        #expect(try tokens(store, .timeZone("Europe/Paris")) == [Self.token(1), Self.token(3)])
+        #expect(try count(store, .timeZone("Asia/Tokyo")) == 0)
+        #expect(
+            try tokens(store, .not(.timeZone("Europe/Paris")))
+                == [Self.token(2), Self.token(4), Self.token(5)])
+    }
+
+    /// `zh-Hant` matches devices registered in a region written in Traditional Chinese (`zh-TW`, `zh_HK`), and
+    /// `zh-TW` one registered `zh-Hant-TW`; not Simplified ones.
+    @Test(arguments: StoreBackend.allCases)
+    func chineseScriptsMatchTheirRegions(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        for (number, locale) in [
+            (1, "zh-TW"), (2, "zh_HK"), (3, "zh-Hant-TW"), (4, "zh-CN"), (5, "zh-Hans"), (7, "zh"),
+        ] {
+            _ = try store.register(
+                DeviceRegistration(app: "chat", token: Self.token(number), locale: locale, registeredAt: Self.t0),
+                now: Self.t0)
+        }
+        #expect(try tokens(store, .locale("zh-Hant")) == [Self.token(1), Self.token(2), Self.token(3)])
+        #expect(try tokens(store, .locale("zh-Hans")) == [Self.token(4), Self.token(5)])
+        #expect(try tokens(store, .locale("zh-TW")) == [Self.token(1), Self.token(3)])
+        #expect(try count(store, .locale("zh")) == 6)
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func tapsMakeDevicesSeenAndTapped(_ backend: StoreBackend) async throws {
         let store = try await populated(backend)

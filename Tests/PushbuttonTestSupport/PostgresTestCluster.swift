@@ -10,6 +10,7 @@ public final class PostgresTestCluster: Sendable {
     public let port: Int
     public let directory: String
     let binaries: String
+    /// The databases made so far; held while `CREATE DATABASE` runs (see ``freshDatabase()``).
     private let databases = Locked(0)
 
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -51,12 +52,14 @@ public final class PostgresTestCluster: Sendable {
     }
 
     /// Starts the server (again, after ``crash()``), on the same port, and waits until it accepts connections.
+    /// Room for 400 sessions: the store tests' suites all run at once on one server, each store with its pool
+    /// and listeners (about 200 at once were measured with every branch's suites).
     public func start() throws {
         try Self.run(
             [
                 "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
                 "-o",
-                "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=200",
+                "-c listen_addresses=127.0.0.1 -p \(port) -k \(directory) -c fsync=off -c max_connections=400",
                 "start",
             ], asPostgres: true)
     }
@@ -95,16 +98,19 @@ public final class PostgresTestCluster: Sendable {
 
     /// A URL for a new, empty database.
     public func freshDatabase() throws -> String {
-        let name = databases.withLock { databases in
+        // One `CREATE DATABASE` at a time: the server runs them one after another anyway (each copies the
+        // template under its lock), and a few dozen suites starting at once each held a connection waiting,
+        // on top of their stores' own: the server refused connections ("too many clients").
+        try databases.withLock { databases in
             databases += 1
-            return "pushbutton_\(getpid())_\(databases)"
+            let name = "pushbutton_\(getpid())_\(databases)"
+            try Self.run(
+                [
+                    "/usr/bin/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-qc",
+                    "CREATE DATABASE \(name)",
+                ], asPostgres: false)
+            return url(database: name)
         }
-        try Self.run(
-            [
-                "/usr/bin/psql", "-h", "127.0.0.1", "-p", String(port), "-U", "postgres", "-d", "postgres", "-qc",
-                "CREATE DATABASE \(name)",
-            ], asPostgres: false)
-        return url(database: name)
     }
 
     public func url(database: String) -> String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }

@@ -42,6 +42,21 @@ struct ConfigReader {
         return text
     }
 
+    /// ``integer(_:in:diagnostics:)`` of `key`, or of its former name `old` (with a warning that names the new
+    /// one) when only that is set: a renamed setting keeps working for a while.
+    func integer(_ key: String, formerly old: String, in range: ClosedRange<Int>, diagnostics: inout [Diagnostic])
+        -> Int?
+    {
+        if members[old] != nil {
+            diagnostics.append(
+                Diagnostic(
+                    .warning, .deprecatedOption, at: path.appending(old),
+                    "'\(old)' is renamed '\(key)'" + (members[key] != nil ? " (both are set: '\(key)' is used)" : ""),
+                    hint: "write \(path.appending(key)) instead; the old name will stop working in a later release"))
+        }
+        return integer(members[key] != nil ? key : old, in: range, diagnostics: &diagnostics)
+    }
+
     func integer(_ key: String, in range: ClosedRange<Int>, diagnostics: inout [Diagnostic]) -> Int? {
         guard let value = members[key] else { return nil }
         guard let number = value.integerValue else {

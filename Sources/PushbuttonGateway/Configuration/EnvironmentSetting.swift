@@ -59,9 +59,12 @@ public struct EnvironmentSetting: Sendable {
         EnvironmentSetting("PUSHBUTTON_LEASE_SECONDS", ["workers", "leaseSeconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_POLL_MILLISECONDS", ["workers", "pollMilliseconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_MAX_ATTEMPTS", ["workers", "maxAttempts"], .integer),
-        EnvironmentSetting("PUSHBUTTON_APNS_TIMEOUT_SECONDS", ["workers", "requestTimeoutSeconds"], .integer),
+        EnvironmentSetting("PUSHBUTTON_APNS_TIMEOUT_SECONDS", ["workers", "apnsTimeoutSeconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_MAX_BODY_BYTES", ["limits", "maxBodyBytes"], .integer),
+        // The old name of the next one: set through the old key, so it gets the same deprecation warning.
         EnvironmentSetting("PUSHBUTTON_REQUEST_TIMEOUT_SECONDS", ["limits", "requestTimeoutSeconds"], .integer),
+        EnvironmentSetting(
+            "PUSHBUTTON_CLIENT_REQUEST_TIMEOUT_SECONDS", ["limits", "clientRequestTimeoutSeconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_IDLE_TIMEOUT_SECONDS", ["limits", "idleTimeoutSeconds"], .integer),
         EnvironmentSetting("PUSHBUTTON_MAX_RECIPIENTS", ["limits", "maxRecipients"], .integer),
         EnvironmentSetting("PUSHBUTTON_MAX_WAIT_SECONDS", ["limits", "maxWaitSeconds"], .integer),

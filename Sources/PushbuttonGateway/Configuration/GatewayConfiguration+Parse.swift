@@ -19,11 +19,12 @@ extension GatewayConfiguration {
     ]
     static let limitKeys =
         [
-            "maxBodyBytes", "requestTimeoutSeconds", "idleTimeoutSeconds", "maxRecipients", "maxConnections",
-            "maxWaitSeconds", "maxWaiters",
+            "maxBodyBytes", "clientRequestTimeoutSeconds", "requestTimeoutSeconds", "idleTimeoutSeconds",
+            "maxRecipients", "maxConnections", "maxWaitSeconds", "maxWaiters",
         ] + RateLimits.keys
     static let workerKeys = [
-        "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "requestTimeoutSeconds",
+        "count", "batchSize", "leaseSeconds", "pollMilliseconds", "maxAttempts", "apnsTimeoutSeconds",
+        "requestTimeoutSeconds",
     ]
 
     /// Reads a configuration file's bytes. Relative paths in it (manifest, keys, TLS files, the SQLite store,
@@ -85,7 +86,12 @@ extension GatewayConfiguration {
             listen.maximumBodyBytes =
                 limits.integer("maxBodyBytes", in: 1024...(1 << 30), diagnostics: &diagnostics)
                 ?? listen.maximumBodyBytes
-            if let seconds = limits.integer("requestTimeoutSeconds", in: 1...3600, diagnostics: &diagnostics) {
+            // How long a client may take to send a request (`requestTimeoutSeconds` until it was renamed: the
+            // workers had a setting of that name for APNs).
+            if let seconds = limits.integer(
+                "clientRequestTimeoutSeconds", formerly: "requestTimeoutSeconds", in: 1...3600,
+                diagnostics: &diagnostics)
+            {
                 listen.requestTimeout = .seconds(seconds)
             }
             if let seconds = limits.integer("idleTimeoutSeconds", in: 1...86400, diagnostics: &diagnostics) {
@@ -114,7 +120,10 @@ extension GatewayConfiguration {
             if let attempts = reader.integer("maxAttempts", in: 1...100, diagnostics: &diagnostics) {
                 workers.retryPolicy.maximumAttempts = attempts
             }
-            if let seconds = reader.integer("requestTimeoutSeconds", in: 1...600, diagnostics: &diagnostics) {
+            // How long one APNs request may take (renamed from `requestTimeoutSeconds`).
+            if let seconds = reader.integer(
+                "apnsTimeoutSeconds", formerly: "requestTimeoutSeconds", in: 1...600, diagnostics: &diagnostics)
+            {
                 workers.requestTimeout = .seconds(seconds)
             }
         }
@@ -132,8 +141,6 @@ extension GatewayConfiguration {
                         hint: "for example sqlite:gateway.db or postgres://pushbutton@db.internal:5432/pushbutton"))
             }
         }
-        let defaultStoreDirectory =
-            store.hasPrefix("sqlite:") ? (String(store.dropFirst(7)) as NSString).deletingLastPathComponent : base
         var webhook: WebhookConfiguration?
         if let reader = top.object("webhook", what: "'webhook'", diagnostics: &diagnostics) {
             reader.unknownKeys(known: ["url", "secret", "outbox", "events"], diagnostics: &diagnostics)
@@ -152,13 +159,17 @@ extension GatewayConfiguration {
                         "the webhook secret is too short to sign with (\(secret.utf8.count) bytes)",
                         hint: "use at least 16 random bytes, e.g. openssl rand -hex 32"))
             }
-            let outbox =
-                reader.string("outbox", diagnostics: &diagnostics).map { resolve($0, base) }
-                ?? resolve("pushbutton-webhook.outbox", defaultStoreDirectory)
-            let events = EventStreamConfiguration.read(reader, diagnostics: &diagnostics)
-            if let url, let secret {
-                webhook = WebhookConfiguration(url: url, secret: secret, outboxPath: outbox, events: events)
+            if let outbox = reader.string("outbox", diagnostics: &diagnostics) {
+                diagnostics.append(
+                    Diagnostic(
+                        .warning, .unknownValue, at: reader.path.appending("outbox"),
+                        "'outbox' is no longer used: the webhook's events wait in the store and any process posts them",
+                        hint:
+                            "remove it; post what an old outbox still holds with pushbutton outbox drain \(outbox) --endpoint URL"
+                    ))
             }
+            let events = EventStreamConfiguration.read(reader, diagnostics: &diagnostics)
+            if let url, let secret { webhook = WebhookConfiguration(url: url, secret: secret, events: events) }
         }
         var apps: [AppConfiguration] = []
         let appsPath = JSONPath.root.appending("apps")
@@ -294,12 +305,14 @@ extension GatewayConfiguration {
             limits = limits.reading(reader, diagnostics: &diagnostics)
         }
         let sending = AppConfiguration.readSending(app, diagnostics: &diagnostics)
+        let cap = AppConfiguration.readFrequencyCap(app, diagnostics: &diagnostics)
         guard let id, let topic, let manifest, let environment, let credentials else { return nil }
         var configuration = AppConfiguration(
             id: id, topic: topic, manifestPath: manifest, credentials: credentials, environment: environment,
             secretKeyDigests: secret, publishableKeyDigests: publishable, connections: connections)
         configuration.rateLimits = limits
         (configuration.defaultTimeZone, configuration.throttlePerMinute, configuration.quietHours) = sending
+        configuration.frequencyCap = cap
         return configuration
     }
 

@@ -27,15 +27,15 @@ extension GatewayConfiguration {
             ("workers.leaseSeconds", "\(Int(workers.lease.seconds))"),
             ("workers.pollMilliseconds", "\(Int(workers.pollInterval.seconds * 1000))"),
             ("workers.maxAttempts", "\(workers.retryPolicy.maximumAttempts)"),
-            ("workers.requestTimeoutSeconds", "\(Int(workers.requestTimeout.seconds))"),
+            ("workers.apnsTimeoutSeconds", "\(Int(workers.requestTimeout.seconds))"),
             ("limits.maxBodyBytes", "\(listen.maximumBodyBytes)"),
-            ("limits.requestTimeoutSeconds", "\(Int(listen.requestTimeout.seconds))"),
+            ("limits.clientRequestTimeoutSeconds", "\(Int(listen.requestTimeout.seconds))"),
             ("limits.idleTimeoutSeconds", "\(Int(listen.idleTimeout.seconds))"),
             ("limits.maxRecipients", "\(maximumRecipients)"),
             ("limits.maxWaitSeconds", "\(maximumWaitSeconds)"), ("limits.maxWaiters", "\(maximumWaiters)"),
         ]
         if let webhook {
-            lines += [("webhook.url", webhook.url), ("webhook.secret", "***"), ("webhook.outbox", webhook.outboxPath)]
+            lines += [("webhook.url", webhook.url), ("webhook.secret", "***")]
             if let events = webhook.events {
                 lines += [
                     ("webhook.events.url", events.url ?? webhook.url),

@@ -1,5 +1,6 @@
 import Foundation
 import PushbuttonAPNs
+import PushbuttonStore
 
 /// What `pushbutton serve --config FILE` reads: where to listen, the store, the apps and their keys, the
 /// webhook and the limits. Read it with ``GatewayConfiguration/parse(_:baseDirectory:)``.
@@ -77,6 +78,8 @@ public struct AppConfiguration: Sendable {
     public var throttlePerMinute: Int?
     /// When campaigns do not reach a device, in its local time (`quiet_hours`; none when unset).
     var quietHours: QuietHours?
+    /// At most so many pushes to a device in a sliding window, for campaigns (`frequency_cap`; none when unset).
+    public var frequencyCap: FrequencyCap?
 
     public init(
         id: String, topic: String, manifestPath: String, credentials: Credentials, environment: APNsEnvironment,
@@ -93,20 +96,17 @@ public struct AppConfiguration: Sendable {
     }
 }
 
-/// Where dead tokens and final failures are reported: an HMAC-signed POST, retried through a durable outbox.
+/// Where dead tokens and final failures are reported: an HMAC-signed POST of each event queued in the store,
+/// posted by whichever gateway process leases it and retried until acknowledged.
 public struct WebhookConfiguration: Sendable {
     public var url: String
     public var secret: String
-    /// The outbox's SQLite file: processes on one machine may share it (one delivers at a time); by default
-    /// `pushbutton-webhook.outbox` next to the SQLite store, or next to the configuration.
-    public var outboxPath: String
     /// The event stream (`"events"`): off when nil.
     public var events: EventStreamConfiguration?
 
-    public init(url: String, secret: String, outboxPath: String, events: EventStreamConfiguration? = nil) {
+    public init(url: String, secret: String, events: EventStreamConfiguration? = nil) {
         self.url = url
         self.secret = secret
-        self.outboxPath = outboxPath
         self.events = events
     }
 }

@@ -42,6 +42,7 @@ struct ConsoleRoutes: Sendable {
                 ("audience", 1):
                 "/" + rest[0]
             case ("campaigns", 2): "/campaigns/{id}"
+            case ("campaigns", 3) where rest[2] == "experiment": "/campaigns/{id}/experiment"
             case ("assets", 2): "/assets/{file}"
             default: nil
             }
@@ -109,6 +110,8 @@ struct ConsoleRoutes: Sendable {
         case ("GET", "campaigns", 1): return (name, campaigns(app: app, session: session, services: services))
         case ("GET", "campaigns", 2):
             return (name, campaign(rest[1], app: app, catalog: catalog, session: session, services: services))
+        case ("GET", "campaigns", 3) where rest[2] == "experiment":
+            return (name, experiment(rest[1], app: app, session: session, services: services))
         case ("GET", "devices", 1):
             do {
                 let summary = try Self.deviceSummary(services.store, app: app.id)
@@ -291,6 +294,20 @@ struct ConsoleRoutes: Sendable {
         }
         return ConsolePage.response(
             200, CampaignPage.render(record, stats: stats, statsProblem: problem, catalog: catalog, session: session))
+    }
+
+    /// A campaign's experiment (issue 36): the page ``ExperimentPage`` renders; another app's campaign, or one
+    /// without an experiment, is "not found".
+    private func experiment(_ id: String, app: AppRuntime, session: ConsoleSession, services: GatewayServices)
+        -> HTTPResponse
+    {
+        do {
+            let report = try services.experiments.consoleReport(campaign: id, app: app.id)
+            return ConsolePage.response(200, ExperimentPage.render(report, session: session))
+        } catch {
+            guard error.status >= 500 else { return notFound(session) }
+            return ConsolePage.response(503, page("Experiment", session, GatewayError.storeUnavailableForPeople))
+        }
     }
 
     // MARK: Answers

@@ -16,12 +16,18 @@ enum Rendering {
         return .object(counts)
     }
 
+    /// The skipped recipients by reason (`frequency_cap`, `device_inactive`), beside the counts (which stay
+    /// integers by state).
+    static func skippedReasons(_ record: NotificationRecord) -> JSONValue {
+        .object(record.skippedReasons.mapValues { .integer(Int64($0)) })
+    }
+
     static func notification(_ record: NotificationRecord) -> JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(record.spec.id), "app": .string(record.spec.app), "kind": .string(record.spec.kind.rawValue),
             "state": .string(record.state), "created_at": milliseconds(record.spec.createdAt),
             "recipients": .integer(Int64(record.total)), "counts": counts(record),
-            "deliveries": .array(record.deliveries.map(delivery)),
+            "skipped_reasons": skippedReasons(record), "deliveries": .array(record.deliveries.map(delivery)),
         ]
         if let last = record.deliveries.last, record.deliveries.count < record.total {
             object["next_after"] = .integer(last.id)
@@ -49,6 +55,7 @@ enum Rendering {
             "id": .string(record.spec.id), "app": .string(record.spec.app), "state": .string(record.state),
             "created_at": milliseconds(record.spec.createdAt), "recipients": .integer(Int64(record.total)),
             "finished": .integer(Int64(finished)), "counts": counts(record),
+            "skipped_reasons": skippedReasons(record),
         ]
         if let schedule = record.schedule { SendTimingRendering.timing(schedule, into: &object) }
         return .object(object)

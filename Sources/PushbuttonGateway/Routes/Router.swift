@@ -235,7 +235,15 @@ struct Router: Sendable {
         Route("GET", "v1/apps/{app}/stats") { call throws(GatewayError) in
             let app = try call.app(secret: true)
             let stats = try call.router.services.taps.statistics(app: app, query: call.request.query)
-            return .json(200, Rendering.stats(stats))
+            var json = Rendering.stats(stats)
+            // A campaign with variants answers per variant too (issue 36).
+            if let campaign = stats.campaign, case .object(var object) = json,
+                let variants = try call.router.services.experiments.variantStats(campaign: campaign, app: app.id)
+            {
+                object["variants"] = variants
+                json = .object(object)
+            }
+            return .json(200, json)
         },
         Route("GET", "v1/notifications/{id}") { call throws(GatewayError) in
             let credential = try call.secretCredential()
@@ -267,6 +275,11 @@ struct Router: Sendable {
                 campaign: call.captures[0], app: app, recipients: RecipientList(call.request.body),
                 idempotencyKey: call.request.header("idempotency-key"))
             return .json(202, Rendering.acceptedCampaign(accepted))
+        },
+        Route("GET", "v1/campaigns/{id}/experiment") { call throws(GatewayError) in
+            let credential = try call.secretCredential()
+            return .json(
+                200, try call.router.services.experiments.report(campaign: call.captures[0], app: credential.app))
         },
         Route("POST", "v1/campaigns/{id}/cancel") { call throws(GatewayError) in
             let credential = try call.secretCredential()

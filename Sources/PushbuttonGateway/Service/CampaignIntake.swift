@@ -46,6 +46,11 @@ final class CampaignIntake: Sendable {
         app: AppRuntime, campaign: IntakeRequest, recipients: RecipientList, fingerprinted: [UInt8],
         idempotencyKey: String?
     ) throws(GatewayError) -> AcceptedNotification {
+        if ExperimentPlan.isExperiment(campaign.value) {
+            return try createExperiment(
+                app: app, campaign: campaign, recipients: recipients, fingerprinted: fingerprinted,
+                idempotencyKey: idempotencyKey)
+        }
         var diagnostics: [Diagnostic] = []
         let created = notifications.now()
         var timing = SendTiming.read(campaign.value, campaign: true, now: created, diagnostics: &diagnostics)
@@ -64,15 +69,18 @@ final class CampaignIntake: Sendable {
         let id = NotificationIntake.newID("c_")
         let compiled = try notifications.compile(
             draft, app: app, notificationID: id, campaignID: id, locate: campaign.locate)
-        let spec = NotificationSpec(
+        var spec = NotificationSpec(
             id: id, app: app.id, kind: .campaign, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID,
             createdAt: created, request: campaign.bytes, sendAt: timing.sendAt,
             throttlePerMinute: timing.throttlePerMinute)
+        spec.frequencyCap = app.configuration.frequencyCap
+        spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: true)
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
+        let quiet = timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil
         (page.dueAt, page.held) = try notifications.dueTimes(
-            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: created)
+            timing, tokens: page.tokens, app: app, quiet: quiet, now: created)
         // The first page goes in with the campaign and its idempotency key, in one transaction.
         let deliveries = page.deliveries
         let key = idempotencyKey.map {
@@ -91,7 +99,8 @@ final class CampaignIntake: Sendable {
                 let payloads = try notifications.renderLanguages(
                     compiled, data: draft.data, at: .root.appending("data"))
                 try addSegment(
-                    segment, campaign: id, app: app, payloads: payloads, timing: timing, at: spec.createdAt)
+                    segment, campaign: id, app: app, payloads: payloads, timing: timing, quiet: quiet,
+                    at: spec.createdAt)
             }
             return AcceptedNotification(record: try self.campaign(id: id, app: app.id), warnings: [], replayed: false)
         }
@@ -109,6 +118,9 @@ final class CampaignIntake: Sendable {
         }
         guard record.state == "open" || key != nil else { throw Self.closed(id) }
         let document = try IntakeRequest.document(record.spec.request, what: "the stored campaign", checked: false)
+        if ExperimentPlan.isExperiment(document.value) {
+            return try appendExperiment(record: record, document: document, app: app, recipients: recipients, key: key)
+        }
         var diagnostics: [Diagnostic] = []
         guard let draft = NotificationDraft.read(document.value, campaign: true, diagnostics: &diagnostics) else {
             throw .invalid(diagnostics, what: "the stored campaign")
@@ -118,8 +130,9 @@ final class CampaignIntake: Sendable {
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
         // A local-time campaign's later pages: each device's time as at creation (passed: at once).
         let timing = SendTiming.read(document.value, campaign: true, now: nil, diagnostics: &diagnostics)
+        let quiet = timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil
         (page.dueAt, page.held) = try notifications.dueTimes(
-            timing, tokens: page.tokens, app: app, quiet: app.configuration.quietHours, now: notifications.now())
+            timing, tokens: page.tokens, app: app, quiet: quiet, now: notifications.now())
         let result = try storeRecipients(page, campaign: id, idempotency: key)
         switch result {
         case .added(let added):
@@ -131,7 +144,7 @@ final class CampaignIntake: Sendable {
         }
     }
 
-    private static func closed(_ id: String) -> GatewayError {
+    static func closed(_ id: String) -> GatewayError {
         GatewayError(409, "campaign_closed", "campaign \(id) was cancelled; it takes no more recipients")
     }
 
@@ -169,6 +182,18 @@ final class CampaignIntake: Sendable {
                     ], what: "the recipient list")
             }
         }
+        page.users = try resolve(users: users, list: list, app: app)
+        if localized {
+            let tokens = page.recipients.compactMap(\.token) + page.users.values.joined()
+            page.locales = try notifications.deviceLocales(app: app, tokens: tokens)
+        }
+        return page
+    }
+
+    /// Each user a page names (with the line that first named it) resolved to its active devices' tokens; a
+    /// user with more than ``devicesPerUser`` refuses the page.
+    func resolve(users: [String: Int], list: RecipientList, app: String) throws(GatewayError) -> [String: [String]] {
+        var resolved: [String: [String]] = [:]
         for (user, line) in users {
             // One more than the limit tells a user over it, which refuses the page, never cuts the user's devices.
             let tokens = try storing { () throws(StoreError) in
@@ -185,13 +210,9 @@ final class CampaignIntake: Sendable {
                             location: SourceLocation(line: line, column: 1, offset: 0))
                     ], what: "the recipient list")
             }
-            page.users[user] = tokens
+            resolved[user] = tokens
         }
-        if localized {
-            let tokens = page.recipients.compactMap(\.token) + page.users.values.joined()
-            page.locales = try notifications.deviceLocales(app: app, tokens: tokens)
-        }
-        return page
+        return resolved
     }
 
     /// Devices a segment's campaign reads and appends at a time: the memory one page takes, whatever the
@@ -204,7 +225,7 @@ final class CampaignIntake: Sendable {
     /// as a recipient line is (`local_time`, quiet hours). Stops early if the campaign is cancelled meanwhile.
     private func addSegment(
         _ segment: Segment, campaign id: String, app runtime: AppRuntime, payloads: LocalizedPayloads,
-        timing: SendTiming, at time: Date
+        timing: SendTiming, quiet: QuietHours?, at time: Date
     ) throws(GatewayError) {
         let app = runtime.id
         let segments = try notifications.segments.segments
@@ -216,8 +237,9 @@ final class CampaignIntake: Sendable {
             }
             guard let last = devices.last else { return }
             after = last.token
+            // Each device's own due time (local time, quiet hours) as a list page's, as at the campaign's creation.
             let (due, held) = try notifications.dueTimes(
-                timing, tokens: devices.map(\.token), app: runtime, quiet: runtime.configuration.quietHours, now: time)
+                timing, tokens: devices.map(\.token), app: runtime, quiet: quiet, now: time)
             func delivery(_ token: String, _ payload: [UInt8]) -> NewDelivery {
                 NewDelivery(
                     token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload,

@@ -13,6 +13,8 @@ struct GatewayServices: Sendable {
     let receipts: ReceiptService
     let tags: DeviceTagService
     let segments: SegmentService
+    /// Experiments' reports and decisions (issue 36).
+    let experiments: ExperimentService
     /// Requests waiting for their notification's outcomes (`wait_seconds`).
     let waiters: OutcomeWaiters
     let now: @Sendable () -> Date
@@ -33,5 +35,6 @@ struct GatewayServices: Sendable {
         taps = TapService(store: store, apps: apps, now: now, receipts: receipts)
         tags = DeviceTagService(store: store, now: now)
         segments = notifications.segments
+        experiments = ExperimentService(campaigns: campaigns, apps: apps)
     }
 }

@@ -44,6 +44,18 @@ struct NotificationDraft: Sendable {
         }
         let known = campaign ? campaignKeys : notificationKeys
         for key in object.keys.sorted() where !known.contains(key) {
+            if ExperimentPlan.keys.contains(key) {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .unknownKey, at: .root.appending(key),
+                        campaign
+                            ? "'\(key)' belongs to an experiment: give the campaign's 'variants'"
+                            : "'\(key)' belongs to an experiment, which only a campaign can run",
+                        hint: campaign
+                            ? #""variants": [{"name": "A", "share": 50, …}, {"name": "B", "share": 50, …}]"#
+                            : "send it as a campaign: POST /v1/apps/{app}/campaigns (its first line the experiment)"))
+                continue
+            }
             diagnostics.append(
                 Diagnostic(
                     .error, .unknownKey, at: .root.appending(key),

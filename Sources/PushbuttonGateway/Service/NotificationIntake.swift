@@ -37,7 +37,7 @@ final class NotificationIntake: Sendable {
 
     func compile(
         _ draft: NotificationDraft, app: AppRuntime, notificationID: String, campaignID: String?,
-        locate: (([Diagnostic]) -> [Diagnostic])
+        variant: String? = nil, locate: (([Diagnostic]) -> [Diagnostic])
     ) throws(GatewayError) -> Compiled {
         let parsed = Payload.parse(draft.payload)
         var diagnostics = parsed.diagnostics
@@ -53,6 +53,8 @@ final class NotificationIntake: Sendable {
                 // The tracking ids of the issue-16 contract: a tap names them, so it is joined to its send.
                 actions.notificationID = notificationID
                 actions.campaignID = campaignID
+                // An experiment's variant (issue 36), so a tap and a receipt name it too.
+                if let variant { actions.extra["variant"] = .string(variant) }
                 withIDs.actions = actions
                 template = try PayloadTemplate(
                     withIDs, context: .init(pushType: draft.pushType, priority: draft.priority))
@@ -69,7 +71,7 @@ final class NotificationIntake: Sendable {
         guard let template, !mapped.containsErrors else { throw .invalid(mapped, what: "the notification") }
         var compiled = Compiled(template: template, warnings: mapped.filter { $0.severity == .warning })
         compiled.localized = try compileLanguages(
-            draft, app: app, notificationID: notificationID, campaignID: campaignID, locate: locate)
+            draft, app: app, notificationID: notificationID, campaignID: campaignID, variant: variant, locate: locate)
         return compiled
     }
 
@@ -77,9 +79,10 @@ final class NotificationIntake: Sendable {
     /// categories, buttons, lengths), its diagnostics at `localized.<language>.<field>`.
     private func compileLanguages(
         _ draft: NotificationDraft, app: AppRuntime, notificationID: String, campaignID: String?,
-        locate: (([Diagnostic]) -> [Diagnostic])
+        variant: String?, locate: (([Diagnostic]) -> [Diagnostic])
     ) throws(GatewayError) -> [String: PayloadTemplate] {
         var templates: [String: PayloadTemplate] = [:]
+        let experimentVariant = variant
         for language in draft.localized.keys.sorted() {
             var variant = draft
             variant.payload = draft.payload(in: language)
@@ -87,7 +90,8 @@ final class NotificationIntake: Sendable {
             do {
                 templates[language] =
                     try compile(
-                        variant, app: app, notificationID: notificationID, campaignID: campaignID, locate: { $0 }
+                        variant, app: app, notificationID: notificationID, campaignID: campaignID,
+                        variant: experimentVariant, locate: { $0 }
                     ).template
             } catch {
                 let moved = error.diagnostics.map { diagnostic in
@@ -161,9 +165,10 @@ final class NotificationIntake: Sendable {
         Digest.hex(Digest.sha256(Array(app.id.utf8) + [0] + bytes))
     }
 
-    /// Queues a notification to the tokens, the user or the tag its `to` names.
-    func send(app: AppRuntime, request: IntakeRequest, idempotencyKey: String?) throws(GatewayError)
-        -> AcceptedNotification
+    /// Queues a notification to the tokens, the user or the tag its `to` names; `waited`: a request waits for
+    /// its outcomes (``OutcomeWait``), stored with it so that another process recording them says so.
+    func send(app: AppRuntime, request: IntakeRequest, idempotencyKey: String?, waited: Bool = false)
+        throws(GatewayError) -> AcceptedNotification
     {
         var diagnostics: [Diagnostic] = []
         let created = now()
@@ -185,17 +190,22 @@ final class NotificationIntake: Sendable {
         // Each device's language from its registration: looked up only when there are languages to choose.
         let locales = payloads.languages.isEmpty ? [:] : try deviceLocales(app: app.id, tokens: tokens)
         var match = LocaleMatch(payloads.languages.keys)
-        // Quiet hours hold campaigns only: a single notification is sent when it says.
-        let due = try dueTimes(timing, tokens: tokens, app: app, quiet: nil, now: created).due
+        // Quiet hours hold a single notification only when it asks (`"quiet_hours": true`).
+        let quiet = timing.heldByQuietHours(campaign: false) ? app.configuration.quietHours : nil
+        let (due, held) = try dueTimes(timing, tokens: tokens, app: app, quiet: quiet, now: created)
         let deliveries = tokens.map {
             NewDelivery(
                 token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0])
+                payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0],
+                heldBecause: held.contains($0) ? QuietHours.heldReason : nil)
         }
-        let spec = NotificationSpec(
+        var spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,
             priority: draft.priority, expiration: draft.expiration, collapseID: draft.collapseID, createdAt: created,
             request: request.bytes, sendAt: timing.sendAt)
+        spec.wakesWaiters = waited
+        spec.frequencyCap = app.configuration.frequencyCap
+        spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: false)
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
         let result = try storing { () throws(StoreError) in
             try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
@@ -293,12 +303,13 @@ final class NotificationIntake: Sendable {
     }
 
     /// `record` with what of it waits (scheduled, held, throttled) now. A single notification sent at once (no
-    /// `send_at`, no `local_time`: the bytes it was stored with never name it) waits for nothing: its zeros are
+    /// `send_at`, no `local_time` or `quiet_hours`: the bytes it was stored with never name them) waits for nothing: its zeros are
     /// known without the two reads, which every `POST` would otherwise pay.
     func scheduled(_ record: NotificationRecord) throws(GatewayError) -> NotificationRecord {
         var record = record
         if record.spec.kind == .notification, record.spec.sendAt == nil,
-            !Self.names(Array("\"local_time\"".utf8), in: record.spec.request)
+            !Self.names(Array("\"local_time\"".utf8), in: record.spec.request),
+            !Self.names(Array("\"quiet_hours\"".utf8), in: record.spec.request)
         {
             record.schedule = ScheduleCounts()
             return record

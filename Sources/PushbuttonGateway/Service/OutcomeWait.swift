@@ -49,7 +49,10 @@ enum OutcomeWait {
         let waiters = services.waiters
         guard waiters.admit() else { return busy(maximumWaiters: waiters.maximumWaiters) }
         defer { waiters.leave() }
-        var accepted = try services.notifications.send(app: app, request: request, idempotencyKey: idempotencyKey)
+        // Marked as waited on: the process that records its outcomes tells this one (PostgreSQL). A replayed
+        // request's notification keeps the mark its first request gave it.
+        var accepted = try services.notifications.send(
+            app: app, request: request, idempotencyKey: idempotencyKey, waited: true)
         var failure: GatewayError?
         let id = accepted.record.spec.id
         let complete = waiters.wait(for: id, timeout: .milliseconds(Int64(seconds * 1000))) {

@@ -4,8 +4,8 @@ import PushbuttonStore
 
 /// Reads a segment expression (`"to": {"segment": …}`, a saved segment, an audience count) into a ``Segment``,
 /// each problem a diagnostic at its JSON path: `{"and": [...]}`, `{"or": [...]}`, `{"not": EXPR}`, or one leaf
-/// of `tag`, `user`, `locale`, `app_version` (`">=2.1"`), `last_seen_days`, `tapped` (`{"category", "within_days"}`)
-/// or `saved` (a segment saved by name, read in place).
+/// of `tag`, `user`, `locale`, `app_version` (`">=2.1"`), `time_zone` (an IANA name), `last_seen_days`,
+/// `tapped` (`{"category", "within_days"}`) or `saved` (a segment saved by name, read in place).
 struct SegmentExpression {
     /// How deep `and`, `or`, `not` and `saved` may nest: deeper is refused (and a saved segment that names
     /// itself ends here).
@@ -14,7 +14,7 @@ struct SegmentExpression {
     static let maximumLeaves = 500
     /// The most days `last_seen_days` and `within_days` look back.
     static let maximumDays = 36_500
-    static let leafKeys = ["tag", "user", "locale", "app_version", "last_seen_days", "tapped", "saved"]
+    static let leafKeys = ["tag", "user", "locale", "app_version", "time_zone", "last_seen_days", "tapped", "saved"]
     static let keys = ["and", "or", "not"] + leafKeys
 
     /// A saved segment's expression by name (nil: none of that name).
@@ -123,6 +123,15 @@ struct SegmentExpression {
                     .valueRange)
             }
             return .appVersion(comparison, version: version)
+        case "time_zone":
+            guard let name = member.stringValue else {
+                return refuse(#"'time_zone' must be an IANA time zone name such as "Europe/Paris""#)
+            }
+            guard TimeZoneName.isKnown(name) else {
+                diagnostics.append(TimeZoneName.unknown(name, at: at))
+                return nil
+            }
+            return .timeZone(name)
         case "last_seen_days":
             guard let days = Self.days(member) else {
                 return refuse("'last_seen_days' must be a whole number of days, 1 to \(Self.maximumDays)", .valueRange)

@@ -7,7 +7,9 @@ import PushbuttonStore
 /// from a notification's body or a campaign's first line, beside the notification's fields.
 struct SendTiming: Sendable, Hashable {
     /// The request's keys this reads.
-    static let keys = ["send_at", "local_time", "throttle_per_minute", "ignore_quiet_hours"]
+    static let keys = [
+        "send_at", "local_time", "throttle_per_minute", "ignore_quiet_hours", "quiet_hours", "frequency_cap",
+    ]
 
     /// The instant to send at (`send_at` with an offset); `nil`: at once (or at each device's local time).
     var sendAt: Date?
@@ -17,6 +19,12 @@ struct SendTiming: Sendable, Hashable {
     var throttlePerMinute: Int?
     /// Quiet hours do not hold this campaign (`ignore_quiet_hours`: transactional, a 2FA code).
     var ignoreQuietHours = false
+    /// `"quiet_hours": true`: a single notification held by quiet hours as a campaign is (`false` on a
+    /// campaign: as `ignore_quiet_hours`); `nil`: the kind's default.
+    var quietHours: Bool?
+    /// `"frequency_cap": true`: a single notification's recipients over the app's cap are skipped as a
+    /// campaign's are (`false` on a campaign: not held to it); `nil`: the kind's default.
+    var frequencyCap: Bool?
 
     /// How far in the past a `send_at` may be (clocks differ a little): later than this is refused.
     static let skew: TimeInterval = 60
@@ -60,6 +68,8 @@ struct SendTiming: Sendable, Hashable {
                         "'ignore_quiet_hours' must be true or false, not \(flag.typeDescription)"))
             }
         }
+        timing.quietHours = flag("quiet_hours", in: object, diagnostics: &diagnostics)
+        timing.frequencyCap = flag("frequency_cap", in: object, diagnostics: &diagnostics)
         if let rate = object["throttle_per_minute"] {
             if !campaign {
                 diagnostics.append(
@@ -79,6 +89,30 @@ struct SendTiming: Sendable, Hashable {
         }
         return timing
     }
+
+    /// A boolean member of `object`, or a diagnostic naming it.
+    private static func flag(_ key: String, in object: [String: JSONValue], diagnostics: inout [Diagnostic]) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard let bool = value.boolValue else {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .typeMismatch, at: .root.appending(key),
+                    "'\(key)' must be true or false, not \(value.typeDescription)"))
+            return nil
+        }
+        return bool
+    }
+
+    /// Whether quiet hours hold the recipients of a notification of this kind (`campaign`): a campaign's
+    /// unless it says `ignore_quiet_hours` (or `"quiet_hours": false`), a single one's only with
+    /// `"quiet_hours": true`.
+    func heldByQuietHours(campaign: Bool) -> Bool {
+        !ignoreQuietHours && (quietHours ?? campaign)
+    }
+
+    /// Whether recipients over the app's frequency cap are skipped: a campaign's unless it says
+    /// `"frequency_cap": false`, a transactional single one's only with `"frequency_cap": true`.
+    func heldToFrequencyCap(campaign: Bool) -> Bool { frequencyCap ?? campaign }
 
     private static func read(
         sendAt given: JSONValue, local: Bool, now: Date?, into timing: inout SendTiming,

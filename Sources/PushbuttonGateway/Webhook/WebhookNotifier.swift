@@ -1,28 +1,37 @@
 import Foundation
 import Pushbutton
 import PushbuttonOutbox
-import PushbuttonReceiver
 import PushbuttonStore
+import PushbuttonSupport
 
-/// Tells the app's backend about each dead token and each final failure: an event committed to a durable
-/// outbox (SQLite, one per process), then posted, signed, and retried with backoff until acknowledged.
+/// Tells the app's backend about each dead token and each final failure (and the event stream's batches):
+/// the events wait in the store, queued in the outcome's own transaction, and a relay of whichever process
+/// leases them posts them, signed, retried with backoff until acknowledged (see ``EventRelay``).
 final class WebhookNotifier: Sendable {
     let configuration: WebhookConfiguration
-    let outbox: Outbox
+    /// Signs and posts each request.
+    let sender: any OutboxSender
 
-    init(_ configuration: WebhookConfiguration) throws(OutboxError) {
+    /// Failed posts after which an event is dropped (with backoff up to a minute: about 45 minutes of trying).
+    static let maximumAttempts = 50
+
+    init(_ configuration: WebhookConfiguration, sender: (any OutboxSender)? = nil) {
         self.configuration = configuration
-        outbox = try Outbox(
-            path: configuration.outboxPath,
-            options: OutboxOptions(
-                maximumAttempts: 50, timeToLive: .seconds(3 * 86400), baseBackoff: .milliseconds(200),
-                maximumBackoff: .seconds(60), capacity: 1_000_000))
+        self.sender =
+            sender
+            ?? SigningSender(
+                secret: Array(configuration.secret.utf8), inner: URLSessionSender(timeout: .seconds(10)))
     }
 
-    /// Commits one event to the outbox (an actor); `false` when it could not (it stays in the store and is
-    /// tried again later). The event id (type and `apns-id`) is its idempotency key, so an event handed on
-    /// twice is stored once.
-    func post(_ event: WebhookEvent) async -> Bool {
+    /// The wait after an event's `failures`th failed post: from 200 ms doubling to a minute, half of it random.
+    static func backoff(afterFailure failures: Int) -> Duration {
+        Backoff.delay(
+            afterAttempt: failures, base: .milliseconds(200), maximum: .seconds(60), jitter: Double.random(in: 0...1))
+    }
+
+    /// The request that posts `event`; its id (type and `apns-id`) is its `Idempotency-Key`, so a receiver
+    /// drops an event posted twice.
+    func request(_ event: WebhookEvent) -> OutgoingRequest {
         var body: [String: JSONValue] = [
             "type": .string(event.kind.rawValue), "id": .string("\(event.kind.rawValue):\(event.apnsID)"),
             "app": .string(event.app), "token": .string(event.token),
@@ -33,40 +42,13 @@ final class WebhookNotifier: Sendable {
         if let reason = event.reason { body["reason"] = .string(reason) }
         if event.status == nil { body["attempts"] = .integer(Int64(event.attempts)) }
         if let since = event.unregisteredAt { body["unregistered_at"] = Rendering.milliseconds(since) }
-        let request = BackendRequest(
-            url: configuration.url, method: "POST", body: .object(body),
-            idempotencyKey: "\(event.kind.rawValue):\(event.apnsID)", notificationIdentifier: event.notificationID,
-            actionIdentifier: event.kind.rawValue)
-        do {
-            _ = try await outbox.enqueue(request)
-            return true
-        } catch {
-            FileHandle.standardError.write(Data("pushbutton serve: cannot queue a webhook event: \(error)\n".utf8))
-            return false
-        }
+        return request(url: configuration.url, body: .object(body), key: "\(event.kind.rawValue):\(event.apnsID)")
     }
 
-    /// Commits a request built elsewhere (the event stream's batches) to the outbox; `false` when it could not.
-    func enqueue(_ request: BackendRequest) async -> Bool {
-        do {
-            _ = try await outbox.enqueue(request)
-            return true
-        } catch {
-            FileHandle.standardError.write(Data("pushbutton serve: cannot queue webhook events: \(error)\n".utf8))
-            return false
-        }
-    }
-
-    /// Posts queued events until cancelled.
-    func run() async {
-        let sender = SigningSender(
-            secret: Array(configuration.secret.utf8), inner: URLSessionSender(timeout: .seconds(10)))
-        do {
-            try await outbox.run(sender: sender, pollInterval: .milliseconds(500))
-        } catch {
-            if !Task.isCancelled {
-                FileHandle.standardError.write(Data("pushbutton serve: the webhook outbox stopped: \(error)\n".utf8))
-            }
-        }
+    /// A signed JSON POST of `body` to `url` with `key` as its `Idempotency-Key`.
+    func request(url: String, body: JSONValue, key: String) -> OutgoingRequest {
+        OutgoingRequest(
+            url: url, method: "POST", headers: ["Idempotency-Key": key, "Content-Type": "application/json"],
+            body: Data(JSONWriter.compact(body)))
     }
 }

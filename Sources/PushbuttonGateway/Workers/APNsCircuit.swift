@@ -54,6 +54,22 @@ final class APNsCircuit: Sendable {
 
     var isOpen: Bool { state.withLock { $0.isOpen } }
 
+    /// Whether every batch of the app's recipients would be held now (open, and no probe may go): the workers'
+    /// leases then pass the app over, so its queue does not take the room of other apps' recipients.
+    var holdsAll: Bool {
+        let now = elapsed()
+        return state.withLock { $0.isOpen && ($0.probing || now < $0.nextProbe) }
+    }
+
+    /// How long until a probe may go (zero when one may now; nil when closed or a probe is under way).
+    var untilProbe: Duration? {
+        let now = elapsed()
+        return state.withLock { state in
+            guard state.isOpen, !state.probing else { return nil }
+            return max(.zero, state.nextProbe - now)
+        }
+    }
+
     /// Asked before sending a batch of the app's recipients. Open, it lets one batch through as a probe when
     /// the backoff has passed and no other probe is under way.
     func admit() -> Admission {

@@ -21,6 +21,21 @@ extension DeliveryWorkers {
         return circuits
     }
 
+    /// The apps whose circuit holds every batch now (open, no probe due): the lease passes them over. An app
+    /// whose probe is due is leased again, and one worker's batch of it goes as the probe.
+    func unreachableApps() -> Set<String> {
+        Set(circuits.filter { $0.value.holdsAll }.keys)
+    }
+
+    /// The idle wait when the lease found nothing though work is due (`timeout` is then the short busy retry):
+    /// with apps passed over, what is due may be theirs, so the wait lasts until the first probe is due (at most
+    /// the poll interval), not a busy retry after another.
+    func idleTimeout(_ timeout: Duration, passedOver: Bool) -> Duration {
+        guard passedOver, timeout <= Self.busyRetry else { return timeout }
+        let probe = circuits.values.compactMap(\.untilProbe).min() ?? options.pollInterval
+        return min(options.pollInterval, max(Self.busyRetry, probe))
+    }
+
     /// Sorts the recipients of an app whose circuit is open, without sending them: those whose expiration
     /// passed fail (one outcome, one webhook), the rest are held to be given back.
     func hold(_ deliveries: [LeasedDelivery], into completed: inout [CompletedDelivery], held: inout [LeasedDelivery]) {

@@ -10,8 +10,33 @@ extension DeliveryWorkers {
     func idleTimeout() async -> Duration {
         let store = self.store
         let at = now()
-        let next = try? await threads.perform { () throws(StoreError) in try store.nextDue(now: at) }
+        let experiments = self.experiments
+        let next = try? await threads.perform { () throws(StoreError) -> Date? in
+            // A test phase's decision wakes an idle worker too (issue 36).
+            let due = try store.nextDue(now: at)
+            guard let decision = experiments?.nextDecision() else { return due }
+            return min(due ?? decision, decision)
+        }
         return Self.idleTimeout(nextDue: next ?? nil, now: at, pollInterval: options.pollInterval)
+    }
+
+    /// Whether a busy worker should look for due experiment decisions: a second after the last look.
+    func experimentsDue() -> Bool {
+        guard experiments != nil else { return false }
+        let at = now()
+        return experimentsChecked.withLock { checked in
+            guard let last = checked, at.timeIntervalSince(last) < 1 else { return true }
+            return false
+        }
+    }
+
+    /// Makes the experiment decisions due now, on a store thread (claimed in the store, so one process makes
+    /// each); the roll-out's recipients are then queued as any page is.
+    func decideExperiments() async {
+        guard let experiments else { return }
+        let at = now()
+        experimentsChecked.withLock { $0 = at }
+        _ = try? await threads.perform { () throws(StoreError) in experiments.decideDue(now: at) }
     }
 
     /// The rule of ``idleTimeout()``: the time to `nextDue` from `now`, at most `pollInterval`. A due time

@@ -38,12 +38,18 @@ final class DeliveryWorkers: Sendable {
     let signal: WorkSignal
     /// Each app's circuit breaker: while its APNs cannot be reached, its recipients are held, not failed.
     let circuits: [String: APNsCircuit]
+    /// Decides experiments' test phases when due (issue 36); nil: this process decides none.
+    let experiments: ExperimentService?
+    /// When this process last looked for due decisions (by `now`): at most once a second under load.
+    let experimentsChecked = Locked<Date?>(nil)
 
     init(
         store: any GatewayStore, apps: [String: AppRuntime], options: WorkerOptions, metrics: GatewayMetrics,
         webhook: WebhookNotifier?, drain: DrainState = DrainState(), now: @escaping @Sendable () -> Date,
-        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal(), waiters: OutcomeWaiters? = nil
+        clock: AnyDurationClock = .continuous, signal: WorkSignal = WorkSignal(), waiters: OutcomeWaiters? = nil,
+        experiments: ExperimentService? = nil
     ) {
+        self.experiments = experiments
         self.drain = drain
         self.clock = clock
         self.signal = signal
@@ -66,12 +72,15 @@ final class DeliveryWorkers: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<options.count { group.addTask { await self.work() } }
             if let webhook {
-                let relay = WebhookRelay(store: store, webhook: webhook, threads: threads, now: now, clock: clock)
+                let relay = WebhookRelay(
+                    store: store, webhook: webhook, threads: threads, now: now, clock: clock,
+                    lease: options.lease.seconds)
                 group.addTask { await relay.run() }
             }
             if let webhook, let stream = webhook.configuration.events, let events = store as? any EventStreamStore {
                 let relay = EventStreamRelay(
-                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock)
+                    store: events, webhook: webhook, stream: stream, threads: threads, now: now, clock: clock,
+                    lease: options.lease.seconds)
                 group.addTask { await relay.run() }
             }
         }
@@ -88,10 +97,11 @@ final class DeliveryWorkers: Sendable {
             let leased: [LeasedDelivery]
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
             let seen = signal.generation
+            let unreachable = unreachableApps()
             do {
                 let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
                 leased = try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at)
+                    try store.lease(limit: limit, duration: duration, now: at, excludingApps: unreachable)
                 }
                 storeFailures = 0
             } catch {
@@ -106,10 +116,14 @@ final class DeliveryWorkers: Sendable {
                 await release(leased)
                 break
             }
+            if experimentsDue() {
+                await decideExperiments()
+            }
             if leased.isEmpty {
                 await recording?.value
                 recording = nil
-                _ = await signal.wait(after: seen, timeout: await idleTimeout())
+                let timeout = idleTimeout(await idleTimeout(), passedOver: !unreachable.isEmpty)
+                _ = await signal.wait(after: seen, timeout: timeout)
                 continue
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).

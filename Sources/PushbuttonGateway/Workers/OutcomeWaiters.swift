@@ -1,4 +1,5 @@
 import Dispatch
+import PushbuttonStore
 import PushbuttonSupport
 
 /// Requests that wait for their notification's outcomes (`"wait_seconds"`, gorush's sync mode): the
@@ -8,7 +9,8 @@ import PushbuttonSupport
 /// A waiting request holds one of the HTTP server's handler threads (its handlers are synchronous), so at most
 /// ``maximumWaiters`` wait at once: past that a request is refused before anything is queued (`503` with
 /// `retry-after`), and the other handler threads stay free for the rest of the API. Outcomes recorded by
-/// another process (PostgreSQL) are not signalled here: such a wait ends at its deadline with what is stored.
+/// another process (PostgreSQL) are heard from the store (``hear(_:)``), from the first wait on: the recording
+/// process notifies the notifications whose request waits.
 final class OutcomeWaiters: Sendable {
     /// One waiting request: woken by a recording of its notification or by its deadline.
     final class Ticket: Sendable {
@@ -31,6 +33,10 @@ final class OutcomeWaiters: Sendable {
         var admitted = 0
         var refused = 0
         var signals = 0
+        /// Starts hearing other processes' recordings (``hear(_:)``), taken at the first wait.
+        var startHearing: (@Sendable () -> WorkObservation)?
+        var hearing: WorkObservation?
+        var stopped = false
     }
 
     /// The most a request may ask to wait (`limits.maxWaitSeconds`).
@@ -67,6 +73,58 @@ final class OutcomeWaiters: Sendable {
         state.withLock { state in (state.tickets.values.reduce(0) { $0 + $1.count }, state.refused, state.signals) }
     }
 
+    /// From the first wait on, hears the outcomes other processes record through `observe` (the store's
+    /// ``GatewayStore/observeRecordedOutcomes(_:)``): a process that never waits opens no `LISTEN` connection.
+    func hear(_ observe: @escaping @Sendable (_ heard: @escaping @Sendable ([String]?) -> Void) -> WorkObservation) {
+        let start: @Sendable () -> WorkObservation = { [weak self] in
+            observe { [weak self] notifications in
+                guard let waiters = self else { return }
+                if let notifications { waiters.recorded(notifications) } else { waiters.recordedAnywhere() }
+            }
+        }
+        state.withLock { $0.startHearing = start }
+    }
+
+    /// Stops hearing other processes (the gateway stops); returns once the store's listener has stopped.
+    func stopHearing() {
+        let hearing = state.withLock { state -> WorkObservation? in
+            state.stopped = true
+            state.startHearing = nil
+            defer { state.hearing = nil }
+            return state.hearing
+        }
+        hearing?.cancel()
+    }
+
+    /// Starts hearing other processes at the first wait. Its listener, once it listens, wakes every waiting
+    /// request to read again: an outcome recorded before it listened is not lost.
+    private func startHearingOnce() {
+        guard
+            let start = state.withLock({ state -> (@Sendable () -> WorkObservation)? in
+                defer { state.startHearing = nil }
+                return state.startHearing
+            })
+        else { return }
+        let observation = start()
+        let keep = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.hearing = observation
+            return true
+        }
+        if !keep { observation.cancel() }
+    }
+
+    /// Anything may have been recorded elsewhere (the listener connected again): every waiting request reads
+    /// its notification again.
+    func recordedAnywhere() {
+        let woken = state.withLock { state -> [Ticket] in
+            let woken = state.tickets.values.flatMap(\.values)
+            state.signals += woken.count
+            return woken
+        }
+        for ticket in woken { ticket.semaphore.signal() }
+    }
+
     /// Outcomes of these notifications were committed: their waiting requests read them again.
     func recorded(_ notificationIDs: some Sequence<String>) {
         let woken = state.withLock { state -> [Ticket] in
@@ -88,6 +146,7 @@ final class OutcomeWaiters: Sendable {
         let key = ObjectIdentifier(ticket)
         // Registered before the first read: a recording between that read and the wait is not lost.
         state.withLock { $0.tickets[notificationID, default: [:]][key] = ticket }
+        startHearingOnce()
         defer {
             state.withLock { state in
                 state.tickets[notificationID]?[key] = nil

@@ -16,6 +16,14 @@ public struct OutgoingRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// The entry's body bytes (JSON), or `nil` for a request without one.
     public var body: Data?
+
+    /// A request as a sender receives it (other queues, such as the gateway's webhook, build their own).
+    public init(url: String, method: String, headers: [String: String], body: Data?) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// Sends the outbox's requests; the app may supply its own (its API client, with its authentication).

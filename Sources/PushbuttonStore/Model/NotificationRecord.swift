@@ -10,6 +10,8 @@ public struct NotificationRecord: Sendable, Hashable {
     public var deliveries: [DeliveryRecord]
     /// What of it waits, when read with its schedule (``GatewayStore/schedule(of:now:)``).
     public var schedule: ScheduleCounts?
+    /// The skipped recipients by why (`frequency_cap`, `device_inactive`), those with none left out.
+    public var skippedReasons: [String: Int] = [:]
 
     /// A record read back; ``schedule`` is filled in only when asked for.
     public init(spec: NotificationSpec, state: String, counts: [DeliveryState: Int], deliveries: [DeliveryRecord]) {
@@ -18,6 +20,9 @@ public struct NotificationRecord: Sendable, Hashable {
         self.counts = counts
         self.deliveries = deliveries
     }
+
+    /// The skipped reason of a recipient whose device was registered inactive when it was accepted.
+    public static let deviceInactiveReason = "device_inactive"
 
     /// Recipients in all states.
     public var total: Int { counts.values.reduce(0, +) }

@@ -34,6 +34,14 @@ public struct NotificationSpec: Sendable, Hashable {
     public var sendAt: Date?
     /// A campaign's rate, recipients a minute across every process (`throttle_per_minute`); `nil`: unlimited.
     public var throttlePerMinute: Int?
+    /// Whether a request waits for its outcomes (`"wait_seconds"`): on PostgreSQL the process that records them
+    /// then tells the others (a `NOTIFY`), so a request waiting in another process wakes; others cost nothing.
+    public var wakesWaiters = false
+    /// The app's frequency cap, when it has one: this notification's sends count toward it.
+    public var frequencyCap: FrequencyCap?
+    /// Whether recipients over ``frequencyCap`` are skipped (a campaign's; a single notification's only when it
+    /// opts in with `"frequency_cap": true`): otherwise its sends only count.
+    public var heldToFrequencyCap = false
 
     /// A notification or campaign with its headers; ``sendAt`` and ``throttlePerMinute`` are set afterwards.
     public init(

@@ -19,6 +19,9 @@ public indirect enum Segment: Sendable, Hashable {
     case locale(String)
     /// Devices whose registered app version compares so with `version` (by ``AppVersionNumber``).
     case appVersion(VersionComparison, version: Int64)
+    /// Devices registered with this IANA time zone (`Europe/Paris`); a device without a registered zone is not
+    /// matched (the app's `default_time_zone` is not assumed).
+    case timeZone(String)
     /// Devices registered, or that reported a tap, in the last `days` days.
     case lastSeenDays(Int)
     /// Devices that used a button in the last `withinDays` days, of a notification of `category` when given.

@@ -8,6 +8,9 @@ public struct StreamEvent: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// APNs accepted the notification for the device (HTTP 200).
         case sent = "notification.sent"
+        /// The notification was displayed on the device: its service extension's display receipt arrived (one per
+        /// notification and device, however often it is reported).
+        case delivered = "notification.delivered"
         /// APNs refused it for good (a 4xx other than a retry).
         case rejected = "notification.rejected"
         /// Its retries ran out without an answer APNs gave for good.

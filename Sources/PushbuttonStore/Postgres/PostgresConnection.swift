@@ -69,7 +69,7 @@ final class PostgresConnection: SQLConnection {
     /// The session to send `sql` on. Outside a transaction a lost session is replaced first: what the server sent
     /// while the connection was idle is read without sending anything, so a restarted server's or a terminated
     /// session's goodbye is seen here, before any of `sql` could reach a server.
-    private func session(for sql: String) throws(StoreError) -> OpaquePointer {
+    func session(for sql: String) throws(StoreError) -> OpaquePointer {
         if let handle {
             if !inTransaction { Self.readWhatArrivedWhileIdle(handle) }
             if PQstatus(handle) == CONNECTION_OK { return handle }
@@ -390,7 +390,7 @@ final class PostgresConnection: SQLConnection {
         return bytes
     }
 
-    private func failure(_ result: OpaquePointer?, _ sql: String) -> StoreError {
+    func failure(_ result: OpaquePointer?, _ sql: String) -> StoreError {
         let message =
             result.map { String(cString: PQresultErrorMessage($0)) }
             ?? handle.map { String(cString: PQerrorMessage($0)) } ?? "no connection to the server"

@@ -2,12 +2,14 @@ internal import CPostgreSQL
 import Foundation
 import PushbuttonSupport
 
-/// A `LISTEN` connection of its own, on a thread of its own: calls `heard` when another process's intake
-/// commits work (its `NOTIFY` in the intake's transaction fires at the commit), so an idle worker here wakes.
+/// A `LISTEN` connection of its own, on a thread of its own: calls `heard` with their payloads when other
+/// processes notify its channel — an intake committing work (its `NOTIFY` in the intake's transaction fires at
+/// the commit), so an idle worker here wakes; outcomes recorded for a request waiting here.
 ///
 /// The thread sleeps in `poll` on the connection's socket (no timer: idle costs nothing). When the connection
-/// drops, the listener reconnects with backoff, and once it listens again it calls `heard` too: a commit in
-/// between was not heard, and the workers' fallback poll would otherwise be the only one to find it.
+/// drops, the listener reconnects with backoff, and once it listens again it calls `heard` with no payloads:
+/// a notice in between was not heard, and the workers' fallback poll (a waiting request's deadline) would
+/// otherwise be the only one to find what it told.
 final class PostgresListener: Sendable {
     /// What the listener has seen, for ``waitUntil(_:)``.
     struct Status: Sendable {
@@ -27,11 +29,11 @@ final class PostgresListener: Sendable {
 
     private let url: String
     private let channel: String
-    /// The payload this process's own `NOTIFY`s carry: they are not heard back (the intake signalled in
-    /// process already).
+    /// The payload this process's own `NOTIFY`s carry, alone or as their first word: they are not heard back
+    /// (the intake or the recorder signalled in process already).
     private let origin: String
     private let retry: Duration
-    private let heard: @Sendable () -> Void
+    private let heard: @Sendable (_ payloads: [String]) -> Void
     private let state = Locked(State())
     /// A pipe whose write end stops the thread's `poll`.
     private let stopPipe: (read: Int32, write: Int32)
@@ -39,7 +41,10 @@ final class PostgresListener: Sendable {
 
     /// Starts listening on `channel` at `url`; `retry` is the first reconnection delay (it doubles, up to
     /// 30 s, with jitter).
-    init(url: String, channel: String, origin: String, retry: Duration, heard: @escaping @Sendable () -> Void) {
+    init(
+        url: String, channel: String, origin: String, retry: Duration,
+        heard: @escaping @Sendable (_ payloads: [String]) -> Void
+    ) {
         self.url = url
         self.channel = channel
         self.origin = origin
@@ -110,7 +115,7 @@ final class PostgresListener: Sendable {
             if let connection = connect() {
                 failures = 0
                 update { $0.connections += 1 }
-                heard()  // whatever was committed while this process was not listening
+                heard([])  // whatever was told while this process was not listening
                 listen(on: connection)
                 PQfinish(connection)
                 if stopped { return }
@@ -156,14 +161,17 @@ final class PostgresListener: Sendable {
             }
             if fds[1].revents != 0 { return }
             guard PQconsumeInput(connection) == 1 else { return }  // the connection is gone
-            var foreign = 0
+            var foreign: [String] = []
             while let notice = PQnotifies(connection) {
-                if let extra = notice.pointee.extra, String(cString: extra) != origin { foreign += 1 }
+                if let extra = notice.pointee.extra {
+                    let payload = String(cString: extra)
+                    if payload != origin, !payload.hasPrefix(origin + " ") { foreign.append(payload) }
+                }
                 PQfreemem(notice)
             }
-            if foreign > 0 {
-                update { $0.notices += foreign }
-                heard()
+            if !foreign.isEmpty {
+                update { $0.notices += foreign.count }
+                heard(foreign)
             }
             if PQstatus(connection) != CONNECTION_OK { return }
         }

@@ -6,8 +6,9 @@ extension SQLGatewayStore {
     /// applies missing migrations (one process at a time), and shares the queue with every other process
     /// connected to it. A connection whose session is lost later connects again by itself (see
     /// `PostgresConnection`): the store recovers when the server restarts. While the gateway's workers observe
-    /// committed work, one more connection `LISTEN`s for other processes' intakes; `listenerRetry` is its first
-    /// reconnection delay after a drop.
+    /// committed work, one more connection `LISTEN`s for other processes' intakes (and while a request waits for
+    /// outcomes, one for other processes' recordings); `listenerRetry` is their first reconnection delay after
+    /// a drop.
     public static func postgres(
         url: String, connections: Int = 8, now: Date = Date(), listenerRetry: Duration = .milliseconds(100)
     ) throws(StoreError) -> SQLGatewayStore {
@@ -23,12 +24,16 @@ extension SQLGatewayStore {
         clock: AnyDurationClock
     ) throws(StoreError) -> SQLGatewayStore {
         let gate = ReconnectGate(clock: clock)
-        var opened: [any SQLConnection] = []
-        for _ in 0..<max(1, connections) { opened.append(try PostgresConnection(url: url, gate: gate)) }
+        var opened: [PostgresConnection] = []
+        for _ in 0..<max(2, connections) { opened.append(try PostgresConnection(url: url, gate: gate)) }
+        // Before anything relies on a session (the migrations' advisory lock first).
+        try PostgresConnection.checkSessions(opened[0], opened[1])
         try StoreMigrations.migrate(opened[0], dialect: .postgres, now: now)
         try numberAppVersions(opened[0])
+        let committedWork = CommittedWork(listenURL: url, listenerRetry: listenerRetry)
         return SQLGatewayStore(
             pool: ConnectionPool(opened), dialect: .postgres, location: PostgresConnection.redacted(url),
-            committedWork: CommittedWork(listenURL: url, listenerRetry: listenerRetry))
+            committedWork: committedWork,
+            outcomeNotices: OutcomeNotices(listenURL: url, listenerRetry: listenerRetry, origin: committedWork.origin))
     }
 }

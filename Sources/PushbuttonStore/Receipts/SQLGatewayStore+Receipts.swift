@@ -1,12 +1,15 @@
 import Foundation
+import Pushbutton
 
 extension SQLGatewayStore: ReceiptStore {
     /// Receipts per multi-row INSERT (8 values each).
     static let receiptsPerStatement = 200
 
-    /// Stores the batch in one transaction, 200 receipts per INSERT; a known event id inserts nothing.
+    /// Stores the batch in one transaction, 200 receipts per INSERT; a known event id inserts nothing. With
+    /// the stream's `notification.delivered` on, each new receipt raises one in the same transaction.
     public func record(receipts: [ReceiptRecord], now: Date) throws(StoreError) -> TapBatchResult {
         guard !receipts.isEmpty else { return TapBatchResult(accepted: 0, duplicates: 0) }
+        let raising = streamedEvents.contains(.delivered)
         return try pool.with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> TapBatchResult in
                 var accepted = 0
@@ -24,18 +27,55 @@ extension SQLGatewayStore: ReceiptStore {
                     }
                     // A repeated id, stored before or earlier in the batch, inserts nothing: `changes` counts the new.
                     let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
-                    accepted += try connection.run(
+                    let inserted = try connection.run(
                         """
                         INSERT INTO display_receipts (app, event_id, token, notification_id, campaign_id, variant,
                             received_at, stored_at)
                         VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
                         ON CONFLICT (app, event_id) DO NOTHING
-                        """, values
-                    ).changes
+                        \(raising ? "RETURNING app, token, notification_id, campaign_id, variant, received_at, event_id" : "")
+                        """, values)
+                    accepted += raising ? inserted.rows.count : inserted.changes
+                    if raising { try raiseDelivered(inserted.rows, now: now, connection) }
                     start = end
                 }
                 return TapBatchResult(accepted: accepted, duplicates: receipts.count - accepted)
             }
+        }
+    }
+
+    /// Raises `notification.delivered` for newly stored receipts (`rows`: app, token, notification_id,
+    /// campaign_id, variant, received_at, event_id) of notifications the app sent, once per notification and
+    /// device: not when an earlier receipt of them is stored (or, in one batch, one with a smaller event id).
+    private func raiseDelivered(_ rows: [[SQLValue]], now: Date, _ connection: any SQLConnection)
+        throws(StoreError)
+    {
+        for row in rows {
+            guard let app = row[0].text, let token = row[1].text, let notification = row[2].text else { continue }
+            var detail: [String: JSONValue] = [
+                "app": .string(app), "token": .string(token), "notification_id": .string(notification),
+            ]
+            if let campaign = row[3].text { detail["campaign_id"] = .string(campaign) }
+            if let variant = row[4].text { detail["variant"] = .string(variant) }
+            if let received = Self.date(row[5]) {
+                detail["received_at"] = .integer(Int64((received.timeIntervalSince1970 * 1000).rounded()))
+            }
+            try connection.query(
+                """
+                INSERT INTO stream_events (type, event_key, detail, created_at)
+                SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM notifications n WHERE n.id = ? AND n.app = ?)
+                    AND NOT EXISTS (
+                        SELECT 1 FROM display_receipts r WHERE r.app = ? AND r.notification_id = ? AND r.token = ?
+                            AND r.event_id <> ? AND (r.stored_at < ? OR r.event_id < ?))
+                ON CONFLICT (event_key) DO NOTHING
+                """,
+                [
+                    .text(StreamEvent.Kind.delivered.rawValue),
+                    .text("\(StreamEvent.Kind.delivered.rawValue):\(app):\(notification):\(token)"),
+                    .text(String(decoding: JSONWriter.compact(.object(detail)), as: UTF8.self)), Self.time(now),
+                    .text(notification), .text(app), .text(app), .text(notification), .text(token), row[6],
+                    .real(now.timeIntervalSince1970), row[6],
+                ])
         }
     }
 

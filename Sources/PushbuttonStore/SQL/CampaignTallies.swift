@@ -6,6 +6,8 @@
 /// Plain notifications (at most a page of recipients) are still counted from their recipients.
 struct CampaignTallies {
     private var changes: [String: [DeliveryState: Int]] = [:]
+    /// Recipients skipped over a frequency cap, by campaign (also counted in their `skipped` change).
+    private var capped: [String: Int] = [:]
 
     /// The columns, in `DeliveryState.allCases` order.
     static let columns = DeliveryState.allCases.map(\.rawValue).joined(separator: ", ")
@@ -39,6 +41,17 @@ struct CampaignTallies {
             }
         }
         if let run { move(run.notification, from: .queued, to: .leased, run.count) }
+    }
+
+    /// Moves the campaigns' `rows` a lease skipped (over a frequency cap, `reason`) from queued to skipped.
+    mutating func skip(_ rows: [LeasedRow], specs: [String: [SQLValue]], reason: String) {
+        for row in rows {
+            guard row.wasQueued, let spec = specs[row.notification], spec.count > 6,
+                spec[6].text == NotificationSpec.Kind.campaign.rawValue
+            else { continue }
+            move(row.notification, from: .queued, to: .skipped)
+            if reason == FrequencyCap.skippedReason { capped[row.notification, default: 0] += 1 }
+        }
     }
 
     /// Moves the recipients a release freed (`freed`: counts per notification) from leased back to queued, for
@@ -81,17 +94,18 @@ struct CampaignTallies {
     func write(into connection: any SQLConnection) throws(StoreError) {
         let rows = changes.filter { $0.value.values.contains { $0 != 0 } }.sorted { $0.key < $1.key }
         guard !rows.isEmpty else { return }
-        let width = DeliveryState.allCases.count + 1
+        let width = DeliveryState.allCases.count + 2
         let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
         var values: [SQLValue] = []
         values.reserveCapacity(rows.count * width)
         for (campaign, counts) in rows {
             values.append(.text(campaign))
             for state in DeliveryState.allCases { values.append(.integer(Int64(counts[state] ?? 0))) }
+            values.append(.integer(Int64(capped[campaign] ?? 0)))
         }
         for chunk in StatementShapes.chunks(rows.count) {
             try connection.query(
-                "INSERT INTO campaign_tallies (campaign_id, \(Self.columns)) VALUES "
+                "INSERT INTO campaign_tallies (campaign_id, \(Self.columns), frequency_capped) VALUES "
                     + Array(repeating: row, count: chunk.count).joined(separator: ", "),
                 Array(values[width * chunk.lowerBound..<width * chunk.upperBound]))
         }
@@ -112,6 +126,14 @@ struct CampaignTallies {
             if let count = row[index].integer, count != 0 { counts[state] = Int(count) }
         }
         return counts
+    }
+
+    /// How many of a campaign's recipients were skipped over a frequency cap.
+    static func frequencyCapped(of campaign: String, _ connection: any SQLConnection) throws(StoreError) -> Int {
+        Int(
+            try connection.query(
+                "SELECT SUM(frequency_capped) FROM campaign_tallies WHERE campaign_id = ?", [.text(campaign)]
+            ).first?[0].integer ?? 0)
     }
 
     /// Which of `ids` are campaigns (the rest are notifications, which have no tallies).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A notification waiting for the SQLite intake's group commit (``GroupCommit``): what
+/// A notification waiting for the intake's group commit (``GroupCommit``): what
 /// ``SQLGatewayStore/enqueue(_:deliveries:idempotency:now:)`` was given.
 struct EnqueuedNotification: Sendable {
     var spec: NotificationSpec

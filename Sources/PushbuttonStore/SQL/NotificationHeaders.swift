@@ -1,9 +1,10 @@
 import PushbuttonSupport
 
 /// What every leased recipient of a notification shares and nothing changes once the notification is
-/// stored — its headers (app, topic, push type, priority, expiration, collapse id, kind) and the payload
-/// its recipients share — kept for the notifications leased lately, so a lease does not read them again
-/// for every batch (two statements fewer per lease; two round trips fewer on PostgreSQL).
+/// stored — its headers (app, topic, push type, priority, expiration, collapse id, kind; whether a request
+/// waits for its outcomes) and the payload its recipients share — kept for the notifications leased lately,
+/// so a lease does not read them again for every batch (two statements fewer per lease; two round trips fewer
+/// on PostgreSQL).
 final class NotificationHeaders: Sendable {
     /// One notification's: the `notifications` row's columns as the lease selects them, and the shared
     /// payload once read (`nil`: not read yet; a notification without one reads as empty, as before).
@@ -34,7 +35,13 @@ final class NotificationHeaders: Sendable {
         entries.withLock { $0[id]?.shared = payload }
     }
 
-    /// Whether `id` is a campaign, when its headers are kept (the kind is the last column).
+    /// Whether a request waits for `id`'s outcomes (`wake_on_outcome`, the eighth column), when its headers are
+    /// kept.
+    func wakesWaiters(_ id: String) -> Bool {
+        entries.withLock { entries in (entries[id]?.spec.count ?? 0) > 7 && entries[id]?.spec[7].integer == 1 }
+    }
+
+    /// Whether `id` is a campaign, when its headers are kept (the kind is the seventh column).
     func isCampaign(_ id: String) -> Bool? {
         entries.withLock { entries in
             entries[id].map { $0.spec.count > 6 && $0.spec[6].text == NotificationSpec.Kind.campaign.rawValue }

@@ -93,7 +93,7 @@ enum QueueBatches {
     /// one; the last split when it holds more than the rest of the limit) and their recipients without an
     /// outcome, in lease order.
     static func lease(
-        limit: Int, token: String, until: Date, now: Date, dialect: SQLDialect,
+        limit: Int, token: String, until: Date, now: Date, dialect: SQLDialect, excludingApps: Set<String> = [],
         rate: (String) throws(StoreError) -> (perMinute: Int, nextSlot: Date)? = { _ in nil },
         _ connection: any SQLConnection
     ) throws(StoreError) -> [LeasedRow] {
@@ -102,6 +102,15 @@ enum QueueBatches {
         let time = SQLGatewayStore.time(now)
         // PostgreSQL skips batches another lease holds; SQLite has one writer at a time.
         let lock = dialect.skipLocked
+        // Apps whose APNs cannot be reached: their batches are passed over (a probe of one per index lookup).
+        let excluded = excludingApps.sorted()
+        let exclusion =
+            excluded.isEmpty
+            ? ""
+            : """
+             AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.id = queue_batches.notification_id
+                AND n.app IN (\(Array(repeating: "?", count: excluded.count).joined(separator: ", "))))
+            """
         var round = 0
         while leased.count < limit, round < 8 {
             // Intake's batches are full but a notification's few recipients are one small batch each: the
@@ -112,9 +121,9 @@ enum QueueBatches {
             let batches = try connection.query(
                 """
                 SELECT \(columns) FROM queue_batches
-                WHERE (lease_token IS NULL AND due_at <= ?) OR lease_until <= ?
+                WHERE ((lease_token IS NULL AND due_at <= ?) OR lease_until <= ?)\(exclusion)
                 ORDER BY due_at, id LIMIT ?\(lock)
-                """, [time, time, .integer(Int64(wanted))])
+                """, [time, time] + excluded.map { .text($0) } + [.integer(Int64(wanted))])
             for batch in batches {
                 guard leased.count < limit else { break }
                 guard batch.count > 7, batch[7].integer == 1, let notification = batch[1].text,
@@ -134,7 +143,7 @@ enum QueueBatches {
 
     /// ``take(_:limit:token:until:restDue:into:_:)`` for a batch of a throttled campaign (its rate row locked
     /// by the caller's `rate`): at most what its ``SendRate`` grants now, the rest of the batch pushed to when
-    /// the next second's worth is due; the campaign's next free slot moved on by what was taken.
+    /// the next burst is due; the campaign's next free slot moved on by what was taken.
     private static func takeThrottled(
         _ batch: [SQLValue], perMinute: Int, nextSlot: Date, limit: Int, token: String, until: Date, now: Date,
         into leased: inout [LeasedRow], _ connection: any SQLConnection

@@ -4,7 +4,7 @@ import Foundation
 /// database itself (a million registrations one by one would take the run), and the floor a count is measured
 /// against.
 extension SQLGatewayStore {
-    /// Makes `count` active devices of `app` in one statement per table: locales, versions, users and
+    /// Makes `count` active devices of `app` in one statement per table: locales, versions, users, time zones and
     /// last-seen times cycling (every 10th tagged `beta`, every 100th with a button tap of `order`), times
     /// spread over the 90 days before `now`.
     package func makeBenchmarkDevices(app: String, count: Int, now: Date) throws(StoreError) {
@@ -19,13 +19,15 @@ extension SQLGatewayStore {
                 try connection.query(
                     """
                     INSERT INTO devices (app, token, environment, locale, app_version, user_id, tags, registered_at,
-                        updated_at, active, version_number)
+                        updated_at, active, version_number, time_zone)
                     SELECT ?, \(token), 'production',
                         CASE n.i % 5 WHEN 0 THEN 'fr-FR' WHEN 1 THEN 'en-US' WHEN 2 THEN 'de-CH' WHEN 3 THEN 'fr_CA'
                             ELSE 'es-ES' END,
                         CASE n.i % 3 WHEN 0 THEN '2.0' WHEN 1 THEN '2.1.3' ELSE '3.0' END,
                         'u-' || (n.i / 3), '[]', ? - (n.i % 90) * 86400.0, ? - (n.i % 90) * 86400.0, 1,
-                        CASE n.i % 3 WHEN 0 THEN 2000000000000 WHEN 1 THEN 2000001000003 ELSE 3000000000000 END
+                        CASE n.i % 3 WHEN 0 THEN 2000000000000 WHEN 1 THEN 2000001000003 ELSE 3000000000000 END,
+                        CASE n.i % 4 WHEN 0 THEN 'Europe/Paris' WHEN 1 THEN 'America/New_York' WHEN 2 THEN 'Asia/Tokyo'
+                            ELSE NULL END
                     FROM \(series)
                     """, [.text(app), .real(time), .real(time), .integer(Int64(count))])
                 try connection.query(

@@ -42,6 +42,13 @@ extension SQLGatewayStore: EventStreamStore {
         for id in notifications { try raiseCampaignFinished(id, now: now, connection) }
     }
 
+    /// Raises `campaign.finished` for those of `ids` whose queue is empty (their last recipients skipped at a
+    /// lease, over a frequency cap). Nothing when the stream does not stream it.
+    func raiseCampaignsFinished(_ ids: Set<String>, now: Date, _ connection: any SQLConnection) throws(StoreError) {
+        guard streamedEvents.contains(.campaignFinished) else { return }
+        for id in ids.sorted() { try raiseCampaignFinished(id, now: now, connection) }
+    }
+
     /// **A campaign is finished** when none of its recipients is queued or leased (by its tallies): the
     /// first time that happens, one `campaign.finished` event with its counts (a page added later does not
     /// raise another: the event's key is the campaign's).
@@ -113,19 +120,23 @@ extension SQLGatewayStore: EventStreamStore {
 
     /// Claims a batch, oldest first, with the fields of the recipients it names.
     public func claimStreamEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [StreamEvent] {
-        try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> [StreamEvent] in
-                let claimed = try connection.query(
-                    """
-                    UPDATE stream_events SET claimed_until = ?
-                    WHERE id IN (
-                        SELECT id FROM stream_events WHERE claimed_until IS NULL OR claimed_until <= ?
-                        ORDER BY id LIMIT ?\(dialect.skipLocked))
-                    RETURNING id, type, delivery_id, event_key, detail, created_at
-                    """, [.real(now.timeIntervalSince1970 + duration), Self.time(now), .integer(Int64(limit))])
+        try leaseStreamEvents(limit: limit, duration: duration, now: now).events
+    }
+
+    /// Leases a batch under a new token, oldest first, with the fields of the recipients it names.
+    public func leaseStreamEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<StreamEvent>
+    {
+        let lease = EventLease(queue: .stream, token: UUID().uuidString.lowercased())
+        return try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> LeasedEvents<StreamEvent> in
+                let claimed = try claimEvents(
+                    lease, returning: "id, type, delivery_id, event_key, detail, created_at, attempts", limit: limit,
+                    duration: duration, now: now, connection)
                 let recipients = try Self.recipientRows(claimed.compactMap { $0[2].integer }, connection)
-                return claimed.compactMap { row in Self.streamEvent(row, recipients: recipients, now: now) }
+                let events = claimed.compactMap { row in Self.streamEvent(row, recipients: recipients, now: now) }
                     .sorted { $0.rowID < $1.rowID }
+                return LeasedEvents(lease: lease, events: events, failures: Self.failures(claimed, column: 6))
             }
         }
     }

@@ -22,9 +22,15 @@ extension SQLGatewayStore {
     private func sharedPayload(for id: String, candidate: [UInt8], _ connection: any SQLConnection)
         throws(StoreError) -> [UInt8]
     {
-        try connection.query(
-            "INSERT INTO shared_payloads (notification_id, payload) VALUES (?, ?) ON CONFLICT (notification_id) DO NOTHING",
-            [.text(id), .blob(candidate)])
+        // The first to store it (a single notification always) has it back from its INSERT: no second read.
+        if let inserted = try connection.query(
+            """
+            INSERT INTO shared_payloads (notification_id, payload) VALUES (?, ?)
+            ON CONFLICT (notification_id) DO NOTHING RETURNING payload
+            """, [.text(id), .blob(candidate)]
+        ).first?[0].blob {
+            return inserted
+        }
         guard
             let stored = try connection.query(
                 "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(id)]
@@ -168,18 +174,11 @@ extension SQLGatewayStore {
         committedWork.intakeBegan()
         defer { committedWork.intakeEnded() }
         let request = EnqueuedNotification(spec: spec, deliveries: deliveries, idempotency: idempotency, now: now)
-        let result: EnqueueResult
-        if dialect.hasOneWriter {
-            // SQLite: committed with the notifications that arrive while the one writer commits others (one
-            // transaction and one fsync for the group); answered once it is durable.
-            result = try notificationIntake.submit(request, weight: max(1, deliveries.count), run: enqueueGroup)
-        } else {
-            result = try with { connection throws(StoreError) in
-                try connection.transaction { () throws(StoreError) -> EnqueueResult in
-                    try enqueue(request, connection)
-                }
-            }
-        }
+        // Committed with the notifications that arrive while an earlier group commits (one transaction, one
+        // fsync and on PostgreSQL one NOTIFY for the group); answered once it is durable. On PostgreSQL a
+        // NOTIFY holds a lock from before its commit until the commit is flushed, so notifying transactions
+        // commit one at a time: one per notification serialised every intake behind the fsyncs.
+        let result = try notificationIntake.submit(request, weight: max(1, deliveries.count), run: enqueueGroup)
         if case .created = result, !deliveries.isEmpty { committedWorkHere() }
         return result
     }
@@ -189,30 +188,37 @@ extension SQLGatewayStore {
     private func enqueueGroup(_ requests: [EnqueuedNotification]) -> [Result<EnqueueResult, StoreError>] {
         if requests.count > 1 {
             let together = Result { () throws(StoreError) -> [EnqueueResult] in
-                try with { connection throws(StoreError) in
-                    try connection.transaction { () throws(StoreError) -> [EnqueueResult] in
-                        var results: [EnqueueResult] = []
-                        for request in requests { results.append(try enqueue(request, connection)) }
-                        return results
-                    }
-                }
+                try enqueueTogether(requests[...])
             }
             if case .success(let results) = together { return results.map { .success($0) } }
         }
-        return requests.map { request in
-            Result { () throws(StoreError) -> EnqueueResult in
-                try with { connection throws(StoreError) in
-                    try connection.transaction { () throws(StoreError) -> EnqueueResult in
-                        try enqueue(request, connection)
-                    }
+        return requests.indices.map { index in
+            Result { () throws(StoreError) -> EnqueueResult in try enqueueTogether(requests[index...index])[0] }
+        }
+    }
+
+    /// `requests` in one transaction, with one `NOTIFY` (PostgreSQL) should any of them queue recipients.
+    private func enqueueTogether(_ requests: ArraySlice<EnqueuedNotification>) throws(StoreError) -> [EnqueueResult] {
+        try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> [EnqueueResult] in
+                var results: [EnqueueResult] = []
+                var queued = false
+                for request in requests {
+                    let (result, queuedHere) = try enqueue(request, connection)
+                    results.append(result)
+                    queued = queued || queuedHere
                 }
+                if queued { try notifyCommittedWork(connection) }
+                return results
             }
         }
     }
 
-    /// One notification's rows, in the caller's transaction.
-    private func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
-        -> EnqueueResult
+    /// One notification's rows, in the caller's transaction, and whether it queued recipients (the caller
+    /// then notifies the other processes' workers, once for its transaction; an experiment's campaign adds its
+    /// own rows after).
+    func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
+        -> (EnqueueResult, queued: Bool)
     {
         let (spec, deliveries, idempotency, now) = (request.spec, request.deliveries, request.idempotency, request.now)
         if let idempotency {
@@ -232,19 +238,19 @@ extension SQLGatewayStore {
                 guard let first = row.first, let id = first[0].text else {
                     throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
                 }
-                return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
+                return (.replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint), false)
             }
         }
         try connection.query(
             """
             INSERT INTO notifications (id, app, kind, state, topic, push_type, priority, expiration,
-                collapse_id, created_at, request)
-            VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?)
+                collapse_id, created_at, request, wake_on_outcome)
+            VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(spec.id), .text(spec.app), .text(spec.kind.rawValue), .text(spec.topic),
                 .text(spec.pushType), spec.priority.sql, spec.expiration.sql, spec.collapseID.sql,
-                Self.time(spec.createdAt), .blob(spec.request),
+                Self.time(spec.createdAt), .blob(spec.request), spec.wakesWaiters ? .integer(1) : .null,
             ])
         try Self.storeTiming(of: spec, connection)
         var shared: [UInt8]?
@@ -260,10 +266,9 @@ extension SQLGatewayStore {
                 notification: spec.id, from: first, ids: newIDs, due: spec.sendAt ?? now,
                 ownDue: Self.timesOwnDue(deliveries[...]), connection)
             try Self.markThrottled(spec, connection)
-            try notifyCommittedWork(connection)
         }
         try tallies.write(into: connection)
-        return .created(id: spec.id)
+        return (.created(id: spec.id), first != nil)
     }
 
     public func append(
@@ -374,7 +379,7 @@ extension SQLGatewayStore {
 
     /// One page of a campaign's recipients, inside the caller's transaction: `feed` hands its recipients to
     /// `flush` a statement's or a COPY's worth at a time.
-    private func append(
+    func append(
         campaign id: String, idempotency: IdempotencyKey?, now: Date, _ connection: any SQLConnection,
         feed: (_ flush: (ArraySlice<NewDelivery>) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) -> PageAppendResult? {

@@ -2,28 +2,57 @@ import Foundation
 
 /// Leases: due recipients taken by a worker for a while, and given back.
 extension SQLGatewayStore {
+    /// Leases up to `limit` due recipients of every app for `duration`.
     public func lease(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [LeasedDelivery] {
+        try lease(limit: limit, duration: duration, now: now, excludingApps: [])
+    }
+
+    /// Leases up to `limit` due recipients for `duration`, none of the apps `excludingApps`.
+    public func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
+        -> [LeasedDelivery]
+    {
+        // A lease whose recipients were all skipped over their frequency cap took nothing to send while more
+        // may be due: taken again at once (a few times), not left to the workers' idle wait.
+        for _ in 0..<7 {
+            let (leased, skipped) = try leaseOnce(
+                limit: limit, duration: duration, now: now, excludingApps: excludingApps)
+            if !leased.isEmpty || skipped == 0 { return leased }
+        }
+        return try leaseOnce(limit: limit, duration: duration, now: now, excludingApps: excludingApps).leased
+    }
+
+    /// One lease in one transaction: the recipients to send, and how many it skipped over their cap.
+    private func leaseOnce(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>)
+        throws(StoreError) -> (leased: [LeasedDelivery], skipped: Int)
+    {
         let token = UUID().uuidString.lowercased()
-        let (rows, payloads, specs, sharedBy) = try with { connection throws(StoreError) in
+        let (rows, payloads, specs, sharedBy, skipped) = try with { connection throws(StoreError) in
             // A lease is committed without waiting for the disk: a killed process loses nothing the kernel has,
             // and a lease lost with the machine's power is an expired lease (its rows due again, same
             // apns-ids). Outcomes, intake and everything else stay durable.
             try dialect.transactionWithoutWaitingForDisk(connection) {
-                () throws(StoreError) -> ([LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]]) in
-                let rows = try QueueBatches.lease(
+                () throws(StoreError) -> (
+                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], Int
+                ) in
+                let taken = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
+                    excludingApps: excludingApps,
                     rate: { (notification: String) throws(StoreError) in try rate(of: notification, connection) },
                     connection)
+                let specs = try headerColumns(of: taken, connection)
+                let (rows, skipped) = try FrequencyCaps.apply(
+                    taken, specs: specs, now: now, dialect: dialect, connection)
                 let payloads = try Self.ownPayloads(of: rows, connection)
-                let specs = try headerColumns(of: rows, connection)
                 let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)
                 var tallies = CampaignTallies()
                 tallies.lease(rows, specs: specs)
+                tallies.skip(skipped, specs: specs, reason: FrequencyCap.skippedReason)
                 try tallies.write(into: connection)
-                return (rows, payloads, specs, sharedBy)
+                if !skipped.isEmpty { try finishSkipped(skipped, token: token, now: now, connection) }
+                return (rows, payloads, specs, sharedBy, skipped.count)
             }
         }
-        return Self.leased(rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy)
+        return (Self.leased(rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy), skipped)
     }
 
     /// The recipients' own payloads (a campaign's per-recipient data), by row id; the rest share their
@@ -87,7 +116,8 @@ extension SQLGatewayStore {
             }
             let spec =
                 try connection.query(
-                    "SELECT app, topic, push_type, priority, expiration, collapse_id, kind FROM notifications WHERE id = ?",
+                    "SELECT app, topic, push_type, priority, expiration, collapse_id, kind, wake_on_outcome, "
+                        + "\(FrequencyCaps.columns) FROM notifications WHERE id = ?",
                     [.text(notification)]
                 ).first ?? []
             specs[notification] = spec
@@ -159,6 +189,15 @@ extension SQLGatewayStore {
                     shared: shared.headers))
         }
         return leased
+    }
+
+    /// After recipients of this lease were skipped over their cap: its batches with nothing left to send are
+    /// removed (not held until the lease runs out), and a campaign that leaves nothing queued is finished.
+    private func finishSkipped(_ skipped: [LeasedRow], token: String, now: Date, _ connection: any SQLConnection)
+        throws(StoreError)
+    {
+        try QueueBatches.removeFinished(QueueBatches.lock(held: [token], dialect: dialect, connection), connection)
+        try raiseCampaignsFinished(Set(skipped.map(\.notification)), now: now, connection)
     }
 
     /// Moves the end of the batches still held under `tokens` to `until`, in one transaction.

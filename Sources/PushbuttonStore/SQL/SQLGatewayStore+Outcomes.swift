@@ -32,6 +32,7 @@ extension SQLGatewayStore {
                     results, recorded: wasRecorded, now: now, events: &events, connection)
                 try events.write(into: connection)
                 try raiseOutcomeEvents(results, recorded: wasRecorded, now: now, connection)
+                try notifyRecordedOutcomes(results, recorded: wasRecorded, connection)
                 return RecordedOutcomes(recorded: wasRecorded, deactivated: deactivated, webhookEvents: events.count)
             }
         }

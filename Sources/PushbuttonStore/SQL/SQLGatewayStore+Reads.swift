@@ -67,7 +67,35 @@ extension SQLGatewayStore {
                 deliveries[index].leases = max(delivery.leases, Int(batch[3].integer ?? 0))
             }
         }
-        return NotificationRecord(spec: spec, state: state, counts: counts, deliveries: deliveries)
+        var record = NotificationRecord(spec: spec, state: state, counts: counts, deliveries: deliveries)
+        if let skipped = counts[.skipped], skipped > 0 {
+            record.skippedReasons = try skippedReasons(of: spec, skipped: skipped, connection)
+        }
+        return record
+    }
+
+    /// Why recipients were skipped: a campaign's over a frequency cap from its tallies (the rest were inactive
+    /// devices at intake), a notification's few from their rows.
+    private func skippedReasons(of spec: NotificationSpec, skipped: Int, _ connection: any SQLConnection)
+        throws(StoreError) -> [String: Int]
+    {
+        var reasons: [String: Int] = [:]
+        if spec.kind == .campaign {
+            let capped = try CampaignTallies.frequencyCapped(of: spec.id, connection)
+            reasons[FrequencyCap.skippedReason] = capped
+            reasons[NotificationRecord.deviceInactiveReason] = skipped - capped
+        } else {
+            for row in try connection.query(
+                "SELECT reason, COUNT(*) FROM deliveries WHERE notification_id = ? AND state = 'skipped' GROUP BY reason",
+                [.text(spec.id)])
+            {
+                let reason =
+                    row[0].text == FrequencyCap.skippedReason
+                    ? FrequencyCap.skippedReason : NotificationRecord.deviceInactiveReason
+                reasons[reason, default: 0] += Int(row[1].integer ?? 0)
+            }
+        }
+        return reasons.filter { $0.value > 0 }
     }
 
     public func queueDepth() throws(StoreError) -> Int {

@@ -12,6 +12,7 @@ extension SQLGatewayStore {
     /// Stores a new notification's send time and rate (nothing for one sent at once, unthrottled): its row's
     /// columns, and a throttled campaign's rate row, its first slot at its send time.
     static func storeTiming(of spec: NotificationSpec, _ connection: any SQLConnection) throws(StoreError) {
+        try FrequencyCaps.store(spec, connection)
         guard spec.sendAt != nil || spec.throttlePerMinute != nil else { return }
         try connection.query(
             "UPDATE notifications SET send_at = ?, throttle_per_minute = ? WHERE id = ?",
@@ -105,14 +106,9 @@ extension SQLGatewayStore {
                     "SELECT next_slot FROM campaign_rates WHERE notification_id = ?", [.text(id)]
                 ).first.flatMap({ Self.date($0[0]) })
             {
-                let remaining = Int(
-                    try connection.query(
-                        """
-                        SELECT COUNT(*) FROM queue_batches b JOIN deliveries d
-                            ON d.notification_id = b.notification_id AND d.id BETWEEN b.first_id AND b.last_id
-                        WHERE b.notification_id = ? AND b.lease_token IS NULL AND d.state = 'queued'
-                        """, [.text(id)]
-                    ).first?[0].integer ?? 0)
+                // A campaign's queued recipients are its tallies' (a few rows per thousand recipients), not a
+                // join over each of its queued rows (seconds at 1,000,000).
+                let remaining = try CampaignTallies.counts(of: id, connection)[.queued] ?? 0
                 if remaining > 0 {
                     counts.expectedFinish = SendRate.expectedFinish(
                         remaining: remaining, nextSlot: max(next, counts.sendAt ?? next), perMinute: perMinute,

@@ -5,19 +5,21 @@ extension SQLGatewayStore {
     public func claimWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
         -> [WebhookEvent]
     {
-        try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> [WebhookEvent] in
-                // Another process's claim is skipped (PostgreSQL: its rows are not even waited for).
-                let skip = dialect.skipLocked
-                let claimed = try connection.query(
-                    """
-                    UPDATE webhook_events SET claimed_until = ?
-                    WHERE delivery_id IN (
-                        SELECT delivery_id FROM webhook_events WHERE claimed_until IS NULL OR claimed_until <= ?
-                        ORDER BY delivery_id LIMIT ?\(skip))
-                    RETURNING delivery_id, type, created_at
-                    """, [.real(now.timeIntervalSince1970 + duration), Self.time(now), .integer(Int64(limit))])
-                guard !claimed.isEmpty else { return [] }
+        try leaseWebhookEvents(limit: limit, duration: duration, now: now).events
+    }
+
+    /// Leases queued webhook events under a new token (PostgreSQL skips rows another process holds).
+    public func leaseWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError)
+        -> LeasedEvents<WebhookEvent>
+    {
+        let lease = EventLease(queue: .webhook, token: UUID().uuidString.lowercased())
+        return try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> LeasedEvents<WebhookEvent> in
+                let claimed = try claimEvents(
+                    lease, returning: "delivery_id, type, created_at, attempts", limit: limit, duration: duration,
+                    now: now, connection)
+                let failures = Self.failures(claimed, column: 3)
+                guard !claimed.isEmpty else { return LeasedEvents(lease: lease, events: [], failures: [:]) }
                 var byID: [Int64: [SQLValue]] = [:]
                 for chunk in stride(from: 0, to: claimed.count, by: Self.rowsPerStatement) {
                     var ids = claimed[chunk..<min(chunk + Self.rowsPerStatement, claimed.count)].map { $0[0] }
@@ -31,7 +33,7 @@ extension SQLGatewayStore {
                         if let id = row[0].integer { byID[id] = row }
                     }
                 }
-                return claimed.compactMap { event -> WebhookEvent? in
+                let events = claimed.compactMap { event -> WebhookEvent? in
                     guard let id = event[0].integer, let row = byID[id],
                         let kind = WebhookEvent.Kind(rawValue: event[1].text ?? "")
                     else { return nil }
@@ -42,6 +44,7 @@ extension SQLGatewayStore {
                         status: row[5].integer.map(Int.init), reason: row[6].text, attempts: Int(row[7].integer ?? 0),
                         unregisteredAt: kind == .deviceUnregistered ? (Self.date(row[8]) ?? at) : nil, at: at)
                 }.sorted { $0.id < $1.id }
+                return LeasedEvents(lease: lease, events: events, failures: failures)
             }
         }
     }

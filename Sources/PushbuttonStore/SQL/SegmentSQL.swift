@@ -48,16 +48,23 @@ struct SegmentSQL {
             values.append(.text(user))
         case .locale(let locale):
             // Registered as the device says it: `fr-CA` (preferred languages) or `fr_CA` (Locale identifiers).
-            let dashed = locale.replacingOccurrences(of: "_", with: "-")
-            let underscored = locale.replacingOccurrences(of: "-", with: "_")
-            condition +=
-                "(d.locale IS NOT NULL AND (d.locale = ? OR d.locale = ? OR substr(d.locale, 1, ?) = ?"
-                + " OR substr(d.locale, 1, ?) = ?))"
-            let prefix = Int64(dashed.utf8.count + 1)
-            values += [
-                .text(dashed), .text(underscored), .integer(prefix), .text(dashed + "-"), .integer(prefix),
-                .text(underscored + "_"),
-            ]
+            condition += "(d.locale IS NOT NULL AND ("
+            for (index, form) in Self.chineseForms(of: locale).enumerated() {
+                let dashed = form.replacingOccurrences(of: "_", with: "-")
+                let underscored = form.replacingOccurrences(of: "-", with: "_")
+                if index > 0 { condition += " OR " }
+                condition +=
+                    "d.locale = ? OR d.locale = ? OR substr(d.locale, 1, ?) = ? OR substr(d.locale, 1, ?) = ?"
+                let prefix = Int64(dashed.utf8.count + 1)
+                values += [
+                    .text(dashed), .text(underscored), .integer(prefix), .text(dashed + "-"), .integer(prefix),
+                    .text(underscored + "_"),
+                ]
+            }
+            condition += "))"
+        case .timeZone(let zone):
+            condition += "(d.time_zone IS NOT NULL AND d.time_zone = ?)"
+            values.append(.text(zone))
         case .appVersion(let comparison, let version):
             // Devices whose version is not a number to compare keep -1 (see AppVersionNumber).
             condition += "(d.version_number IS NOT NULL AND d.version_number >= 0 AND d.version_number "
@@ -83,6 +90,26 @@ struct SegmentSQL {
             condition += ")"
         }
     }
+
+    /// The spellings a `locale` leaf matches: itself and, for Chinese only, what CLDR's likely subtags make the
+    /// same (a script names the regions written in it, a region its script): `zh-Hant` also matches devices
+    /// registered `zh-TW`, `zh-HK` or `zh-MO`; `zh-Hans` `zh-CN` and `zh-SG`; `zh-TW` also `zh-Hant-TW`.
+    static func chineseForms(of locale: String) -> [String] {
+        let parts = locale.replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        guard parts.count == 2, parts[0].lowercased() == "zh" else { return [locale] }
+        let subtag = parts[1]
+        if let regions = scriptRegions[subtag.lowercased()] {
+            return [locale] + regions.map { "zh-" + $0 }
+        }
+        let region = subtag.uppercased()
+        if let script = scriptRegions.first(where: { $0.value.contains(region) })?.key {
+            return [locale, "zh-" + (script == "hant" ? "Hant" : "Hans") + "-" + region]
+        }
+        return [locale]
+    }
+
+    /// The regions each Chinese script is the likely one of (CLDR likely subtags).
+    private static let scriptRegions: [String: [String]] = ["hant": ["TW", "HK", "MO"], "hans": ["CN", "SG"]]
 
     /// The SQL of a comparison: one of a fixed set, never the request's text.
     private static func operatorText(_ comparison: Segment.VersionComparison) -> String {

@@ -273,6 +273,54 @@ enum StoreMigrations {
             ALTER TABLE devices ADD COLUMN quiet_end INTEGER;
             """
         ),
+        (
+            "50-latency-outcome-wakes",
+            """
+            -- 1: a request waits for this notification's outcomes (issue 34's wait_seconds); on PostgreSQL the
+            -- process recording them sends a NOTIFY, so the waiting request wakes wherever it runs.
+            ALTER TABLE notifications ADD COLUMN wake_on_outcome INTEGER;
+            """
+        ),
+        ExperimentSchema.migration,
+        (
+            "50-frequency-cap",
+            """
+            -- Frequency caps (issue 35): a notification of an app with a cap carries it (its sends count toward
+            -- it; cap_held 1: its recipients over it are skipped), and every send of such an app is recorded per
+            -- device when leased, so a lease counts a device's sends in the window with one index range read.
+            ALTER TABLE notifications ADD COLUMN cap_max INTEGER;
+            ALTER TABLE notifications ADD COLUMN cap_seconds {REAL};
+            ALTER TABLE notifications ADD COLUMN cap_held INTEGER;
+            CREATE TABLE device_sends (
+                delivery_id {KEY},
+                app TEXT NOT NULL,
+                token TEXT NOT NULL,
+                sent_at {REAL} NOT NULL
+            );
+            CREATE INDEX device_sends_device ON device_sends (app, token, sent_at);
+            -- Campaign recipients skipped over the cap, beside the counts by state (skipped includes them).
+            ALTER TABLE campaign_tallies ADD COLUMN frequency_capped BIGINT NOT NULL DEFAULT 0;
+            """
+        ),
+        (
+            "51-devices-time-zone",
+            """
+            -- The `time_zone` segment leaf (issue 35): the app's devices in one zone by an index range, not a scan.
+            CREATE INDEX devices_time_zone ON devices (app, time_zone);
+            """
+        ),
+        (
+            "50-webhook-leases",
+            """
+            -- The webhook's events and the stream's batches are posted from the store by whichever process
+            -- leases them (no outbox file of one process): a lease's token says who may finish them, and
+            -- claimed_until is the lease's expiry or, with no token, the end of a failed post's backoff.
+            ALTER TABLE webhook_events ADD COLUMN lease_token TEXT;
+            ALTER TABLE webhook_events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE stream_events ADD COLUMN lease_token TEXT;
+            ALTER TABLE stream_events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).

@@ -4,7 +4,7 @@ import Pushbutton
 extension SQLGatewayStore: TapStore {
     private static func seconds(_ date: Date) -> SQLValue { .real(date.timeIntervalSince1970) }
 
-    /// Taps per multi-row INSERT (13 values each, well under either database's limit on bound values).
+    /// Taps per multi-row INSERT (14 values each, well under either database's limit on bound values).
     static let tapsPerStatement = 200
 
     /// Stores the batch in one transaction, 200 taps per INSERT; a known event id inserts nothing.
@@ -17,21 +17,21 @@ extension SQLGatewayStore: TapStore {
                 while start < taps.count {
                     let end = min(start + Self.tapsPerStatement, taps.count)
                     var values: [SQLValue] = []
-                    values.reserveCapacity((end - start) * 13)
+                    values.reserveCapacity((end - start) * 14)
                     for tap in taps[start..<end] {
                         values += [
                             .text(tap.app), .text(tap.eventID), .text(tap.token), .text(tap.notificationID),
                             tap.campaignID.sql, .text(tap.category), .text(tap.response.rawValue), tap.button.sql,
                             .integer(tap.foreground ? 1 : 0), tap.latencyMilliseconds.sql, tap.reply.sql,
-                            Self.seconds(tap.respondedAt), Self.seconds(now),
+                            Self.seconds(tap.respondedAt), Self.seconds(now), tap.variant.sql,
                         ]
                     }
                     // A repeated id, stored before or earlier in the batch, inserts nothing: `changes` counts the new.
-                    let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     accepted += try connection.run(
                         """
                         INSERT INTO tap_events (app, event_id, token, notification_id, campaign_id, category, response,
-                            button, foreground, latency_ms, reply, responded_at, received_at)
+                            button, foreground, latency_ms, reply, responded_at, received_at, variant)
                         VALUES \(Array(repeating: row, count: end - start).joined(separator: ", "))
                         ON CONFLICT (app, event_id) DO NOTHING
                         """, values

@@ -1,0 +1,69 @@
+import Pushbutton
+
+/// Which variant a device gets in an experiment: a pure function of (experiment id, device token), so any
+/// process, any page and any resend gives the same answer, and a test computes the expected split.
+///
+/// The rule: the 64-bit FNV-1a hash of the UTF-8 bytes of `"<salt>\0<experiment id>\0<token>"` (token in
+/// lowercase hex), passed through the MurmurHash3 64-bit finalizer (`fmix64`, so every bit of the input moves
+/// the low ones), modulo 10,000 is the device's bucket. The variant's bucket (salt `variant`) falls into the
+/// variants' shares taken in order, each `share × 100` buckets wide, then the holdout's. The test group (salt
+/// `test`, an independent hash) is the devices whose bucket is below `test_share × 100`. Never Swift's
+/// `Hasher`, which is seeded per process.
+struct ExperimentAssignment: Sendable {
+    /// Buckets of the hash: a share of 1% is 100 of them.
+    static let buckets: UInt64 = 10_000
+
+    /// The experiment (its campaign's id).
+    var experiment: String
+    /// Each variant's share in percent, in order.
+    var shares: [Int]
+    /// The test group's share in percent; `nil`: everyone is in the test.
+    var testShare: Int?
+
+    /// Where a device falls.
+    enum Place: Equatable, Sendable {
+        /// The variant at this index.
+        case variant(Int)
+        /// The holdout: sent nothing.
+        case holdout
+    }
+
+    /// The bucket 0..<10,000 of `token` under `salt`.
+    static func bucket(salt: String, experiment: String, token: String) -> Int {
+        var hash = FNV1a()
+        hash.combine(salt.utf8)
+        hash.combine(CollectionOfOne(0))
+        hash.combine(experiment.utf8)
+        hash.combine(CollectionOfOne(0))
+        hash.combine(token.lowercased().utf8)
+        return Int(mix(hash.value) % buckets)
+    }
+
+    /// MurmurHash3's 64-bit finalizer.
+    static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x &*= 0xff51_afd7_ed55_8ccd
+        x ^= x >> 33
+        x &*= 0xc4ce_b9fe_1a85_ec53
+        x ^= x >> 33
+        return x
+    }
+
+    /// The device's variant, or the holdout.
+    func place(of token: String) -> Place {
+        let bucket = Self.bucket(salt: "variant", experiment: experiment, token: token)
+        var upper = 0
+        for (index, share) in shares.enumerated() {
+            upper += share * 100
+            if bucket < upper { return .variant(index) }
+        }
+        return .holdout
+    }
+
+    /// Whether the device is in the test group (always, without a test phase).
+    func inTestGroup(_ token: String) -> Bool {
+        guard let testShare else { return true }
+        return Self.bucket(salt: "test", experiment: experiment, token: token) < testShare * 100
+    }
+}
