@@ -8,7 +8,8 @@
 # no sch_netem ("Specified qdisc kind is unknown") and no modprobe.
 set -euo pipefail
 BIN=${BIN:-$PWD/.build/debug/pushbutton}
-DIR=${1:-$PWD/.build/chaos}
+# Absolute: PostgreSQL resolves its socket directory (-k) from its data directory.
+DIR=$(realpath -m "${1:-$PWD/.build/chaos}")
 RECIPIENTS=${CHAOS_RECIPIENTS:-20000}
 PARTITION_SECONDS=${PARTITION_SECONDS:-20}
 NS=pbchaos-gw
