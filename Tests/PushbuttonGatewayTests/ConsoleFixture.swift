@@ -52,7 +52,7 @@ struct ConsoleFixture {
             {
               "listen": {"host": "127.0.0.1", "port": 0},
               "store": "sqlite:gateway.db",
-              "workers": {"count": 1, "batchSize": 100, "leaseSeconds": 30, "pollMilliseconds": 20, "apnsTimeoutSeconds": 5},
+              "workers": {"count": 1, "batchSize": 100, "leaseSeconds": 30, "pollMilliseconds": 20, "apnsTimeoutSeconds": 600},
               "apps": [
                 {"id": "chat", "topic": "\(Self.topic)", "manifest": "manifest.json",
                  "environment": {"host": "127.0.0.1", "port": \(mock.port), "ca": "\(mock.caFile ?? "")"},

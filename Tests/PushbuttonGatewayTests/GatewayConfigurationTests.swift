@@ -18,7 +18,7 @@ struct GatewayConfigurationTests {
         let base = try directory()
         let text = GatewayFixture.configurationText(
             mockPort: 2197, caFile: nil, webhookPort: nil, store: "sqlite:gateway.db"
-        ).replacingOccurrences(of: #""apnsTimeoutSeconds": 5"#, with: #""requestTimeoutSeconds": 6"#)
+        ).replacingOccurrences(of: #""apnsTimeoutSeconds": 600"#, with: #""requestTimeoutSeconds": 6"#)
         let parsed = GatewayConfiguration.parse(Array(text.utf8), baseDirectory: base)
         let configuration = try #require(parsed.configuration, "\(parsed.diagnostics)")
         #expect(configuration.workers.requestTimeout == .seconds(6))

@@ -24,7 +24,7 @@ struct GatewayCredentialsTests {
           "listen": {"host": "127.0.0.1", "port": 0},
           "store": "sqlite:gateway.db",
           \(extra)
-          "workers": {"count": 1, "batchSize": 50, "pollMilliseconds": 20, "apnsTimeoutSeconds": 5},
+          "workers": {"count": 1, "batchSize": 50, "pollMilliseconds": 20, "apnsTimeoutSeconds": 600},
           "apps": [
             {"id": "chat", "topic": "com.example.chat", "manifest": "manifest.json",
              "environment": {"host": "127.0.0.1", "port": \(port), "ca": "\(ca)"},

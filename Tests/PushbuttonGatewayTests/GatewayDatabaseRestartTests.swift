@@ -116,8 +116,11 @@ struct GatewayDatabaseRestartTests {
         #expect(apnsIDs.count == Self.recipients)
         let accepted = mock.notifications.map { $0.apnsID.lowercased() }
         #expect(Set(accepted) == apnsIDs)
-        // Repeats are sends whose outcome could not be stored while the database was down: at most the batch
-        // that was under way (the fixture's batch size).
+        // Repeats: a lease commits without waiting for the disk (losing one only sends its batch again), so the
+        // crash can undo the lease of the batch under way, which is then leased and sent again (seen: the first
+        // 200 accepted twice, in order, when the crash came within ~200 ms of the lease). At most that batch (the
+        // fixture's batch size). Outcomes that failed to record while the database was down are retried until
+        // stored (OutcomeRecorder): a batch whose lease survived is not sent again.
         let duplicates = accepted.count - Set(accepted).count
         #expect(duplicates <= 200, "\(duplicates) duplicate acceptances")
         print(

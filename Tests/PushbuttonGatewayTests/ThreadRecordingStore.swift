@@ -11,10 +11,11 @@ final class ThreadRecordingStore: GatewayStore {
     private let names = Locked<[String]>([])
     private let recordSizes = Locked<[Int]>([])
     private let leased = Locked<Set<String>>([])
-    /// Called on the store thread before each `record` is passed on, with how many outcomes it has.
-    let beforeRecord: (@Sendable (Int) -> Void)?
+    /// Called on the store thread before each `record` is passed on, with how many outcomes it has; what it
+    /// throws fails the call.
+    let beforeRecord: (@Sendable (Int) throws(StoreError) -> Void)?
 
-    init(_ inner: any GatewayStore, beforeRecord: (@Sendable (Int) -> Void)? = nil) {
+    init(_ inner: any GatewayStore, beforeRecord: (@Sendable (Int) throws(StoreError) -> Void)? = nil) {
         self.inner = inner
         self.beforeRecord = beforeRecord
     }
@@ -82,7 +83,7 @@ final class ThreadRecordingStore: GatewayStore {
     {
         note()
         recordSizes.withLock { $0.append(results.count) }
-        beforeRecord?(results.count)
+        try beforeRecord?(results.count)
         return try inner.record(results, webhookEvents: webhookEvents, now: now)
     }
     func claimWebhookEvents(limit: Int, duration: TimeInterval, now: Date) throws(StoreError) -> [WebhookEvent] {

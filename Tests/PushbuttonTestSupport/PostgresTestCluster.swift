@@ -55,6 +55,17 @@ public final class PostgresTestCluster: Sendable {
     /// Room for 400 sessions: the store tests' suites all run at once on one server, each store with its pool
     /// and listeners (about 200 at once were measured with every branch's suites).
     public func start() throws {
+        do {
+            try startServer()
+        } catch let failure as Failure {
+            // pg_ctl says only "Examine the log output": the log goes with the directory, so its end is shown here.
+            let log = (try? String(contentsOfFile: "\(directory)/server.log", encoding: .utf8)) ?? ""
+            let tail = log.split(separator: "\n", omittingEmptySubsequences: false).suffix(15).joined(separator: "\n")
+            throw Failure(description: failure.description + "\nserver.log (port \(port)):\n" + tail)
+        }
+    }
+
+    private func startServer() throws {
         try Self.run(
             [
                 "\(binaries)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60",
@@ -163,22 +174,44 @@ public final class PostgresTestCluster: Sendable {
         return (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     }
 
+    /// The ports this process handed out: never twice, even after a cluster stopped.
+    private static let handedOut = Locked(Set<Int>())
+
+    /// A port no socket has, below the kernel's ephemeral range. A crashed server is started again on its port
+    /// (its clients keep the URL); a port from the ephemeral range can meanwhile become the local port of any
+    /// outgoing connection (the tests open thousands), and the restart then failed to bind (CI's tsan step:
+    /// `pg_ctl ... start failed ... could not start server`). Ports below the range are only ever taken by a
+    /// bind that names them.
     static func freePort() throws -> Int {
+        let ephemeralStart = Self.ephemeralRangeStart()
+        let range = max(1024, ephemeralStart / 2)..<max(1025, ephemeralStart)
+        for _ in 0..<1000 {
+            let port = Int.random(in: range)
+            let fresh = handedOut.withLock { ports in ports.insert(port).inserted }
+            guard fresh else { continue }
+            if Self.isFree(port) { return port }
+        }
+        throw Failure(description: "no free port in \(range) after 1,000 tries")
+    }
+
+    /// The first port of `net.ipv4.ip_local_port_range` (32768 when it cannot be read).
+    private static func ephemeralRangeStart() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
+    }
+
+    /// Whether 127.0.0.1:`port` can be bound now (nothing listens there nor uses it as a local port).
+    private static func isFree(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        address.sin_port = UInt16(port).bigEndian
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        return withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        }
-        guard bound == 0 else { throw Failure(description: "bind: \(String(cString: strerror(errno)))") }
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        } == 0
     }
 }

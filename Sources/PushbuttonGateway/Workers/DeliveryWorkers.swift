@@ -61,7 +61,8 @@ final class DeliveryWorkers: Sendable {
         self.now = now
         threads = HandlerThreads(count: options.count + 2, name: "pb-store")
         recorder = OutcomeRecorder(
-            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, waiters: waiters, now: now)
+            store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, waiters: waiters,
+            retryLimit: options.lease, now: now)
         circuits = Self.circuits(apps: apps.keys, clock: clock, metrics: metrics)
     }
 
@@ -144,6 +145,8 @@ final class DeliveryWorkers: Sendable {
             // All held (an app's APNs unreachable): not leased again at once.
             if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
+        // Stopping: a recording that fails now is given up, not retried (its leases run out, as after a crash).
+        recorder.stopRetrying()
         await recording?.value
     }
 

@@ -10,18 +10,35 @@ import PushbuttonSupport
 /// A batch's rows never share a transaction with another batch holding one of the same recipients (a lease that
 /// ran out and was taken again while its outcomes were on their way): the store counts an outcome as recorded by
 /// the recipient's id, so such a batch waits for the next call.
+///
+/// A call that fails (the database restarting, a full disk) is tried again, after a backoff, for as long as the
+/// batches' leases last (``retryLimit``, the lease's length): the worker keeps renewing them meanwhile, so no
+/// other worker sends those recipients again, and an outage shorter than a lease sends nothing twice. Only past
+/// that limit, or once the workers stop, is a batch given up and logged; its lease then runs out and its
+/// recipients are sent again with the same apns-id, as after a crash. (A call whose commit reached the server
+/// before the connection was lost is harmless to repeat: the batch is no longer leased, its outcomes are refused.)
 final class OutcomeRecorder: Sendable {
     private struct Pending {
         var completed: [CompletedDelivery]
         /// The smallest and largest recipient id, to tell cheaply that two batches share none.
         var ids: ClosedRange<Int64>
         var done: CheckedContinuation<Void, Never>
+        /// Since its first failed call, on ``clock``; nil until a call failed.
+        var failingFor: (@Sendable () -> Duration)? = nil
     }
 
     private struct State {
         var queue: [Pending] = []
         var recording = false
+        /// Failed calls in a row.
+        var failures = 0
+        /// Set when the workers stop: a failed call is not tried again.
+        var stopping = false
     }
+
+    /// The first retry's wait; each next doubles it, up to ``longestRetryWait``.
+    static let firstRetryWait: Duration = .milliseconds(50)
+    static let longestRetryWait: Duration = .seconds(2)
 
     let store: any GatewayStore
     let threads: HandlerThreads
@@ -32,14 +49,22 @@ final class OutcomeRecorder: Sendable {
     let waiters: OutcomeWaiters?
     /// At most this many outcomes in one call (a call of one batch may have more).
     let maximumRows: Int
+    /// How long a batch whose call failed is tried again: the lease's length.
+    let retryLimit: Duration
+    /// What the retries wait on (the wall clock; a `ManualClock` in tests). Not the workers' clock: a retry is no
+    /// idle wait, and a test that moves the workers' clock when they wait would count it as one.
+    let clock: AnyDurationClock
     /// A pthread mutex (`Locked`): the thread sanitizer cannot see `Synchronization.Mutex`'s futex and
     /// reported races here (CI's tsan step).
     private let state = Locked(State())
 
     init(
         store: any GatewayStore, threads: HandlerThreads, metrics: GatewayMetrics, webhookEvents: Bool,
-        maximumRows: Int = 16_000, waiters: OutcomeWaiters? = nil, now: @escaping @Sendable () -> Date
+        maximumRows: Int = 16_000, waiters: OutcomeWaiters? = nil, retryLimit: Duration = .seconds(30),
+        clock: AnyDurationClock = .continuous, now: @escaping @Sendable () -> Date
     ) {
+        self.retryLimit = retryLimit
+        self.clock = clock
         self.waiters = waiters
         self.store = store
         self.threads = threads
@@ -52,9 +77,9 @@ final class OutcomeRecorder: Sendable {
     /// How many batches wait for a call (not the one being recorded).
     var waiting: Int { state.withLock { $0.queue.count } }
 
-    /// Records `completed` with whatever other batches are waiting; returns once its transaction ended
-    /// (committed, or failed and logged: the leases then run out and the recipients are sent again, with the
-    /// same apns-id).
+    /// Records `completed` with whatever other batches are waiting; returns once its transaction committed, or
+    /// once its calls failed for ``retryLimit`` (or the workers stopped) and it was given up and logged: its lease
+    /// then runs out and the recipients are sent again, with the same apns-id.
     func record(_ completed: [CompletedDelivery]) async {
         guard let first = completed.first?.delivery.id else { return }
         var ids = first...first
@@ -78,12 +103,65 @@ final class OutcomeRecorder: Sendable {
         }
     }
 
-    /// On a store thread: records what waits, call after call, until nothing does.
+    /// From now on a failed call is given up at once (the workers are stopping; their leases will run out).
+    func stopRetrying() {
+        state.withLock { $0.stopping = true }
+    }
+
+    /// On a store thread: records what waits, call after call, until nothing does, or until a call failed and
+    /// its retry is scheduled (the drain goes on then, `recording` still set).
     private func drain() {
         while let group = nextGroup() {
-            write(group)
-            for pending in group { pending.done.resume() }
+            if let failure = write(group) {
+                if retryLater(group, failure: failure) { return }
+            } else {
+                let recovered = state.withLock { state in
+                    defer { state.failures = 0 }
+                    return state.failures
+                }
+                if recovered > 0 {
+                    FileHandle.standardError.write(
+                        Data("pushbutton serve: recording outcomes succeeded after \(recovered) failed call(s)\n".utf8))
+                }
+                for pending in group { pending.done.resume() }
+            }
         }
+    }
+
+    /// After a failed call: the group's batches still within ``retryLimit`` go back to the front of the queue and
+    /// a retry is scheduled (true); the others are given up, logged, and their callers resumed. Logs the first
+    /// failure of a run of them and each batch given up, not every retry.
+    private func retryLater(_ group: [Pending], failure: String) -> Bool {
+        var kept: [Pending] = []
+        var given: [Pending] = []
+        let (stopping, failures) = state.withLock { state in
+            state.failures += 1
+            return (state.stopping, state.failures)
+        }
+        for var pending in group {
+            let elapsed = pending.failingFor?() ?? .zero
+            if pending.failingFor == nil { pending.failingFor = clock.stopwatch() }
+            if stopping || elapsed >= retryLimit { given.append(pending) } else { kept.append(pending) }
+        }
+        if failures == 1 {
+            FileHandle.standardError.write(
+                Data(
+                    ("pushbutton serve: recording outcomes failed: \(failure); trying again for up to \(retryLimit) "
+                        + "while their leases are renewed\n").utf8))
+        }
+        if !given.isEmpty {
+            let count = given.reduce(0) { $0 + $1.completed.count }
+            FileHandle.standardError.write(
+                Data(
+                    ("pushbutton serve: recording \(count) outcome(s) given up (\(failure))\(stopping ? " as the workers stop" : ""): "
+                        + "their leases run out and those recipients are sent again, with the same apns-id\n").utf8))
+            for pending in given { pending.done.resume() }
+        }
+        guard !kept.isEmpty else { return false }
+        state.withLock { $0.queue.insert(contentsOf: kept, at: 0) }
+        let wait = min(Self.longestRetryWait, Self.firstRetryWait * (1 << min(failures - 1, 10)))
+        clock.run(after: wait) { [self] in threads.run { self.drain() } }
+        return true
     }
 
     /// The batches of the next call, taken off the queue in order (a batch sharing a recipient with one taken
@@ -120,17 +198,18 @@ final class OutcomeRecorder: Sendable {
         return true
     }
 
-    private func write(_ group: [Pending]) {
+    /// One call for `group`; nil when it committed, else the failure's text.
+    private func write(_ group: [Pending]) -> String? {
         let completed = group.count == 1 ? group[0].completed : group.flatMap(\.completed)
         let recorded: RecordedOutcomes
         do {
             recorded = try store.record(completed, webhookEvents: webhookEvents, now: now())
         } catch {
-            FileHandle.standardError.write(Data("pushbutton serve: recording outcomes failed: \(error)\n".utf8))
-            return
+            return "\(error)"
         }
         waiters?.recorded(completed.lazy.map(\.delivery.notificationID))
         metrics.refusedLateOutcomes(recorded.recorded.filter { !$0 }.count)
         for (app, count) in recorded.deactivated { metrics.deactivated(app, count) }
+        return nil
     }
 }
