@@ -1,14 +1,20 @@
 /// Reads the members of one JSON object of a wire message (``TapEvent``, ``DeviceRegistrationRequest``), recording
 /// a diagnostic with the member's path for each missing or mistyped one, so one pass reports every problem.
 ///
-/// The messages are the gateway's (`ConfigReader`'s), so a device's mistake reads the same in a 422 whichever layer
-/// found it. Unknown members are not this reader's business: the codecs tolerate them, the gateway refuses them.
-struct WireObject {
-    let members: [String: JSONValue]
-    let path: JSONPath
+/// The gateway's configuration reader (`ConfigReader`) reads through it too, so a device's mistake and a setting's
+/// read the same in a 422 whichever layer found it. Unknown members are not this reader's business: the codecs
+/// tolerate them, the gateway refuses them.
+package struct WireObject {
+    package let members: [String: JSONValue]
+    package let path: JSONPath
+
+    package init(members: [String: JSONValue], path: JSONPath) {
+        self.members = members
+        self.path = path
+    }
 
     /// A non-empty string; `nil` (and a diagnostic) when present with another type or empty, or absent and required.
-    func string(_ key: String, required: Bool = false, diagnostics: inout [Diagnostic]) -> String? {
+    package func string(_ key: String, required: Bool = false, diagnostics: inout [Diagnostic]) -> String? {
         guard let value = members[key] else {
             if required { missing(key, "a string", &diagnostics) }
             return nil
@@ -24,13 +30,13 @@ struct WireObject {
     }
 
     /// A string that may also be given as `null` (or left out): `nil` then, without a diagnostic.
-    func optionalString(_ key: String, diagnostics: inout [Diagnostic]) -> String? {
+    package func optionalString(_ key: String, diagnostics: inout [Diagnostic]) -> String? {
         if members[key] == .null { return nil }
         return string(key, diagnostics: &diagnostics)
     }
 
     /// `true` or `false`; `nil` when absent (no diagnostic) or of another type (a diagnostic).
-    func bool(_ key: String, diagnostics: inout [Diagnostic]) -> Bool? {
+    package func bool(_ key: String, diagnostics: inout [Diagnostic]) -> Bool? {
         guard let value = members[key] else { return nil }
         guard let flag = value.boolValue else {
             diagnostics.append(
@@ -43,7 +49,7 @@ struct WireObject {
     }
 
     /// An array of strings; an array longer than `maximumCount` is refused before its elements are read.
-    func strings(_ key: String, maximumCount: Int, diagnostics: inout [Diagnostic]) -> [String]? {
+    package func strings(_ key: String, maximumCount: Int, diagnostics: inout [Diagnostic]) -> [String]? {
         guard let value = members[key] else { return nil }
         guard let array = value.arrayValue else {
             diagnostics.append(
@@ -74,13 +80,13 @@ struct WireObject {
     }
 
     /// Reports `key` as required, saying what kind of value it takes.
-    func missing(_ key: String, _ kind: String, _ diagnostics: inout [Diagnostic], hint: String? = nil) {
+    package func missing(_ key: String, _ kind: String, _ diagnostics: inout [Diagnostic], hint: String? = nil) {
         diagnostics.append(
             Diagnostic(.error, .missingField, at: path.appending(key), "'\(key)' is required (\(kind))", hint: hint))
     }
 
     /// Reports an error about `key`.
-    func fail(
+    package func fail(
         _ key: String, _ code: Diagnostic.Code, _ message: String, hint: String? = nil,
         diagnostics: inout [Diagnostic]
     ) {
@@ -88,5 +94,5 @@ struct WireObject {
     }
 
     /// How many errors `diagnostics` holds, to tell whether a read added any.
-    static func errors(in diagnostics: [Diagnostic]) -> Int { diagnostics.count { $0.severity == .error } }
+    package static func errors(in diagnostics: [Diagnostic]) -> Int { diagnostics.count { $0.severity == .error } }
 }

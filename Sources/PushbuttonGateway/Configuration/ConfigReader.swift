@@ -27,19 +27,11 @@ struct ConfigReader {
         }
     }
 
+    /// The readers a configuration shares with the device's wire messages (same checks, same messages).
+    private var wire: WireObject { WireObject(members: members, path: path) }
+
     func string(_ key: String, required: Bool = false, diagnostics: inout [Diagnostic]) -> String? {
-        guard let value = members[key] else {
-            if required { missing(key, "a string", &diagnostics) }
-            return nil
-        }
-        guard let text = value.stringValue, !text.isEmpty else {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .typeMismatch, at: path.appending(key),
-                    "'\(key)' must be a non-empty string, not \(value.typeDescription)"))
-            return nil
-        }
-        return text
+        wire.string(key, required: required, diagnostics: &diagnostics)
     }
 
     /// ``integer(_:in:diagnostics:)`` of `key`, or of its former name `old` (with a warning that names the new
@@ -77,46 +69,12 @@ struct ConfigReader {
     }
 
     func bool(_ key: String, diagnostics: inout [Diagnostic]) -> Bool? {
-        guard let value = members[key] else { return nil }
-        guard let flag = value.boolValue else {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .typeMismatch, at: path.appending(key),
-                    "'\(key)' must be true or false, not \(value.typeDescription)"))
-            return nil
-        }
-        return flag
+        wire.bool(key, diagnostics: &diagnostics)
     }
 
     /// An array of strings; with `maximumCount`, a longer array is refused before its elements are read.
     func strings(_ key: String, maximumCount: Int = .max, diagnostics: inout [Diagnostic]) -> [String]? {
-        guard let value = members[key] else { return nil }
-        guard let array = value.arrayValue else {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .typeMismatch, at: path.appending(key),
-                    "'\(key)' must be an array of strings, not \(value.typeDescription)"))
-            return nil
-        }
-        guard array.count <= maximumCount else {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .valueRange, at: path.appending(key),
-                    "'\(key)' has \(array.count) elements, more than the limit of \(maximumCount)"))
-            return nil
-        }
-        var result: [String] = []
-        for (index, element) in array.enumerated() {
-            guard let text = element.stringValue else {
-                diagnostics.append(
-                    Diagnostic(
-                        .error, .typeMismatch, at: path.appending(key).appending(index),
-                        "expected a string, not \(element.typeDescription)"))
-                continue
-            }
-            result.append(text)
-        }
-        return result
+        wire.strings(key, maximumCount: maximumCount, diagnostics: &diagnostics)
     }
 
     func object(_ key: String, what: String, diagnostics: inout [Diagnostic]) -> ConfigReader? {
@@ -124,7 +82,6 @@ struct ConfigReader {
     }
 
     func missing(_ key: String, _ kind: String, _ diagnostics: inout [Diagnostic], hint: String? = nil) {
-        diagnostics.append(
-            Diagnostic(.error, .missingField, at: path.appending(key), "'\(key)' is required (\(kind))", hint: hint))
+        wire.missing(key, kind, &diagnostics, hint: hint)
     }
 }
