@@ -34,25 +34,21 @@ test: deps
 	python3 scripts/availability_check.py && python3 -m unittest -q scripts/test_availability_check.py
 	@# Public API of the shipped products without /// may not grow (swift-format's documentation rule counts it).
 	python3 scripts/doc_coverage.py
-	@# The sender's and the mock's tests time retries and timeouts; in one process with the suites that run
-	@# processes synchronously they wait for a thread of Swift's two-thread pool (PushbuttonTestSupport's Subprocess
-	@# is the async way; most CLI tests still call CLI.run synchronously).
-	@# Each test process under a watchdog: past 20 minutes (a run takes about one) it names the tests still
-	@# running, prints the threads' backtraces and fails, instead of hanging until CI's limit.
-	SWIFT=$(SWIFT) scripts/swift-test-watchdog.sh $(WARNINGS_AS_ERRORS) --disable-xctest --skip "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
-	SWIFT=$(SWIFT) scripts/swift-test-watchdog.sh $(WARNINGS_AS_ERRORS) --disable-xctest --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	@# One test process, under a watchdog: past 20 minutes (a run takes two to four) it names the tests still
+	@# running, prints the threads' backtraces and fails, instead of hanging until CI's limit. The sender's and the
+	@# mock's retries and request deadlines run on manual clocks, so suites that block Swift's two-thread pool
+	@# meanwhile (CLI tests run the CLI synchronously) delay them but time nothing out.
+	SWIFT=$(SWIFT) scripts/swift-test-watchdog.sh $(WARNINGS_AS_ERRORS) --disable-xctest
 
 # Benchmarks print a table comparing Pushbutton with a peer in the same run.
 # The concurrent parts under the thread sanitizer: the receiving side (router, registry, simulator) and
 # the sender with the mock APNs (event loops, callbacks, retries, the soak).
-# The sender's and the mock's fault tests run in a process of their own (as in `make test`); their request
-# deadlines run on manual clocks, so the sanitizer's slowdown times nothing out. scripts/tsan-suppressions.txt
-# says what is suppressed and why.
+# One process, as `make test`; the fault tests' request deadlines run on manual clocks, so the sanitizer's
+# slowdown times nothing out. scripts/tsan-suppressions.txt says what is suppressed and why.
 TSAN_ENV := TSAN_OPTIONS="suppressions=$(CURDIR)/scripts/tsan-suppressions.txt halt_on_error=0"
 test-tsan: deps
-	$(TSAN_ENV) $(SWIFT) test --disable-xctest --sanitize=thread \
-		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonStoreTests|PushbuttonGatewayTests"
-	$(TSAN_ENV) $(SWIFT) test --disable-xctest --sanitize=thread --filter "PushbuttonAPNsTests|PushbuttonAPNsMockTests"
+	$(TSAN_ENV) SWIFT=$(SWIFT) scripts/swift-test-watchdog.sh --disable-xctest --sanitize=thread \
+		--filter "PushbuttonReceiverTests|PushbuttonUserNotificationsTests|PushbuttonStoreTests|PushbuttonGatewayTests|PushbuttonAPNsTests|PushbuttonAPNsMockTests"
 
 bench: deps
 	@Benchmarks/payload-throughput.sh
@@ -77,8 +73,10 @@ gateway-rolling: deps
 	PUSHBUTTON_GATEWAY_ROLLING_COUNT=$${ROLLING_COUNT:-50000} $(SWIFT) test --disable-xctest --filter GatewayRollingRestartTests
 
 # The sender against the mock APNs with every fault enabled, 100,000 notifications (a few minutes).
+# In a process of its own, so the resident memory it bounds (growth < 32 MiB) is the sender's and the mock's; CI
+# runs it after make test (same build flags: nothing is rebuilt).
 soak: deps
-	PUSHBUTTON_SOAK_COUNT=$${SOAK_COUNT:-100000} $(SWIFT) test --disable-xctest --filter SoakTests
+	PUSHBUTTON_SOAK_COUNT=$${SOAK_COUNT:-100000} $(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --filter SoakTests
 
 # The experiment statistics against SciPy (issue 36): recompute the fixture the Swift suite compares with and fail
 # when SciPy disagrees with the committed numbers to 4 significant digits, then run the suite. Needs scipy

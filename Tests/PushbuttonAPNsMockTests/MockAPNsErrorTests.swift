@@ -3,7 +3,7 @@ import PushbuttonAPNsMock
 import Testing
 
 /// The mock's setup errors carry a code to branch on, with the message they always had.
-@Suite(.timeLimit(.minutes(1))) struct MockAPNsErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct MockAPNsErrorTests {
     @Test func aPortInUseIsAListenError() async throws {
         let first = try await MockAPNs.start(MockAPNsConfiguration(port: 0, security: .h2c))
         let error = await #expect(throws: MockAPNsError.self) {

@@ -11,7 +11,7 @@ import Testing
 #endif
 
 /// The mock under abuse: idle connections and half-done handshakes do not keep a real client out.
-@Suite(.timeLimit(.minutes(1))) struct MockAbuseTests {
+@Suite(.timeLimit(.minutes(5))) struct MockAbuseTests {
     /// A TCP connection to the mock that never says a word (a half-finished TLS handshake).
     static func silentConnection(port: Int) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -10,6 +10,10 @@ import Testing
 /// `make soak` sends 100,000 (PUSHBUTTON_SOAK_COUNT) and prints the figures.
 @Suite(.timeLimit(.minutes(30))) struct SoakTests {
     static let count = ProcessInfo.processInfo.environment["PUSHBUTTON_SOAK_COUNT"].flatMap(Int.init) ?? 3000
+    /// Whether the soak has its process to itself (`make soak`, which CI runs): only then is the process's resident
+    /// memory the sender's and the mock's. In `make test` every other suite runs in the same process at once (one
+    /// run there grew 251 MiB while this suite ran), so its growth is printed there, not bounded.
+    static let hasItsOwnProcess = ProcessInfo.processInfo.environment["PUSHBUTTON_SOAK_COUNT"] != nil
 
     /// Resident memory of this process (sender and mock together), in MiB.
     static func residentMiB() -> Double {
@@ -75,7 +79,7 @@ import Testing
         #expect(counters.duplicateAcceptances == 0 && counters.retriesAfterFinalError == 0)
         #expect(counters.rejectedByReason["Unregistered"] == count / 100)
         let growth = (memory.last ?? 0) - (memory.first ?? 0)
-        #expect(growth < 32, "memory grew by \(growth) MiB")
+        if Self.hasItsOwnProcess { #expect(growth < 32, "memory grew by \(growth) MiB") }
         print(
             """
             soak: \(count) notifications in \(elapsed): \(delivered) delivered, \(rejected) rejected, \

@@ -7,7 +7,7 @@ import Testing
 @testable import PushbuttonAPNs
 
 /// Cancellation and input errors, over a transport that answers from a script (no network).
-@Suite(.timeLimit(.minutes(1))) struct APNsClientLifecycleTests {
+@Suite(.timeLimit(.minutes(5))) struct APNsClientLifecycleTests {
     /// Answers each request with the next status of its script (then 200), after `delay`; counts requests.
     final class ScriptedTransport: APNsTransport, @unchecked Sendable {
         // `@unchecked Sendable`: `statuses` is reached under `lock` only (an NSLock, which the thread
@@ -134,7 +134,7 @@ import Testing
 }
 
 /// The bulk send over a channel, refilled on the transport's thread.
-@Suite(.timeLimit(.minutes(1))) struct BulkPumpTests {
+@Suite(.timeLimit(.minutes(5))) struct BulkPumpTests {
     @Test func aChannelInputIsSentOnceEachWithinTheWindowAndEndsWhenTheChannelDoes() async throws {
         let transport = APNsClientLifecycleTests.ScriptedTransport(statuses: [503, 503], delay: .milliseconds(1))
         let client = APNsClient(

@@ -7,7 +7,7 @@ import Testing
 
 /// ``BoundedChannel/send(contentsOf:)``: a batch handed over under one lock keeps order and the bound, and wakes
 /// an async consumer and a poller as single elements do; its elements are moved out, `nil`s skipped.
-@Suite(.timeLimit(.minutes(1))) struct BoundedChannelBatchTests {
+@Suite(.timeLimit(.minutes(5))) struct BoundedChannelBatchTests {
     @Test func batchesKeepOrderAndEmptyTheBatch() async {
         let channel = BoundedChannel<Int>(capacity: 100)
         let producer = Thread {

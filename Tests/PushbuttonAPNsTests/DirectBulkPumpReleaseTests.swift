@@ -7,7 +7,7 @@ import Testing
 
 /// A direct bulk send lets go of everything once it returns: the gateway's workers start one per leased
 /// batch, and a pump kept alive by its own spare deliveries kept every batch's notifications.
-@Suite(.timeLimit(.minutes(1))) struct DirectBulkPumpReleaseTests {
+@Suite(.timeLimit(.minutes(5))) struct DirectBulkPumpReleaseTests {
     @Test func aFinishedSendKeepsNeitherItsInputNorItsHandler() async throws {
         let client = APNsClient(transport: APNsClientLifecycleTests.ScriptedTransport(), tokens: nil)
         weak var released: ArraySource?

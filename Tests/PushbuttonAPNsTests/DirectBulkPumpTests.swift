@@ -8,7 +8,7 @@ import Testing
 @testable import PushbuttonAPNs
 
 /// The bulk send whose results go to a synchronous handler where they complete (``DirectBulkPump``).
-@Suite(.timeLimit(.minutes(1))) struct DirectBulkPumpTests {
+@Suite(.timeLimit(.minutes(5))) struct DirectBulkPumpTests {
     typealias Scripted = APNsClientLifecycleTests.ScriptedTransport
 
     /// Results handed over from any thread, collected under a lock — a pthread one (`Locked`): the thread

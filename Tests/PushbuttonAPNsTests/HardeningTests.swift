@@ -5,7 +5,7 @@ import Testing
 @testable import PushbuttonAPNs
 
 /// What a hostile server or input can do to the sender: nothing that traps, nothing smuggled.
-@Suite(.timeLimit(.minutes(1))) struct HardeningTests {
+@Suite(.timeLimit(.minutes(5))) struct HardeningTests {
     @Test func deviceTokensHaveALengthLimit() throws {
         #expect(try DeviceToken(String(repeating: "ab", count: 100)).hex.count == 200)
         #expect(throws: APNsError.self) { try DeviceToken(String(repeating: "ab", count: 101)) }

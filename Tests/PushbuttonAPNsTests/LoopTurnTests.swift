@@ -6,7 +6,7 @@ import Testing
 @testable import PushbuttonAPNs
 
 /// Work deferred to the end of an event loop's turn (``LoopTurn``), and the result sinks that use it.
-@Suite(.timeLimit(.minutes(1))) struct LoopTurnTests {
+@Suite(.timeLimit(.minutes(5))) struct LoopTurnTests {
     final class Counter: LoopTurnObserver {
         let ended = Atomic<Int>(0)
         func turnEnded() { ended.add(1, ordering: .relaxed) }
