@@ -112,7 +112,7 @@ api-fuzz: build
 # a 20,000-recipient campaign that gateway B shares; every recipient must end with one final outcome and the mock's
 # repeats stay within A's refused late outcomes (scripts/chaos-partition.sh; about 30 s).
 chaos: build
-	@scripts/chaos-partition.sh .build/chaos
+	@scripts/chaos-network.sh .build/chaos
 
 release: deps
 	$(SWIFT) build -c release
