@@ -108,9 +108,10 @@ fuzz: deps
 api-fuzz: build
 	@scripts/api-fuzz.sh .build/api-fuzz
 
-# A network partition (root: ip netns, veth, iptables): gateway A in a namespace is cut from PostgreSQL for 20 s during
-# a 20,000-recipient campaign that gateway B shares; every recipient must end with one final outcome and the mock's
-# repeats stay within A's refused late outcomes (scripts/chaos-partition.sh; about 30 s).
+# Network faults (root: ip netns, veth, iptables): 1 ms to PostgreSQL and 30 ms to APNs throughout (a delaying relay,
+# scripts/delay_relay.py), then three campaigns shared by gateway B and gateway A in a namespace: delays only, 5% packet
+# loss on A's links, A cut from PostgreSQL for 20 s. Every recipient must end with one final outcome and the mock's
+# repeats stay within the refused late outcomes (scripts/chaos-network.sh; about 55 s on the loaded CI machine).
 chaos: build
 	@scripts/chaos-network.sh .build/chaos
 
