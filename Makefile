@@ -113,6 +113,7 @@ api-fuzz: build
 # loss on A's links, A cut from PostgreSQL for 20 s. Every recipient must end with one final outcome and the mock's
 # repeats stay within the refused late outcomes (scripts/chaos-network.sh; about 55 s on the loaded CI machine).
 chaos: build
+	python3 -m unittest -q scripts/test_delay_relay.py
 	@scripts/chaos-network.sh .build/chaos
 
 release: deps

@@ -22,16 +22,19 @@ QUEUE_CHUNKS = 256  # per direction: a full queue stops reading, so TCP's flow c
 class Figures:
     def __init__(self):
         self.connections = 0
+        self.open = 0  # connections being relayed now
         self.chunks = 0
         self.bytes = 0
         self.hold_total = 0.0
         self.hold_max = 0.0
+        self.hold_min = None
 
     def held(self, seconds, size):
         self.chunks += 1
         self.bytes += size
         self.hold_total += seconds
         self.hold_max = max(self.hold_max, seconds)
+        self.hold_min = seconds if self.hold_min is None else min(self.hold_min, seconds)
 
     def line(self, name, delay):
         mean = self.hold_total / self.chunks * 1000 if self.chunks else 0.0
@@ -77,10 +80,19 @@ async def pipe(reader, writer, delay, figures):
 
 async def relay(client_reader, client_writer, target, delay, figures):
     figures.connections += 1
+    figures.open += 1
+    try:
+        await relay_connection(client_reader, client_writer, target, delay, figures)
+    finally:
+        figures.open -= 1
+
+
+async def relay_connection(client_reader, client_writer, target, delay, figures):
     try:
         server_reader, server_writer = await asyncio.open_connection(*target)
     except OSError:
         client_writer.close()
+        await client_writer.wait_closed()
         return
     directions = [asyncio.ensure_future(pipe(client_reader, server_writer, delay, figures)),
                   asyncio.ensure_future(pipe(server_reader, client_writer, delay, figures))]
@@ -94,15 +106,24 @@ async def relay(client_reader, client_writer, target, delay, figures):
     await asyncio.gather(*directions, return_exceptions=True)
     for w in (client_writer, server_writer):
         w.close()
+    for w in (client_writer, server_writer):
+        try:
+            await w.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
+async def serve(listen_host, listen_port, target, delay, figures):
+    """Starts relaying connections to (listen_host, listen_port) on to target; returns the asyncio server."""
+    return await asyncio.start_server(
+        lambda r, w: relay(r, w, target, delay, figures), listen_host, listen_port)
 
 
 async def main():
     listen_host, listen_port, target_host, target_port, delay_ms = sys.argv[1:6]
     delay = float(delay_ms) / 1000
     figures = Figures()
-    server = await asyncio.start_server(
-        lambda r, w: relay(r, w, (target_host, int(target_port)), delay, figures),
-        listen_host, int(listen_port))
+    server = await serve(listen_host, int(listen_port), (target_host, int(target_port)), delay, figures)
     print(json.dumps({"port": server.sockets[0].getsockname()[1]}), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
