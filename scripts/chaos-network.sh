@@ -144,23 +144,25 @@ wait_finished "$DELAY_RECIPIENTS"
 end delay "$DELAY_RECIPIENTS"
 
 # 2. The delays and 5% loss on A's links to both relays, each way, for the whole campaign.
-# A rule without a target counts the packets the drop rule after it sees.
-loss_rules() { # -A or -D
-  local match
-  for match in "OUTPUT -p tcp -d 10.78.0.1 -m multiport --dports $PG_RELAY,$APNS_RELAY" \
-    "INPUT -p tcp -s 10.78.0.1 -m multiport --sports $PG_RELAY,$APNS_RELAY"; do
-    # shellcheck disable=SC2086 # the match is words
-    ip netns exec "$NS" iptables "$1" $match
-    # shellcheck disable=SC2086
-    ip netns exec "$NS" iptables "$1" $match -m statistic --mode random --probability "$LOSS" -j DROP
-  done
+# The drop rule sits in a chain of its own, reached from OUTPUT and INPUT by A's traffic to and from the relays:
+# the jumps count the packets it sees, and a flush removes it (deleting a statistic rule by its spec failed
+# now and then with iptables-nft: "Bad rule").
+loss_on() {
+  ip netns exec "$NS" iptables -N PBLOSS
+  ip netns exec "$NS" iptables -A PBLOSS -m statistic --mode random --probability "$LOSS" -j DROP
+  ip netns exec "$NS" iptables -A OUTPUT -p tcp -d 10.78.0.1 -m multiport --dports "$PG_RELAY,$APNS_RELAY" -j PBLOSS
+  ip netns exec "$NS" iptables -A INPUT -p tcp -s 10.78.0.1 -m multiport --sports "$PG_RELAY,$APNS_RELAY" -j PBLOSS
+}
+loss_off() { # sets SEEN and DROPPED
+  read -r SEEN DROPPED < <(ip netns exec "$NS" iptables -nvxL |
+    awk '$3 == "PBLOSS" { s += $1 } /statistic/ { d += $1 } END { print s + 0, d + 0 }')
+  ip netns exec "$NS" iptables -F PBLOSS
 }
 begin loss
-loss_rules -A
+loss_on
 campaign loss "$LOSS_RECIPIENTS" 1000001
 wait_finished "$LOSS_RECIPIENTS"
-read -r seen dropped < <(ip netns exec "$NS" iptables -nvxL | awk '/multiport/ { if (/statistic/) d += $1; else s += $1 } END { print s + 0, d + 0 }')
-loss_rules -D
+loss_off
 end loss "$LOSS_RECIPIENTS"
 
 # 3. The delays and a partition between A and PostgreSQL mid-campaign.
@@ -184,13 +186,15 @@ for _ in $(seq 300); do [ "$(late_total)" -gt "$late_from" ] && break; sleep 0.3
 LATE_END=$(late_total)
 echo "chaos: A's /readyz after the partition: $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$A_URL/readyz")"
 
+# The gateways stop first, so they do not log the relays going away.
+kill "$A_PID" "$B_PID"; wait "$A_PID" "$B_PID" 2>/dev/null || true; A_PID=; B_PID=
 kill "$MOCK_PID"; wait "$MOCK_PID" 2>/dev/null || true; MOCK_PID=
 # The relays were started in a subshell (not this shell's children): wait for the figures they print at exit.
 kill "$PG_RELAY_PID" "$APNS_RELAY_PID"; PG_RELAY_PID=; APNS_RELAY_PID=
 for _ in $(seq 100); do [ -s "$DIR/pg-relay.err" ] && [ -s "$DIR/apns-relay.err" ] && break; sleep 0.05; done
 echo "chaos: mock: $(tr '\n' ' ' <"$DIR/mock.err")"
 for name in pg-relay apns-relay; do echo "chaos: $(cat "$DIR/$name.err")"; done
-echo "chaos: loss: $dropped of $seen packets between A and the relays dropped ($(python3 -c "print(f'{100 * $dropped / max($seen, 1):.1f}')")%)"
+echo "chaos: loss: $DROPPED of $SEEN packets between A and the relays dropped ($(python3 -c "print(f'{100 * $DROPPED / max($SEEN, 1):.1f}')")%)"
 echo "chaos: A's log: $(grep -v warning "$DIR/a.err" | head -5 | cut -c1-160 | tr '\n' '|')"
 
 # The mock's record, per scenario (the body): requests, distinct apns-ids, apns-ids accepted more than once.
