@@ -111,7 +111,7 @@ api-fuzz: build
 # Network faults (root: ip netns, veth, iptables): 1 ms to PostgreSQL and 30 ms to APNs throughout (a delaying relay,
 # scripts/delay_relay.py), then three campaigns shared by gateway B and gateway A in a namespace: delays only, 5% packet
 # loss on A's links, A cut from PostgreSQL for 20 s. Every recipient must end with one final outcome and the mock's
-# repeats stay within the refused late outcomes (scripts/chaos-network.sh; about 55 s on the loaded CI machine).
+# repeats stay within the refused late outcomes (scripts/chaos-network.sh; 40–57 s).
 chaos: build
 	python3 -m unittest -q scripts/test_delay_relay.py
 	@scripts/chaos-network.sh .build/chaos
