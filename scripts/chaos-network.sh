@@ -2,8 +2,9 @@
 # make chaos: network faults between hosts (issue 32). Gateway A runs in a network namespace joined to the host by a
 # veth pair (10.78.0.0/24); gateway B, PostgreSQL and the mock APNs run on the host. Both gateways reach PostgreSQL
 # through a relay that holds each chunk 1 ms and the mock through one that holds each chunk 30 ms, in both
-# directions (scripts/delay_relay.py: this kernel has no sch_netem, so tc netem cannot delay; the relay delays per
-# chunk at the application layer, not per packet). Three campaigns, one after the other, with those delays:
+# directions (scripts/delay_relay.py: this kernel has no sch_netem, fq, fq_codel or cake; tbf exists but only caps a
+# rate, so its queueing delay would follow the load, not a fixed latency; the relay delays per chunk at the
+# application layer, not per packet). Three campaigns, one after the other, with those delays:
 #   delay      nothing else;
 #   loss       iptables' statistic match drops 5% of the packets between A and both relays, each way;
 #   partition  A's packets to PostgreSQL are black-holed (a drop, not a refusal) for PARTITION_SECONDS mid-campaign,
