@@ -106,11 +106,13 @@ fuzz: deps
 api-fuzz: build
 	@scripts/api-fuzz.sh .build/api-fuzz
 
-# A network partition (root: ip netns, veth, iptables): gateway A in a namespace is cut from PostgreSQL for 20 s during
-# a 20,000-recipient campaign that gateway B shares; every recipient must end with one final outcome and the mock's
-# repeats stay within A's refused late outcomes (scripts/chaos-partition.sh; about 30 s).
+# Network faults (root: ip netns, veth, iptables): 1 ms to PostgreSQL and 30 ms to APNs throughout (a delaying relay,
+# scripts/delay_relay.py), then three campaigns shared by gateway B and gateway A in a namespace: delays only, 5% packet
+# loss on A's links, A cut from PostgreSQL for 20 s. Every recipient must end with one final outcome and the mock's
+# repeats stay within the refused late outcomes (scripts/chaos-network.sh; 40–57 s).
 chaos: build
-	@scripts/chaos-partition.sh .build/chaos
+	python3 -m unittest -q scripts/test_delay_relay.py
+	@scripts/chaos-network.sh .build/chaos
 
 release: deps
 	$(SWIFT) build -c release
