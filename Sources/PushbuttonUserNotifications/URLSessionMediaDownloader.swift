@@ -27,6 +27,9 @@
             let configuration = URLSessionConfiguration.ephemeral
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = timeout
+            // No cache (a media file is downloaded once); on Linux a cancelled task of a session with a `URLCache` can
+            // trap the process (FoundationNetworking's task registry).
+            configuration.urlCache = nil
             let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
             defer { session.invalidateAndCancel() }
             let task = session.dataTask(with: url)

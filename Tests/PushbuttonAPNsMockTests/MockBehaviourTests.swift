@@ -245,14 +245,17 @@ import Testing
         let first = try await MockFixture()
         let second = try await MockFixture()
         #expect(first.mock.port > 0 && second.mock.port > 0 && first.mock.port != second.mock.port)
-        let port = first.mock.port
         await first.stop()
-        await first.mock.stop()  // stopping twice is harmless
-        // The port is free again: a new mock can bind it.
+        await second.stop()
+        // Stop releases the port: a new mock can bind it. (A port below the ephemeral range: a port-0 one can be
+        // taken by any outgoing connection of the process once it is free.)
+        let third = try await MockFixture(port: try StablePort.next())
+        let port = third.mock.port
+        await third.stop()
+        await third.mock.stop()  // stopping twice is harmless
         let again = try await MockAPNs.start(MockAPNsConfiguration(port: port, security: .h2c))
         #expect(again.port == port)
         await again.stop()
-        await second.stop()
     }
 
     @Test func acceptedNotificationsReachASimulatedDevice() async throws {

@@ -18,12 +18,12 @@ struct MockFixture {
 
     init(
         faults: FaultPlan = .none, security: MockAPNsConfiguration.Security? = nil, topics: Set<String>? = nil,
-        recordingLimit: Int = 100_000, now: @escaping @Sendable () -> Date = { Date() }
+        recordingLimit: Int = 100_000, port: Int = 0, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws {
         directory = NSTemporaryDirectory() + "pushbutton-mock-" + UUID().uuidString
         key = try P256PrivateKey.generate()
         let configuration = MockAPNsConfiguration(
-            security: security ?? .selfSigned(directory: directory),
+            port: port, security: security ?? .selfSigned(directory: directory),
             keys: [try MockProviderKey(keyID: Self.keyID, teamID: Self.teamID, privateKey: key, topics: topics)],
             faults: faults, recordingLimit: recordingLimit, now: now)
         mock = try await MockAPNs.start(configuration)

@@ -28,10 +28,11 @@ import Testing
     }
 
     @Test func refusedConnectionsSpendNoAttemptAndTheSenderEndsWithTheCauseUnreachable() async throws {
-        let fixture = try await MockFixture(security: .h2c)
+        // A port below the ephemeral range (StablePort), held once the mock stops: nothing else can take it, neither
+        // another suite's server asking for port 0 (CI saw a try reach one and end "stream lost" instead of refused)
+        // nor an outgoing connection (one took an ephemeral port between the stop and the hold: EADDRINUSE).
+        let fixture = try await MockFixture(security: .h2c, port: try StablePort.next())
         await fixture.mock.stop()
-        // Held, not just closed: another suite's server asking for port 0 could be given it (CI saw a try reach
-        // one and end "stream lost" instead of refused).
         let held = try HeldPort(fixture.mock.port)
         let retries = ManualClock()
         let observer = Collector()
@@ -54,7 +55,8 @@ import Testing
     }
 
     @Test func aNotificationSentOnceAPNsIsBackHasSpentOneAttempt() async throws {
-        let fixture = try await MockFixture(security: .h2c)
+        // Below the ephemeral range: the mock comes back on its port, which no outgoing connection can take meanwhile.
+        let fixture = try await MockFixture(security: .h2c, port: try StablePort.next())
         let port = fixture.mock.port
         await fixture.mock.stop()
         let retries = ManualClock()

@@ -38,9 +38,10 @@ import Testing
             directory = NSTemporaryDirectory() + "pushbutton-outage-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             key = try P256PrivateKey.generate()
+            // Below the ephemeral range (StablePort): between the stop and the hold no outgoing connection can take it.
             let mock = try await MockAPNs.start(
                 MockAPNsConfiguration(
-                    security: .h2c,
+                    port: try StablePort.next(), security: .h2c,
                     keys: [try MockProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: key)]))
             port = mock.port
             let environment = mock.environment

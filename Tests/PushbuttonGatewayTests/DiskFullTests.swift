@@ -119,12 +119,12 @@ struct DiskFullTests {
         request.httpBody = Data(
             #"{"to": {"tokens": ["\#(token)"]}, "category": "message", "title": "Anna", "body": "\#(String(repeating: "x", count: 1500))"}"#
                 .utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await TestHTTP.session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
     private func get(_ path: String, _ gateway: Gateway) async throws -> (status: Int, body: String) {
-        let (data, response) = try await URLSession.shared.data(
+        let (data, response) = try await TestHTTP.session.data(
             from: URL(string: "http://127.0.0.1:\(gateway.port)\(path)")!)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }

@@ -137,7 +137,7 @@ struct GatewayCredentialsTests {
         request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
         request.httpBody = Data(
             #"{"to": {"tokens": ["\#(GatewayFixture.token(1))"]}, "payload": {"aps": {"alert": "Hi"}}}"#.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await TestHTTP.session.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: data, as: UTF8.self))")
         // The mock tells of its answer, then records the acceptance on its own thread.
         await answered.wait { answers.withLock { $0 } > 0 }

@@ -142,7 +142,7 @@ struct GatewayDatabaseRestartTests {
         }
         request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
         request.timeoutInterval = 60
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await TestHTTP.session.data(for: request)
         let value = (try? JSONParser.parse(Array(data))) ?? .string(String(decoding: data, as: UTF8.self))
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, value)
     }

@@ -117,7 +117,7 @@ struct GatewayFixture {
         if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json { request.httpBody = Data(json.utf8) }
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await TestHTTP.session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         return (status, try? JSONParser.parse(Array(data)), String(decoding: data, as: UTF8.self))
     }

@@ -159,7 +159,7 @@ struct OutcomeWaitTests {
         // The answer waits for the outcome: longer than URLSession's 60 s default on a loaded machine (a one-process
         // run at load 19 timed out); the suite's time limit still ends a request that never returns.
         request.timeoutInterval = 300
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await TestHTTP.session.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONParser.parse(Array(data)).objectValue)
     }
 }

@@ -46,7 +46,7 @@ extension WakeOnCommitTests {
             request.httpMethod = "POST"
             request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
             request.httpBody = Data(body.utf8)
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await TestHTTP.session.data(for: request)
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONParser.parse(Array(data)))
         }
 

@@ -227,7 +227,7 @@ struct WakeOnCommitTests {
             request.setValue("Bearer \(GatewayFixture.secret)", forHTTPHeaderField: "Authorization")
             request.httpBody = Data(
                 #"{"to": {"tokens": ["\#(token)"]}, "category": "message", "title": "Anna", "body": "Lunch?"}"#.utf8)
-            let (_, response) = try await URLSession.shared.data(for: request)
+            let (_, response) = try await TestHTTP.session.data(for: request)
             return (response as? HTTPURLResponse)?.statusCode ?? 0
         }
 

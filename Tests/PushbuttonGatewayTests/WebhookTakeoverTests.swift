@@ -132,7 +132,7 @@ struct WebhookTakeoverTests {
         let list = tokens.map { "\"\($0)\"" }.joined(separator: ", ")
         request.httpBody = Data(#"{"to": {"tokens": [\#(list)]}, "category": "message", "body": "Hi"}"#.utf8)
         request.timeoutInterval = 60
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await TestHTTP.session.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 202, "\(String(decoding: data, as: UTF8.self))")
     }
 }

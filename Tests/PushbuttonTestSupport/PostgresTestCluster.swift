@@ -174,44 +174,6 @@ public final class PostgresTestCluster: Sendable {
         return (try? String(contentsOf: log, encoding: .utf8)) ?? ""
     }
 
-    /// The ports this process handed out: never twice, even after a cluster stopped.
-    private static let handedOut = Locked(Set<Int>())
-
-    /// A port no socket has, below the kernel's ephemeral range. A crashed server is started again on its port
-    /// (its clients keep the URL); a port from the ephemeral range can meanwhile become the local port of any
-    /// outgoing connection (the tests open thousands), and the restart then failed to bind (CI's tsan step:
-    /// `pg_ctl ... start failed ... could not start server`). Ports below the range are only ever taken by a
-    /// bind that names them.
-    static func freePort() throws -> Int {
-        let ephemeralStart = Self.ephemeralRangeStart()
-        let range = max(1024, ephemeralStart / 2)..<max(1025, ephemeralStart)
-        for _ in 0..<1000 {
-            let port = Int.random(in: range)
-            let fresh = handedOut.withLock { ports in ports.insert(port).inserted }
-            guard fresh else { continue }
-            if Self.isFree(port) { return port }
-        }
-        throw Failure(description: "no free port in \(range) after 1,000 tries")
-    }
-
-    /// The first port of `net.ipv4.ip_local_port_range` (32768 when it cannot be read).
-    private static func ephemeralRangeStart() -> Int {
-        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
-        return text.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32768
-    }
-
-    /// Whether 127.0.0.1:`port` can be bound now (nothing listens there nor uses it as a local port).
-    private static func isFree(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
-        } == 0
-    }
+    /// A port for a server that may be stopped and started again on it (``StablePort``).
+    static func freePort() throws -> Int { try StablePort.next() }
 }

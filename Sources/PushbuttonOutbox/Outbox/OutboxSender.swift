@@ -45,7 +45,11 @@ public struct URLSessionSender: OutboxSender {
     /// A sender on an ephemeral session that refuses redirects.
     public init(timeout: Duration = .seconds(30)) {
         self.timeout = timeout
-        session = URLSession(configuration: .ephemeral, delegate: RedirectRefusal(), delegateQueue: nil)
+        // No cache: nothing here is cached, and on Linux (FoundationNetworking) cancelling a task of a session with
+        // a `URLCache` can trap the process ("a behaviour for a task that in not in the registry").
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
     /// Sends `request` and returns the HTTP status; a redirect's status comes back as is.
