@@ -339,6 +339,34 @@ def levers(driver, wait, shot, steps, preview_title, type_into):
     steps.append("listed as scheduled")
     shot("10-campaigns-scheduled")
 
+    # An experiment (issue 36): "Add a variant" (a form submit) copies the notification into B; B's own title
+    # shows in B's preview tab as it is typed.
+    driver.find_element(By.LINK_TEXT, "Compose").click()
+    wait.until(lambda d: d.find_elements(By.ID, "add-variant"))
+    type_into("title", "Lunch?")
+    type_into("body", "At noon")
+    driver.find_element(By.ID, "add-variant").click()
+    wait.until(lambda d: d.find_elements(By.ID, "variants[1].title"))
+    check(driver.find_element(By.ID, "variants[1].title").get_attribute("value") == "Lunch?",
+          "variant B starts as a copy of the notification")
+
+    def variant_title():
+        try:
+            driver.switch_to.frame(driver.find_element(By.ID, "preview-variant-1"))
+            return driver.find_element(By.CSS_SELECTOR, ".expanded .title").text
+        except (StaleElementReferenceException, NoSuchElementException, NoSuchFrameException):
+            return None
+        finally:
+            driver.switch_to.default_content()
+
+    type_into("variants[1].title", "Hungry?")
+    driver.find_element(By.CSS_SELECTOR, "label[for=vtab-1]").click()
+    wait.until(lambda d: d.find_element(By.ID, "preview-variant-1").is_displayed() and variant_title() == "Hungry?",
+               "variant B's preview shows its own title")
+    check(not driver.find_element(By.ID, "preview").is_displayed(), "variant A's preview is in its own tab")
+    steps.append("variant B's preview tab follows its title")
+    shot("11-compose-experiment")
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -13,7 +13,8 @@ import Testing
 /// title and an invalid URL's diagnostic beside its button, sends to an uploaded list as a campaign and finds
 /// the campaign's chart; its screenshots are in .build/console-screenshots. A second run composes a campaign
 /// scheduled at a wall-clock time on each device to an audience built in the audience builder (the live count
-/// following a condition added), with a French tab that switches the preview, and finds it listed as scheduled.
+/// following a condition added), with a French tab that switches the preview, and finds it listed as scheduled;
+/// then adds a variant (issue 36) and finds its own title in its preview tab.
 @Suite(.serialized, .timeLimit(.minutes(4)))
 struct ConsoleBrowserTests {
     typealias F = ConsoleFixture
@@ -99,6 +100,7 @@ struct ConsoleBrowserTests {
         #expect(steps.contains("removing the condition brought the count back to 4"), "\(steps)")
         #expect(steps.contains { $0.hasPrefix("campaign c_") && $0.contains("is scheduled") }, "\(steps)")
         #expect(steps.contains("listed as scheduled"), "\(steps)")
+        #expect(steps.contains("variant B's preview tab follows its title"), "\(steps)")
     }
 
     /// Runs a program to its end (killed after `timeout` seconds): its status and output. The output goes to

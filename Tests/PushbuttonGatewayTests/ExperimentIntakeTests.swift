@@ -158,6 +158,60 @@ struct ExperimentIntakeTests {
         #expect(report["waiting"]?.integerValue == Int64(waiting.count))
     }
 
+    /// The roll-out holds its recipients by quiet hours as the intake holds a campaign's: quiet hours 22:00–08:00
+    /// in Paris, a test phase sent at 13:00 and decided at 23:00 queues the rest held until 08:00 (counted
+    /// `held`); the same experiment with `ignore_quiet_hours` rolls out at once.
+    @Test func theRollOutHoldsItsRecipientsByQuietHours() throws {
+        let clock = Locked(Self.now)  // 2026-12-01T12:00Z: 13:00 in Paris
+        let fixture = try RouterClient(now: { clock.withLock { $0 } }) { text in
+            text.replacingOccurrences(
+                of: #"{"id": "chat", "#,
+                with:
+                    #"{"id": "chat", "quiet_hours": {"start": "22:00", "end": "08:00"}, "default_time_zone": "Europe/Paris", "#
+            )
+        }
+        let tokens = (0..<200).map { F.token($0) }
+        var ids: [String] = []
+        for extra in ["", #", "ignore_quiet_hours": true"#] {
+            let header =
+                #"{"category": "message", \#(Self.variants), "holdout": 10, "test_share": 30, "#
+                + #""metric": "any_button", "decide_after": "PT10H""# + extra + "}"
+            let answer = campaign(fixture, header: header, tokens: tokens)
+            #expect(answer.status == 202, "\(answer.body)")
+            ids.append(try #require(answer.json?.objectValue?["id"]?.stringValue))
+        }
+        // Leases long enough that nothing leased comes back in this test.
+        let day = 2 * 86_400.0
+        let tested = try fixture.store.lease(limit: 1000, duration: day, now: Self.now)
+        let late = Self.now + 10 * 3600 + 1  // 23:00 in Paris: both decisions are due
+        clock.withLock { $0 = late }
+        #expect(fixture.router.services.experiments.decideDue(now: late) == 2)
+        let atOnce = try fixture.store.lease(limit: 1000, duration: day, now: late)
+        let first = ExperimentAssignment(experiment: ids[0], shares: [30, 30, 30], testShare: 30)
+        let counts = fixture.request("GET", "/v1/campaigns/\(ids[0])").json?.objectValue?["counts"]?.objectValue
+        #expect(
+            counts?["held"]?.integerValue
+                == Int64(tokens.count { first.place(of: $0) != .holdout && !first.inTestGroup($0) }),
+            "\(String(describing: counts))")
+        let morning = Self.now + 19 * 3600  // 08:00 in Paris
+        #expect(try fixture.store.lease(limit: 1000, duration: day, now: morning - 60).isEmpty)
+        let held = try fixture.store.lease(limit: 1000, duration: day, now: morning)
+        for (index, id) in ids.enumerated() {
+            let assignment = ExperimentAssignment(experiment: id, shares: [30, 30, 30], testShare: 30)
+            let test = Set(tokens.filter { assignment.place(of: $0) != .holdout && assignment.inTestGroup($0) })
+            let waiting = Set(tokens.filter { assignment.place(of: $0) != .holdout && !assignment.inTestGroup($0) })
+            #expect(!waiting.isEmpty)
+            #expect(Set(tested.filter { $0.notificationID == id }.map(\.token)) == test, "the test group at once")
+            let now = Set(atOnce.filter { $0.notificationID == id }.map(\.token))
+            let later = Set(held.filter { $0.notificationID == id }.map(\.token))
+            if index == 0 {
+                #expect(now.isEmpty && later == waiting, "held until 08:00 in Paris")
+            } else {
+                #expect(now == waiting && later.isEmpty, "ignore_quiet_hours: at once")
+            }
+        }
+    }
+
     @Test func theAssignmentIsStableAndHonoursTheShares() {
         // Pinned: the rule is a contract (any process, any release, gives the same bucket).
         #expect(

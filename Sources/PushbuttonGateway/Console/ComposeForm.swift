@@ -34,6 +34,8 @@ struct ComposeForm: Sendable {
     var timing = ComposeTiming()
     /// Text in other languages: by language, `title`, `subtitle` and `body` as typed (`loc.<language>.<field>`).
     var localized: [String: [String: String]] = [:]
+    /// The A/B experiment's variants and rule (none: a plain notification).
+    var experiment = ComposeExperiment()
 
     /// The form's field names, which the page's diagnostics are attached to.
     enum Field {
@@ -95,10 +97,18 @@ struct ComposeForm: Sendable {
             guard parts.count == 3, NotificationDraft.localizedKeys.contains(parts[2]) else { continue }
             localized[parts[1], default: [:]][parts[2]] = value
         }
+        experiment = ComposeExperiment(
+            fields,
+            main: .init(name: "A", share: "", category: category, title: title, body: body, actions: actions),
+            adding: intent == "add_variant",
+            removing: intent.hasPrefix("remove_variant.") ? Int(intent.dropFirst("remove_variant.".count)) : nil)
     }
 
-    /// The request body (without `to`), and the diagnostics of fields that are not valid JSON.
-    func draftJSON(buttons: [String]) -> (value: JSONValue, diagnostics: [Diagnostic]) {
+    /// The request body (without `to`), and the diagnostics of fields that are not valid JSON. `buttonsOf` names
+    /// a category's buttons, for the experiment's other variants.
+    func draftJSON(buttons: [String], buttonsOf: (String) -> [String] = { _ in [] }) -> (
+        value: JSONValue, diagnostics: [Diagnostic]
+    ) {
         var diagnostics: [Diagnostic] = []
         var object: [String: JSONValue] = ["category": .string(category)]
         if !title.isEmpty { object["title"] = .string(title) }
@@ -125,6 +135,7 @@ struct ComposeForm: Sendable {
         }
         if !languages.isEmpty { object["localized"] = .object(languages) }
         timing.apply(to: &object, diagnostics: &diagnostics)
+        experiment.apply(to: &object, buttonsOf: buttonsOf, diagnostics: &diagnostics)
         return (.object(object), diagnostics)
     }
 
@@ -132,12 +143,19 @@ struct ComposeForm: Sendable {
     private static func object(
         _ text: String, field: String, what: String, _ diagnostics: inout [Diagnostic]
     ) -> [String: JSONValue]? {
+        object(text, at: .root.appending(field), what: what, &diagnostics)
+    }
+
+    /// A JSON object typed into a text area; nil when blank or not an object (with a diagnostic at `path`).
+    static func object(
+        _ text: String, at path: JSONPath, what: String, _ diagnostics: inout [Diagnostic]
+    ) -> [String: JSONValue]? {
         guard !text.allSatisfy(\.isWhitespace) else { return nil }
         do {
             guard let object = try JSONParser.parse(Array(text.utf8)).objectValue else {
                 diagnostics.append(
                     Diagnostic(
-                        .error, .typeMismatch, at: .root.appending(field), "\(what) must be a JSON object",
+                        .error, .typeMismatch, at: path, "\(what) must be a JSON object",
                         hint: #"for example {"url": "https://api.example.com/like"}"#))
                 return nil
             }
@@ -145,7 +163,7 @@ struct ComposeForm: Sendable {
         } catch {
             diagnostics.append(
                 Diagnostic(
-                    .error, .jsonSyntax, at: .root.appending(field), "\(what) are not valid JSON: \(error.message)",
+                    .error, .jsonSyntax, at: path, "\(what) are not valid JSON: \(error.message)",
                     hint: #"write a JSON object, for example {"id": 42}"#))
             return nil
         }
@@ -154,7 +172,8 @@ struct ComposeForm: Sendable {
     /// The form field a request diagnostic is about: `title`, `button.like` (its action and arguments),
     /// `action_args`, `to`, `segment` (`to.segment…`), a builder row's `seg.N`, a language's `loc.fr.title`
     /// (or `loc.fr`), a timing field (`send_at`, `send_zone`, `throttle_per_minute`, `ignore_quiet_hours`),
-    /// `recipients`, or `form` for the rest.
+    /// `recipients`, an experiment's `variants[1].title` (`variants[1].button.like`, `variants`) or rule field
+    /// (`holdout`, `metric`…), or `form` for the rest.
     static func field(of path: JSONPath) -> String {
         let keys = path.components.compactMap { component -> String? in
             if case .key(let key) = component { return key }
@@ -172,9 +191,28 @@ struct ComposeForm: Sendable {
             let field = keys.count > 2 && NotificationDraft.localizedKeys.contains(keys[2]) ? keys[2] : nil
             return Field.localized(keys[1], field)
         case "buttons": return keys.count > 1 ? Field.button(keys[1]) : "form"
+        case "variants": return variantField(of: path)
+        case _ where ComposeExperiment.Field.rule.contains(first): return first
         case _ where first.hasPrefix("button.") || first.hasPrefix("seg."): return first
         case "tap": return "form"
         default: return "form"
+        }
+    }
+
+    /// A variant's field (`variants[1].share`, `variants[1].button.like`), the variant's slot for the rest of
+    /// its fields, or `variants` for the list as a whole (the shares' sum, their count).
+    private static func variantField(of path: JSONPath) -> String {
+        let components = Array(path.components.dropFirst())
+        guard case .index(let index)? = components.first else { return "variants" }
+        let keys = components.dropFirst().compactMap { component -> String? in
+            if case .key(let key) = component { return key }
+            return nil
+        }
+        switch keys.first {
+        case let key? where ["name", "share", "category", "title", "body"].contains(key):
+            return ComposeExperiment.Field.variant(index, key)
+        case "buttons"? where keys.count > 1: return ComposeExperiment.Field.button(index, keys[1])
+        default: return ComposeExperiment.Field.variant(index)
         }
     }
 }

@@ -146,6 +146,7 @@ enum ComposePage {
             </fieldset>
             \(form.builder.render(savedNames: savedSegments, devices: status.devices, slot: slot, described: described))
             \(form.timing.render(slot: slot, described: described))
+            \(form.experiment.render(catalog: catalog, locale: form.locale, slot: slot, described: described))
             <div class="actions-bar">
             <button type="submit" name="intent" value="preview" id="update-preview">Update preview</button>
             <button type="submit" name="intent" value="send" class="primary" id="send">Send</button>
@@ -155,16 +156,10 @@ enum ComposePage {
             <h2 id="preview-heading">Preview (<span id="preview-locale">\(form.locale)</span>)</h2>
 
             """
-        if let preview = check.preview {
-            let page = HTMLPreviewRenderer.render(preview, locale: form.locale)
-            html +=
-                "<iframe id=\"preview\" class=\"preview\" sandbox=\"allow-same-origin\" "
-                + "title=\"How iOS shows it: the banner, then the expanded notification with its buttons\" "
-                + "srcdoc=\"\(page)\"></iframe>\n"
+        if check.variants.count > 1 {
+            html += VariantTabs.render(check.variants, chosen: form.experiment.previewed, locale: form.locale)
         } else {
-            html +=
-                "<iframe id=\"preview\" class=\"preview\" sandbox=\"allow-same-origin\" title=\"Preview\" "
-                + "srcdoc=\"\(Self.previewPlaceholder)\"></iframe>\n"
+            html += frame(check.preview, id: "preview", locale: form.locale)
         }
         html += """
             </section>
@@ -172,6 +167,18 @@ enum ComposePage {
             </form>
             """
         return ConsolePage.html("Compose", section: .compose, session: session, content: html)
+    }
+
+    /// The preview's frame: how iOS shows the notification, or the placeholder while the form has errors.
+    static func frame(_ preview: NotificationPreview?, id: String, locale: String) -> HTML {
+        guard let preview else {
+            return "<iframe id=\"\(id)\" class=\"preview\" sandbox=\"allow-same-origin\" title=\"Preview\" "
+                + "srcdoc=\"\(Self.previewPlaceholder)\"></iframe>\n"
+        }
+        let page = HTMLPreviewRenderer.render(preview, locale: locale)
+        return "<iframe id=\"\(id)\" class=\"preview\" sandbox=\"allow-same-origin\" "
+            + "title=\"How iOS shows it: the banner, then the expanded notification with its buttons\" "
+            + "srcdoc=\"\(page)\"></iframe>\n"
     }
 
     /// The preview endpoint's answer: the preview page and the diagnostics with the field each is about.
@@ -192,6 +199,17 @@ enum ComposePage {
             object["html"] = .string(HTMLPreviewRenderer.render(preview, locale: locale))
             object["svg"] = .string(SVGPreviewRenderer.render(preview))
             object["buttons"] = .integer(Int64(preview.buttons.count))
+        }
+        if check.variants.count > 1 {
+            // Each variant's page for its tab's frame (`preview-variant-N`; the first is `preview`).
+            object["variants"] = .array(
+                check.variants.map { variant in
+                    var item: [String: JSONValue] = ["name": .string(variant.name)]
+                    if let preview = variant.preview {
+                        item["html"] = .string(HTMLPreviewRenderer.render(preview, locale: locale))
+                    }
+                    return .object(item)
+                })
         }
         return .object(object)
     }

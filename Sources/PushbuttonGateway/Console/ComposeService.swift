@@ -15,6 +15,14 @@ struct ComposeService: Sendable {
     struct Check: Sendable {
         var preview: NotificationPreview?
         var diagnostics: [Diagnostic]
+        /// An experiment's variants in order, each drawn (the first is the form's own notification).
+        var variants: [VariantPreview] = []
+
+        /// One variant's name and preview.
+        struct VariantPreview: Sendable {
+            var name: String
+            var preview: NotificationPreview?
+        }
 
         var hasErrors: Bool { diagnostics.containsErrors }
 
@@ -35,36 +43,88 @@ struct ComposeService: Sendable {
     }
 
     /// The form checked as the intake will check it: the payload in every language, the timing (`SendTiming`,
-    /// with the campaign's rules when it is one), and the audience builder's conditions, each at its row.
+    /// with the campaign's rules when it is one), the audience builder's conditions, each at its row, and an
+    /// experiment's header (``ExperimentPlan``'s reader) with each variant compiled and drawn.
     func check(_ form: ComposeForm, app: AppRuntime, catalog: ConsoleCatalog) -> Check {
-        let buttons = catalog.category(form.category)?.actions.map(\.identifier) ?? []
-        let (value, formDiagnostics) = form.draftJSON(buttons: buttons)
+        let buttonsOf = { (category: String) in catalog.category(category)?.actions.map(\.identifier) ?? [] }
+        let (value, formDiagnostics) = form.draftJSON(buttons: buttonsOf(form.category), buttonsOf: buttonsOf)
+        let experiment = form.experiment.isActive
         var diagnostics = formDiagnostics
-        var preview: NotificationPreview?
-        var read: [Diagnostic] = []
-        _ = SendTiming.read(value, campaign: form.audience.isCampaign, now: services.now(), diagnostics: &read)
-        if let draft = NotificationDraft.read(value, campaign: true, diagnostics: &read) {
-            diagnostics += read
-            do {
-                let compiled = try services.notifications.compile(
-                    draft, app: app, notificationID: "n_preview", campaignID: nil, locate: { $0 })
-                diagnostics += compiled.warnings
-            } catch {
-                diagnostics += error.diagnostics
+        var timing: [Diagnostic] = []
+        _ = SendTiming.read(
+            value, campaign: form.audience.isCampaign || experiment, now: services.now(), diagnostics: &timing)
+        // Variant A's notification: the form's own fields, without the experiment's (the draft reader's
+        // diagnostics about those come from the experiment's reader).
+        var main = value.objectValue ?? [:]
+        for key in ExperimentPlan.keys { main[key] = nil }
+        let drawn = draw(.object(main), app: app, locale: form.locale, locate: { $0 })
+        diagnostics += timing + drawn.diagnostics
+        var variants: [Check.VariantPreview] = []
+        if experiment, let items = value.objectValue?["variants"]?.arrayValue {
+            var plan: [Diagnostic] = []
+            ExperimentPlan.read(value, diagnostics: &plan)?.checkMetric(app.validator, diagnostics: &plan)
+            diagnostics += plan
+            for (index, item) in items.enumerated() {
+                let name = item.objectValue?["name"]?.stringValue ?? ""
+                guard index > 0 else {
+                    variants.append(.init(name: name, preview: drawn.preview))
+                    continue
+                }
+                var merged = main
+                var own = Set<String>()
+                for (key, field) in item.objectValue ?? [:] where key != "name" && key != "share" {
+                    merged[key] = field
+                    own.insert(key)
+                }
+                let variant = draw(
+                    .object(merged), app: app, locale: form.locale, variant: name,
+                    locate: { $0.map { ExperimentPlan.locate($0, variant: index, fields: own) } })
+                diagnostics += variant.diagnostics
+                variants.append(.init(name: name, preview: variant.preview))
             }
-            // The text the preview's language gets, as a device in that locale would (its fallbacks included).
-            var match = LocaleMatch(draft.localized.keys)
-            let shown = match.language(for: form.locale).map(draft.payload(in:)) ?? draft.payload
-            if let payload = Payload.parse(shown).payload {
-                preview = NotificationPreview(
-                    payload: payload, categories: app.validator.categories, locale: form.locale, appName: app.id,
-                    previewsHidden: false)
+            if !form.audience.isCampaign || form.audience == .segment {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .inconsistentAction, at: .root.appending("variants"),
+                        "an experiment is a campaign to a recipient list: choose 'A recipient list' under Send to",
+                        hint: "or remove the variants to send one notification"))
             }
-        } else {
-            diagnostics += read
         }
         if form.audience == .segment { diagnostics += audienceDiagnostics(form.builder, app: app) }
-        return Check(preview: preview, diagnostics: diagnostics)
+        // The experiment's reader reads each variant's notification too: a problem it shares with the form's
+        // own is said once.
+        var seen = Set<String>()
+        diagnostics = diagnostics.filter { seen.insert("\($0.path)|\($0.message)").inserted }
+        return Check(preview: drawn.preview, diagnostics: diagnostics, variants: variants)
+    }
+
+    /// One notification read, compiled and drawn as a device in `locale` shows it (its language's fallbacks
+    /// included); its diagnostics moved by `locate`.
+    private func draw(
+        _ value: JSONValue, app: AppRuntime, locale: String, variant: String? = nil,
+        locate: @escaping ([Diagnostic]) -> [Diagnostic]
+    ) -> (preview: NotificationPreview?, diagnostics: [Diagnostic]) {
+        var read: [Diagnostic] = []
+        guard let draft = NotificationDraft.read(value, campaign: true, diagnostics: &read) else {
+            return (nil, locate(read))
+        }
+        var diagnostics = locate(read)
+        do {
+            let compiled = try services.notifications.compile(
+                draft, app: app, notificationID: "n_preview", campaignID: nil, variant: variant, locate: locate)
+            diagnostics += compiled.warnings
+        } catch {
+            diagnostics += error.diagnostics
+        }
+        var match = LocaleMatch(draft.localized.keys)
+        let shown = match.language(for: locale).map(draft.payload(in:)) ?? draft.payload
+        guard let payload = Payload.parse(shown).payload else { return (nil, diagnostics) }
+        return (
+            NotificationPreview(
+                payload: payload, categories: app.validator.categories, locale: locale, appName: app.id,
+                previewsHidden: false),
+            diagnostics
+        )
     }
 
     /// Each builder row read alone (its problems at `seg.N`), then the whole: nothing chosen is a problem too.
@@ -133,8 +193,9 @@ struct ComposeService: Sendable {
                 message: "The notification has errors; nothing was sent.",
                 diagnostics: checked.diagnostics.filter { $0.severity == .error })
         }
-        let buttons = catalog.category(form.category)?.actions.map(\.identifier) ?? []
-        guard var draft = form.draftJSON(buttons: buttons).value.objectValue else {
+        let buttonsOf = { (category: String) in catalog.category(category)?.actions.map(\.identifier) ?? [] }
+        guard var draft = form.draftJSON(buttons: buttonsOf(form.category), buttonsOf: buttonsOf).value.objectValue
+        else {
             return .refused(message: "The notification could not be built.", diagnostics: [])
         }
         do {

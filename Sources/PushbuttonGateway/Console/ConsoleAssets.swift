@@ -91,6 +91,9 @@ enum ConsoleAssets {
         .count-line output{font-weight:700;font-variant-numeric:tabular-nums}
         #compose:has(#when-now:checked) .when-time{display:none}
         #compose:has(#to-segment:not(:checked)) #audience{display:none}
+        .variant{border:1px solid #d1d1d6;border-radius:10px;padding:4px 12px 10px;margin:10px 0}
+        .variant button.remove{margin-top:8px;border-color:#c7c7cc;color:#b3261e}
+        .variant-tabs .tab-panel{padding-top:8px}
         .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
         """
 
@@ -145,6 +148,10 @@ enum ConsoleAssets {
               .then(function (result) {
                 if (mine !== sequence) { return; }
                 if (typeof result.html === "string") { frame.srcdoc = result.html; }
+                (result.variants || []).forEach(function (variant, index) {
+                  var own = index === 0 ? null : document.getElementById("preview-variant-" + index);
+                  if (own && typeof variant.html === "string") { own.srcdoc = variant.html; }
+                });
                 showDiagnostics(result.diagnostics || []);
                 var shown = document.getElementById("preview-locale");
                 if (shown) { shown.textContent = data.get("locale") || ""; }
@@ -266,7 +273,7 @@ enum ConsoleAssets {
             schedule();
           });
           form.addEventListener("change", function (event) {
-            if (event.target.name === "category") {
+            if (event.target.name === "category" || /^variants\\[\\d+\\]\\.category$/.test(event.target.name)) {
               // Another category has other buttons: the server draws the form again.
               var intent = document.createElement("input");
               intent.type = "hidden"; intent.name = "intent"; intent.value = "preview";

@@ -100,8 +100,19 @@ final class ExperimentService: Sendable {
         try storing { () throws(StoreError) in try store.finishRollOut(campaign: record.campaignID, now: now) }
     }
 
+    /// The timing the roll-out's recipients are queued with: the campaign's own (its quiet hours, as the intake
+    /// holds a campaign's recipients, unless it says `ignore_quiet_hours`; a `local_time` wall time, sent at once
+    /// where it has passed), sent from the decision on: its `send_at` has passed, and a device in its quiet hours
+    /// at the decision is held until they end, not sent at night.
+    static func rollOutTiming(_ campaign: JSONValue, app: AppRuntime) -> (SendTiming, QuietHours?) {
+        var ignored: [Diagnostic] = []
+        var timing = SendTiming.read(campaign, campaign: true, now: nil, diagnostics: &ignored)
+        timing.sendAt = nil
+        return (timing, timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil)
+    }
+
     /// Queues every waiting recipient with `variant`'s notification (rendered with its line's data, in its
-    /// device's language), a page at a time.
+    /// device's language, held by quiet hours as ``rollOutTiming(_:app:)`` says), a page at a time.
     private func rollOut(_ record: ExperimentRecord, variant name: String, now: Date) throws(GatewayError) {
         guard let store, let app = apps[record.app] else { return }
         let campaign = try campaigns.campaign(id: record.campaignID, app: record.app)
@@ -116,6 +127,7 @@ final class ExperimentService: Sendable {
             variant: variant.name, locate: { $0 })
         let shared = try campaigns.notifications.renderLanguages(compiled, data: variant.draft.data, at: .root)
         var match = LocaleMatch(compiled.localized.keys)
+        let (timing, quiet) = Self.rollOutTiming(document.value, app: app)
         var after: String?
         while true {
             let page = try storing { () throws(StoreError) in
@@ -126,6 +138,8 @@ final class ExperimentService: Sendable {
             let locales =
                 compiled.localized.isEmpty
                 ? [:] : try campaigns.notifications.deviceLocales(app: app.id, tokens: page.map(\.token))
+            let (due, held) = try campaigns.notifications.dueTimes(
+                timing, tokens: page.map(\.token), app: app, quiet: quiet, now: now)
             var deliveries: [NewDelivery] = []
             deliveries.reserveCapacity(page.count)
             for recipient in page {
@@ -137,7 +151,9 @@ final class ExperimentService: Sendable {
                 deliveries.append(
                     NewDelivery(
                         token: recipient.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: payloads.payload(for: locales[recipient.token], match: &match)))
+                        payload: payloads.payload(for: locales[recipient.token], match: &match),
+                        dueAt: due[recipient.token],
+                        heldBecause: held.contains(recipient.token) ? QuietHours.heldReason : nil))
             }
             let added = try storing { () throws(StoreError) in
                 try store.rollOut(campaign: record.campaignID, variant: name, deliveries: deliveries, now: now)
