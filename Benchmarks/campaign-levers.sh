@@ -7,8 +7,8 @@
 #   quiet   the app has quiet hours (a window that does not cover the run's hour, UTC): every lease re-checks
 #           each recipient's device (its zone and window read from the store), none is held;
 #   levers  quiet hours as above and a frequency cap no recipient reaches (every send recorded per device).
-# LEVERS_BEFORE_BIN=PATH adds "before": the plain campaign on an earlier build (one without the lease-time
-# quiet-hours check). Printed per campaign: the rate (recipients a second, first POST to last delivered) and the
+# LEVERS_BEFORE_BIN=PATH adds "before" and "bquiet": the plain and the quiet campaign on an earlier build (one
+# without the lease-time quiet-hours check): what that check adds, to either. Printed per campaign: the rate (recipients a second, first POST to last delivered) and the
 # gateway's CPU per recipient (from /proc, user + system), each kind's ratio to the plain campaign of its round,
 # and the median ratios. LEVERS_BIN=PATH uses a pushbutton built before (default: a release build here).
 set -euo pipefail
@@ -60,7 +60,7 @@ quiet_end=$(printf '%02d:00' $(((10#$hour + 7) % 24)))
 cat_config() {
   local extra=
   case $2 in
-  quiet) extra="\"quiet_hours\": {\"start\": \"$quiet_start\", \"end\": \"$quiet_end\"}, \"default_time_zone\": \"UTC\"," ;;
+  quiet | bquiet) extra="\"quiet_hours\": {\"start\": \"$quiet_start\", \"end\": \"$quiet_end\"}, \"default_time_zone\": \"UTC\"," ;;
   levers) extra="\"quiet_hours\": {\"start\": \"$quiet_start\", \"end\": \"$quiet_end\"}, \"default_time_zone\": \"UTC\", \"frequency_cap\": {\"max\": 1000, \"per_hours\": 24}," ;;
   esac
   cat >"$work/gateway.json" <<JSON
@@ -84,7 +84,7 @@ delivered_count() {
 # gateway's CPU µs per recipient.
 campaign() {
   local kind=$1 db="$work/$1-$2.db" run=$bin
-  [ "$kind" = before ] && run=$before_bin
+  case $kind in before | bquiet) run=$before_bin ;; esac
   cat_config "$db" "$kind"
   rm -f "$work/serve.out"
   "$run" serve --config "$work/gateway.json" >"$work/serve.out" 2>"$work/serve.err" &
@@ -118,7 +118,7 @@ campaign() {
 }
 
 kinds="plain quiet levers"
-[ -n "$before_bin" ] && kinds="before $kinds"
+[ -n "$before_bin" ] && kinds="before $kinds bquiet"
 printf 'A %d-recipient campaign on SQLite, alternating rounds (rate: recipients/s; CPU: gateway µs each; ratio to plain)\n' "$count"
 printf '   %-6s %-16s %-7s %10s %10s %8s %8s\n' round "load average" kind rate CPU "rate ×" "CPU ×"
 for round in $(seq "$rounds"); do

@@ -72,7 +72,9 @@ enum QuietHoursAtLease {
             guard let hold = holds[row.notification], let app = specs[row.notification]?[0].text else { continue }
             let device = devices[app]?[row.token]
             var window = QuietWindow(start: hold.start, end: hold.end)
-            if let start = device?.quietStart, let end = device?.quietEnd { window = QuietWindow(start: start, end: end) }
+            if let start = device?.quietStart, let end = device?.quietEnd {
+                window = QuietWindow(start: start, end: end)
+            }
             let key = DecisionKey(zone: device?.timeZone ?? hold.defaultTimeZone, window: window)
             let end: Date?
             if let known = decided[key] {
@@ -120,7 +122,8 @@ enum QuietHoursAtLease {
     {
         var byBatch: [Int64: [LeasedRow]] = [:]
         for row in rows { byBatch[row.batch, default: []].append(row) }
-        for (batch, taken) in byBatch.sorted(by: { $0.key < $1.key }) where taken.contains(where: { until[$0.id] != nil }) {
+        for (batch, taken) in byBatch.sorted(by: { $0.key < $1.key })
+        where taken.contains(where: { until[$0.id] != nil }) {
             guard
                 let range = try connection.query(
                     "SELECT first_id, last_id FROM queue_batches WHERE id = ?", [.integer(batch)]
