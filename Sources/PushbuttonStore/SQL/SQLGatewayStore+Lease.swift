@@ -101,9 +101,9 @@ extension SQLGatewayStore {
     }
 
     /// The header columns of the rows' notifications (app, topic, push type, priority, expiration, collapse id,
-    /// kind, then the frequency cap's and quiet hours' columns). The headers are the notification's (each row has copies): read once per notification, not turned
-    /// into strings again for each recipient, and kept for the next leases. Rows come mostly grouped by
-    /// notification: the last one's are at hand without a lookup.
+    /// kind, then the frequency cap's and quiet hours' columns). The headers are the notification's (each row has
+    /// copies): read once per notification, not turned into strings again for each recipient, and kept for the
+    /// next leases. Rows come mostly grouped by notification: the last one's are at hand without a lookup.
     private func headerColumns(of rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
         -> [String: [SQLValue]]
     {
