@@ -65,6 +65,7 @@ extension CampaignIntake {
         // A campaign as any other: its sends count toward the app's cap, its recipients over it skipped.
         spec.frequencyCap = app.configuration.frequencyCap
         spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: true)
+        spec.quietHours = timing.quietHoursHold(campaign: true, app: app.configuration)
         let page = try experimentPage(recipients, app: app, id: id, plan: plan, compiled: compiled, timing: timing)
         let experiment = ExperimentRecord(
             campaignID: id, app: app.id, variants: plan.variants.map(\.name), control: plan.control,

@@ -76,6 +76,7 @@ final class CampaignIntake: Sendable {
             throttlePerMinute: timing.throttlePerMinute)
         spec.frequencyCap = app.configuration.frequencyCap
         spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: true)
+        spec.quietHours = timing.quietHoursHold(campaign: true, app: app.configuration)
         // The recipients are checked before anything is stored: a bad line refuses the whole page.
         var page = try check(recipients, app: app.id, compiled: compiled, defaults: draft.data)
         let quiet = timing.heldByQuietHours(campaign: true) ? app.configuration.quietHours : nil

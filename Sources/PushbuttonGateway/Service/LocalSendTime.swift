@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonSupport
 
 /// A wall-clock time (`2026-12-24T09:00:00`, no offset) resolved to the instant it is in a device's time
 /// zone, for `"local_time": true` sends.
@@ -9,25 +10,9 @@ import Foundation
 /// autumn fall-back, 2026-10-25 02:30) is its first occurrence (the summer offset); and a time already past
 /// in the device's zone when the notification is created is sent at once (Airship's rule), never a day late.
 enum LocalSendTime {
-    /// A wall-clock date and time, as read from `send_at` without an offset.
-    struct WallTime: Sendable, Hashable {
-        var year: Int
-        var month: Int
-        var day: Int
-        var hour: Int
-        var minute: Int
-        var second: Int
-
-        /// The wall time's fields as if they were UTC: the instant it names in a zone is this minus the zone's
-        /// offset then.
-        var asUTC: Date {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-            let components = DateComponents(
-                year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-            return calendar.date(from: components) ?? Date(timeIntervalSince1970: 0)
-        }
-    }
+    /// A wall-clock date and time, as read from `send_at` without an offset (resolved as
+    /// ``WallClockTime/instant(in:)`` says, the rule quiet hours share).
+    typealias WallTime = WallClockTime
 
     /// The instant `wall` is in `zone`, or `notBefore` when that has passed (sent at once).
     static func resolve(_ wall: WallTime, in zone: TimeZone, notBefore: Date) -> Date {
@@ -36,16 +21,7 @@ enum LocalSendTime {
 
     /// The instant `wall` names in `zone` (gaps and repeats as the type's documentation says).
     static func instant(_ wall: WallTime, in zone: TimeZone) -> Date {
-        let naive = wall.asUTC
-        // The offsets in force around it (at most one change a day in any zone).
-        let before = zone.secondsFromGMT(for: naive - 86_400 / 2)
-        let after = zone.secondsFromGMT(for: naive + 86_400 / 2)
-        let valid = [before, after].map { naive - Double($0) }.filter { candidate in
-            let offset = Double(zone.secondsFromGMT(for: candidate))
-            return candidate == naive - offset
-        }
-        // A repeat: both are valid, the first comes first. A gap: neither is; the offset before the gap.
-        return valid.min() ?? naive - Double(before)
+        wall.instant(in: zone)
     }
 
     /// Reads `YYYY-MM-DDTHH:MM:SS` (seconds optional) without an offset; `nil` for anything else.

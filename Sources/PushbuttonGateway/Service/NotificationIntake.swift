@@ -206,6 +206,7 @@ final class NotificationIntake: Sendable {
         spec.wakesWaiters = waited
         spec.frequencyCap = app.configuration.frequencyCap
         spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: false)
+        spec.quietHours = timing.quietHoursHold(campaign: false, app: app.configuration)
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
         let result = try storing { () throws(StoreError) in
             try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())

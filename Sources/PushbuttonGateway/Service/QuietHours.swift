@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 
 /// Hours of a device's local day when campaigns do not reach it (`"quiet_hours": {"start": "22:00", "end":
 /// "08:00"}`, an app's setting, a device's registration overriding it): a campaign send that falls inside is held
@@ -16,27 +17,11 @@ struct QuietHours: Sendable, Hashable {
     /// else the window's end (the same local day, or the next when the window wraps midnight and `instant` is
     /// before it), resolved as ``LocalSendTime`` resolves wall times.
     static func nextAllowed(after instant: Date, in zone: TimeZone, quiet: QuietHours) -> Date? {
-        guard quiet.start != quiet.end else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-        guard let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
-        let minute = (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
-        let wraps = quiet.start > quiet.end
-        let inside = wraps ? minute >= quiet.start || minute < quiet.end : minute >= quiet.start && minute < quiet.end
-        guard inside else { return nil }
-        // The end falls on the next local day when the window wraps and `instant` is before midnight.
-        var endDay = DateComponents(year: year, month: month, day: day)
-        if wraps && minute >= quiet.start {
-            let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) ?? instant
-            let next = calendar.date(byAdding: .day, value: 1, to: noon) ?? noon
-            endDay = calendar.dateComponents([.year, .month, .day], from: next)
-        }
-        let wall = LocalSendTime.WallTime(
-            year: endDay.year ?? year, month: endDay.month ?? month, day: endDay.day ?? day, hour: quiet.end / 60,
-            minute: quiet.end % 60, second: 0)
-        return max(LocalSendTime.instant(wall, in: zone), instant)
+        quiet.window.nextAllowed(after: instant, in: zone)
     }
+
+    /// The window as the store keeps it (it applies the same rule again when a lease takes the recipient).
+    var window: QuietWindow { QuietWindow(start: start, end: end) }
 
     /// Reads `{"start": "HH:MM", "end": "HH:MM"}` at `path`; `nil` (and a diagnostic) for anything else.
     static func read(_ value: JSONValue, at path: JSONPath, diagnostics: inout [Diagnostic]) -> QuietHours? {

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonStore
+import PushbuttonSupport
 
 /// When a notification or campaign is sent, as its request says (issue 35): `send_at` (RFC 3339 with an
 /// offset, or a wall-clock time with `"local_time": true`) and, for a campaign, `throttle_per_minute`. Read
@@ -108,6 +109,13 @@ struct SendTiming: Sendable, Hashable {
     /// `"quiet_hours": true`.
     func heldByQuietHours(campaign: Bool) -> Bool {
         !ignoreQuietHours && (quietHours ?? campaign)
+    }
+
+    /// The quiet hours the store re-checks when a lease takes each recipient (those that hold it at intake:
+    /// ``heldByQuietHours(campaign:)`` and the app has a window), with the app's default zone; `nil`: none.
+    func quietHoursHold(campaign: Bool, app: AppConfiguration) -> QuietHoursHold? {
+        guard heldByQuietHours(campaign: campaign), let quiet = app.quietHours else { return nil }
+        return QuietHoursHold(start: quiet.start, end: quiet.end, defaultTimeZone: app.defaultTimeZone)
     }
 
     /// Whether recipients over the app's frequency cap are skipped: a campaign's unless it says

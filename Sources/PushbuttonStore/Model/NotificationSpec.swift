@@ -42,6 +42,9 @@ public struct NotificationSpec: Sendable, Hashable {
     /// Whether recipients over ``frequencyCap`` are skipped (a campaign's; a single notification's only when it
     /// opts in with `"frequency_cap": true`): otherwise its sends only count.
     public var heldToFrequencyCap = false
+    /// Quiet hours its recipients are held by (a campaign's unless `ignore_quiet_hours`; a single notification's
+    /// only when it asks), re-checked when a lease takes each recipient; `nil`: never held.
+    public var quietHours: QuietHoursHold?
 
     /// A notification or campaign with its headers; ``sendAt`` and ``throttlePerMinute`` are set afterwards.
     public init(

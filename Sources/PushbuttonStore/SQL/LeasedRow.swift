@@ -3,6 +3,8 @@
 /// notification's id is one string its batch's rows share.
 struct LeasedRow {
     var id: Int64
+    /// The batch it was taken from (quiet hours put a held recipient back by rewriting its batch).
+    var batch: Int64
     var notification: String
     var token: String
     var apnsID: String

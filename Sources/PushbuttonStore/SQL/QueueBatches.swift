@@ -236,7 +236,7 @@ enum QueueBatches {
         for row in rows {
             leased.append(
                 LeasedRow(
-                    id: row[0].integer ?? 0, notification: notification, token: row[1].text ?? "",
+                    id: row[0].integer ?? 0, batch: id, notification: notification, token: row[1].text ?? "",
                     apnsID: row[2].text ?? "", leases: leaseCount, wasQueued: wasFree))
         }
     }

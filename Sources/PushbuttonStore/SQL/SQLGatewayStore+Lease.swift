@@ -11,8 +11,9 @@ extension SQLGatewayStore {
     public func lease(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>) throws(StoreError)
         -> [LeasedDelivery]
     {
-        // A lease whose recipients were all skipped over their frequency cap took nothing to send while more
-        // may be due: taken again at once (a few times), not left to the workers' idle wait.
+        // A lease whose recipients were all skipped over their frequency cap or held by quiet hours took
+        // nothing to send while more may be due: taken again at once (a few times), not left to the workers'
+        // idle wait.
         for _ in 0..<7 {
             let (leased, skipped) = try leaseOnce(
                 limit: limit, duration: duration, now: now, excludingApps: excludingApps)
@@ -21,7 +22,8 @@ extension SQLGatewayStore {
         return try leaseOnce(limit: limit, duration: duration, now: now, excludingApps: excludingApps).leased
     }
 
-    /// One lease in one transaction: the recipients to send, and how many it skipped over their cap.
+    /// One lease in one transaction: the recipients to send, and how many it skipped over their cap or held
+    /// by quiet hours.
     private func leaseOnce(limit: Int, duration: TimeInterval, now: Date, excludingApps: Set<String>)
         throws(StoreError) -> (leased: [LeasedDelivery], skipped: Int)
     {
@@ -40,8 +42,10 @@ extension SQLGatewayStore {
                     rate: { (notification: String) throws(StoreError) in try rate(of: notification, connection) },
                     connection)
                 let specs = try headerColumns(of: taken, connection)
+                // Held ones first: a recipient put back is neither a send toward the cap nor skipped by it.
+                let (free, held) = try QuietHoursAtLease.apply(taken, specs: specs, now: now, connection)
                 let (rows, skipped) = try FrequencyCaps.apply(
-                    taken, specs: specs, now: now, dialect: dialect, connection)
+                    free, specs: specs, now: now, dialect: dialect, connection)
                 let payloads = try Self.ownPayloads(of: rows, connection)
                 let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)
                 var tallies = CampaignTallies()
@@ -49,7 +53,7 @@ extension SQLGatewayStore {
                 tallies.skip(skipped, specs: specs, reason: FrequencyCap.skippedReason)
                 try tallies.write(into: connection)
                 if !skipped.isEmpty { try finishSkipped(skipped, token: token, now: now, connection) }
-                return (rows, payloads, specs, sharedBy, skipped.count)
+                return (rows, payloads, specs, sharedBy, skipped.count + held)
             }
         }
         return (Self.leased(rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy), skipped)
@@ -97,9 +101,9 @@ extension SQLGatewayStore {
     }
 
     /// The header columns of the rows' notifications (app, topic, push type, priority, expiration, collapse id,
-    /// kind). The headers are the notification's (each row has copies): read once per notification, not turned
-    /// into strings again for each recipient, and kept for the next leases. Rows come mostly grouped by
-    /// notification: the last one's are at hand without a lookup.
+    /// kind, then the frequency cap's and quiet hours' columns). The headers are the notification's (each row has
+    /// copies): read once per notification, not turned into strings again for each recipient, and kept for the
+    /// next leases. Rows come mostly grouped by notification: the last one's are at hand without a lookup.
     private func headerColumns(of rows: [LeasedRow], _ connection: any SQLConnection) throws(StoreError)
         -> [String: [SQLValue]]
     {
@@ -117,7 +121,7 @@ extension SQLGatewayStore {
             let spec =
                 try connection.query(
                     "SELECT app, topic, push_type, priority, expiration, collapse_id, kind, wake_on_outcome, "
-                        + "\(FrequencyCaps.columns) FROM notifications WHERE id = ?",
+                        + "\(FrequencyCaps.columns), \(QuietHoursAtLease.columns) FROM notifications WHERE id = ?",
                     [.text(notification)]
                 ).first ?? []
             specs[notification] = spec

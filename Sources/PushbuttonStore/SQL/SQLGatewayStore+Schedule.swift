@@ -13,6 +13,7 @@ extension SQLGatewayStore {
     /// columns, and a throttled campaign's rate row, its first slot at its send time.
     static func storeTiming(of spec: NotificationSpec, _ connection: any SQLConnection) throws(StoreError) {
         try FrequencyCaps.store(spec, connection)
+        try QuietHoursAtLease.store(spec, connection)
         guard spec.sendAt != nil || spec.throttlePerMinute != nil else { return }
         try connection.query(
             "UPDATE notifications SET send_at = ?, throttle_per_minute = ? WHERE id = ?",

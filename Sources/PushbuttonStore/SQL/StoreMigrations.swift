@@ -321,6 +321,17 @@ enum StoreMigrations {
             ALTER TABLE stream_events ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
             """
         ),
+        (
+            "60-quiet-hours-at-lease",
+            """
+            -- Quiet hours re-checked at lease (issue 35): a notification whose recipients they hold carries its
+            -- app's window (minutes after local midnight) and default zone, so a lease taking a recipient inside
+            -- its device's window now puts it back until the window's end (QuietHoursAtLease).
+            ALTER TABLE notifications ADD COLUMN quiet_start INTEGER;
+            ALTER TABLE notifications ADD COLUMN quiet_end INTEGER;
+            ALTER TABLE notifications ADD COLUMN quiet_zone TEXT;
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
