@@ -32,7 +32,7 @@ extension SQLGatewayStore {
             // apns-ids). Outcomes, intake and everything else stay durable.
             try dialect.transactionWithoutWaitingForDisk(connection) {
                 () throws(StoreError) -> (
-                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], [VariantKey: [UInt8]], Int
+                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], [VariantPayload], Int
                 ) in
                 let taken = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
@@ -156,29 +156,23 @@ extension SQLGatewayStore {
         return sharedBy
     }
 
-    /// An experiment variant's shared payload's key: its notification and its name.
-    struct VariantKey: Hashable {
-        var notification: String
-        var variant: String
-    }
-
     /// The shared payloads of the experiment variants the rows without their own were sent: one read per
     /// notification and variant a lease holds.
     private static func variantPayloads(
         of rows: [LeasedRow], without payloads: [Int64: [UInt8]], _ connection: any SQLConnection
-    ) throws(StoreError) -> [VariantKey: [UInt8]] {
-        var byVariant: [VariantKey: [UInt8]] = [:]
+    ) throws(StoreError) -> [VariantPayload] {
+        var found: [VariantPayload] = []
         for row in rows where row.variant != nil && (payloads.isEmpty || payloads[row.id] == nil) {
-            guard let variant = row.variant else { continue }
-            let key = VariantKey(notification: row.notification, variant: variant)
-            guard byVariant[key] == nil else { continue }
-            byVariant[key] =
+            guard let variant = row.variant, VariantPayload.find(row.notification, variant, in: found) == nil
+            else { continue }
+            let payload =
                 try connection.query(
                     "SELECT payload FROM variant_payloads WHERE notification_id = ? AND variant = ?",
                     [.text(row.notification), .text(variant)]
                 ).first?[0].blob ?? []
+            found.append(VariantPayload(notification: row.notification, variant: variant, payload: payload))
         }
-        return byVariant
+        return found
     }
 
     /// The leased recipients, made from their rows outside the transaction. One set of shared fields (and
@@ -186,7 +180,7 @@ extension SQLGatewayStore {
     /// without a lookup.
     private static func leased(
         _ rows: [LeasedRow], token: String, payloads: [Int64: [UInt8]], specs: [String: [SQLValue]],
-        sharedBy: [String: [UInt8]], byVariant: [VariantKey: [UInt8]]
+        sharedBy: [String: [UInt8]], byVariant: [VariantPayload]
     ) -> [LeasedDelivery] {
         var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
         var last: (headers: LeaseHeaders, payload: [UInt8])?
@@ -214,7 +208,7 @@ extension SQLGatewayStore {
             last = shared
             var payload = payloads.isEmpty ? shared.payload : payloads[row.id] ?? shared.payload
             if let variant = row.variant, payloads.isEmpty || payloads[row.id] == nil {
-                payload = byVariant[VariantKey(notification: notification, variant: variant)] ?? payload
+                payload = VariantPayload.find(notification, variant, in: byVariant) ?? payload
             }
             leased.append(
                 LeasedDelivery(
