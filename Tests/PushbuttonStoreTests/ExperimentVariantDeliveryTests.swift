@@ -81,7 +81,9 @@ struct ExperimentVariantDeliveryTests {
                 button: response == .button ? "like" : nil, foreground: false, respondedAt: Self.t0 + 60)
         }
         _ = try store.record(
-            taps: [tap("e1", 3), tap("e2", 3), tap("e3", 5), tap("e4", 4), tap("e5", 6, .body), tap("e6", 8, .dismiss)],
+            taps: [
+                tap("e1", 3), tap("e2", 3), tap("e3", 5), tap("e4", 4), tap("e5", 6, .body), tap("e6", 8, .dismiss),
+            ],
             now: Self.t0 + 61)
         let tallies = try store.experimentTallies(campaign: "c1", app: "chat")
         #expect(

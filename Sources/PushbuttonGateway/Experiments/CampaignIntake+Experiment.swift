@@ -5,7 +5,8 @@ import PushbuttonStore
 
 /// A campaign with an experiment (issue 36): each variant compiled and size-checked on its own, each device
 /// given its variant by ``ExperimentAssignment``, the holdout and (with a test phase) the devices outside the
-/// test group recorded without a delivery.
+/// test group recorded without a delivery. A test's recipient is only its delivery, naming its variant: its
+/// payload is the variant's, rendered once per page and stored once per campaign, as a plain campaign's is.
 extension CampaignIntake {
     /// The variants compiled, in order.
     func compile(_ plan: ExperimentPlan, app: AppRuntime, id: String, locate: @escaping ([Diagnostic]) -> [Diagnostic])

@@ -206,7 +206,8 @@ extension SQLGatewayStore {
     private static func insertText(_ count: Int, variants: Bool) -> String {
         variants
             ? "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at, "
-                + "variant) VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+                + "variant) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
             : "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at) "
                 + "VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
