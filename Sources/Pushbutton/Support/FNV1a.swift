@@ -13,6 +13,18 @@ public struct FNV1a: Sendable, Hashable {
         for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     }
 
+    /// Mixes `bytes` into the hash with ASCII capitals as their lowercase letters (as hashing the bytes of
+    /// `lowercased()` would, for ASCII): not generic, so a caller in another module hashing a device token per
+    /// recipient pays no unspecialized iteration and no lowercased copy.
+    public mutating func combineASCIILowercased(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var hash = value
+        for byte in bytes {
+            let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
+            hash = (hash ^ UInt64(lower)) &* 0x0000_0100_0000_01B3
+        }
+        value = hash
+    }
+
     /// The hash of `bytes`.
     public static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hasher = FNV1a()

@@ -5,7 +5,8 @@ import PushbuttonStore
 
 /// A campaign with an experiment (issue 36): each variant compiled and size-checked on its own, each device
 /// given its variant by ``ExperimentAssignment``, the holdout and (with a test phase) the devices outside the
-/// test group recorded without a delivery.
+/// test group recorded without a delivery. A test's recipient is only its delivery, naming its variant: its
+/// payload is the variant's, rendered once per page and stored once per campaign, as a plain campaign's is.
 extension CampaignIntake {
     /// The variants compiled, in order.
     func compile(_ plan: ExperimentPlan, app: AppRuntime, id: String, locate: @escaping ([Diagnostic]) -> [Diagnostic])
@@ -127,22 +128,24 @@ extension CampaignIntake {
         compiled: [NotificationIntake.Compiled], timing: SendTiming
     ) throws(GatewayError) -> (deliveries: [NewDelivery], recipients: [ExperimentRecipient]) {
         let dataPath = JSONPath(components: list.path.components + [.key("data")])
-        var shared = [LocalizedPayloads?](repeating: nil, count: plan.variants.count)
-        var lines: [(token: String?, user: String?, payloads: [LocalizedPayloads], data: [UInt8]?)] = []
+        var shared: [LocalizedPayloads] = []
+        // A line without data of its own keeps no payloads (nil): it shares `shared`, one rendering per variant
+        // for the page, as a plain campaign's recipients share one.
+        var lines: [(token: String?, user: String?, payloads: [LocalizedPayloads]?, data: [UInt8]?)] = []
+        lines.reserveCapacity(list.lines.count)
         var users: [String: Int] = [:]
         for (range, line) in list.lines {
             // Without defaults: each variant merges its own `data` under the line's.
             let recipient = try list.recipient(list.body[range], line: line, defaults: [:])
-            var payloads: [LocalizedPayloads] = []
-            for (index, variant) in plan.variants.enumerated() {
-                if !recipient.ownData, let payload = shared[index] {
-                    payloads.append(payload)
-                    continue
+            var payloads: [LocalizedPayloads]?
+            if recipient.ownData || shared.isEmpty {
+                var rendered: [LocalizedPayloads] = []
+                for (index, variant) in plan.variants.enumerated() {
+                    let data = variant.draft.data.merging(recipient.data) { $1 }
+                    rendered.append(
+                        try notifications.renderLanguages(compiled[index], data: data, at: dataPath, line: line))
                 }
-                let data = variant.draft.data.merging(recipient.data) { $1 }
-                let payload = try notifications.renderLanguages(compiled[index], data: data, at: dataPath, line: line)
-                if !recipient.ownData { shared[index] = payload }
-                payloads.append(payload)
+                if recipient.ownData { payloads = rendered } else { shared = rendered }
             }
             if let user = recipient.user, users[user] == nil { users[user] = line }
             lines.append(
@@ -162,7 +165,11 @@ extension CampaignIntake {
             }
         }
         let resolved = try resolve(users: users, list: list, app: app.id)
-        let tokens = lines.flatMap { line in line.token.map { [$0] } ?? resolved[line.user ?? ""] ?? [] }
+        var tokens: [String] = []
+        tokens.reserveCapacity(lines.count)
+        for line in lines {
+            if let token = line.token { tokens.append(token) } else { tokens += resolved[line.user ?? ""] ?? [] }
+        }
         let localized = compiled.contains { !$0.localized.isEmpty }
         let locales = localized ? try notifications.deviceLocales(app: app.id, tokens: tokens) : [:]
         // Held by quiet hours as another campaign's recipients are (not with `"quiet_hours": false`).
@@ -172,25 +179,36 @@ extension CampaignIntake {
         var matches = compiled.map { LocaleMatch($0.localized.keys) }
         let assignment = plan.assignment(experiment: id)
         var deliveries: [NewDelivery] = []
+        deliveries.reserveCapacity(tokens.count)
+        // Only the holdout and the waiting get a place row: a test's recipient's delivery names its variant (the
+        // store counts it from there and shares the variant's payload), as the hash recomputes it.
         var recipients: [ExperimentRecipient] = []
-        recipients.reserveCapacity(tokens.count)
-        for line in lines {
-            for token in line.token.map({ [$0] }) ?? resolved[line.user ?? ""] ?? [] {
-                guard case .variant(let index) = assignment.place(of: token) else {
-                    recipients.append(ExperimentRecipient(token: token, variant: nil, phase: .holdout))
-                    continue
-                }
-                guard assignment.inTestGroup(token) else {
-                    recipients.append(ExperimentRecipient(token: token, variant: nil, phase: .waiting, data: line.data))
-                    continue
-                }
-                deliveries.append(
-                    NewDelivery(
-                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: line.payloads[index].payload(for: locales[token], match: &matches[index]),
-                        dueAt: due[token], heldBecause: held.contains(token) ? QuietHours.heldReason : nil))
-                recipients.append(ExperimentRecipient(token: token, variant: plan.variants[index].name, phase: .test))
+        // Per recipient: no lookup in a map that is empty (no local time, quiet hours or languages), as a plain
+        // campaign's page does.
+        func place(_ token: String, payloads: [LocalizedPayloads]?, data: [UInt8]?) {
+            guard case .variant(let index) = assignment.place(of: token) else {
+                recipients.append(ExperimentRecipient(token: token, variant: nil, phase: .holdout))
+                return
             }
+            guard assignment.inTestGroup(token) else {
+                recipients.append(ExperimentRecipient(token: token, variant: nil, phase: .waiting, data: data))
+                return
+            }
+            deliveries.append(
+                NewDelivery(
+                    token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                    payload: (payloads ?? shared)[index].payload(
+                        for: locales.isEmpty ? nil : locales[token], match: &matches[index]),
+                    dueAt: due.isEmpty ? nil : due[token],
+                    heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason,
+                    variant: plan.variants[index].name))
+        }
+        for line in lines {
+            if let token = line.token {
+                place(token, payloads: line.payloads, data: line.data)
+                continue
+            }
+            for token in resolved[line.user ?? ""] ?? [] { place(token, payloads: line.payloads, data: line.data) }
         }
         return (deliveries, recipients)
     }

@@ -14,11 +14,24 @@ struct ExperimentAssignment: Sendable {
     static let buckets: UInt64 = 10_000
 
     /// The experiment (its campaign's id).
-    var experiment: String
+    let experiment: String
     /// Each variant's share in percent, in order.
-    var shares: [Int]
+    let shares: [Int]
     /// The test group's share in percent; `nil`: everyone is in the test.
-    var testShare: Int?
+    let testShare: Int?
+    /// The hashes of `"variant\0<experiment>\0"` and `"test\0<experiment>\0"`: the same for every device, so
+    /// hashed once per page, not once per recipient.
+    private let variantPrefix: FNV1a
+    private let testPrefix: FNV1a
+
+    /// The assignment of `experiment` with these shares.
+    init(experiment: String, shares: [Int], testShare: Int?) {
+        self.experiment = experiment
+        self.shares = shares
+        self.testShare = testShare
+        variantPrefix = Self.prefix(salt: "variant", experiment: experiment)
+        testPrefix = Self.prefix(salt: "test", experiment: experiment)
+    }
 
     /// Where a device falls.
     enum Place: Equatable, Sendable {
@@ -30,12 +43,30 @@ struct ExperimentAssignment: Sendable {
 
     /// The bucket 0..<10,000 of `token` under `salt`.
     static func bucket(salt: String, experiment: String, token: String) -> Int {
+        bucket(prefix: prefix(salt: salt, experiment: experiment), token: token)
+    }
+
+    /// The hash of `"<salt>\0<experiment id>\0"`.
+    private static func prefix(salt: String, experiment: String) -> FNV1a {
         var hash = FNV1a()
-        hash.combine(salt.utf8)
+        hash.combine(Array(salt.utf8))
         hash.combine(CollectionOfOne(0))
-        hash.combine(experiment.utf8)
+        hash.combine(Array(experiment.utf8))
         hash.combine(CollectionOfOne(0))
-        hash.combine(token.lowercased().utf8)
+        return hash
+    }
+
+    /// The bucket of `token` after `prefix`. A token is ASCII hex (lowercased here byte by byte, as
+    /// `lowercased()` would: no string made per recipient); anything else goes through `lowercased()`.
+    private static func bucket(prefix: FNV1a, token: String) -> Int {
+        var hash = prefix
+        var token = token
+        let ascii = token.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return false }
+            hash.combineASCIILowercased(bytes)
+            return true
+        }
+        if !ascii { hash.combine(Array(token.lowercased().utf8)) }
         return Int(mix(hash.value) % buckets)
     }
 
@@ -52,7 +83,7 @@ struct ExperimentAssignment: Sendable {
 
     /// The device's variant, or the holdout.
     func place(of token: String) -> Place {
-        let bucket = Self.bucket(salt: "variant", experiment: experiment, token: token)
+        let bucket = Self.bucket(prefix: variantPrefix, token: token)
         var upper = 0
         for (index, share) in shares.enumerated() {
             upper += share * 100
@@ -64,6 +95,6 @@ struct ExperimentAssignment: Sendable {
     /// Whether the device is in the test group (always, without a test phase).
     func inTestGroup(_ token: String) -> Bool {
         guard let testShare else { return true }
-        return Self.bucket(salt: "test", experiment: experiment, token: token) < testShare * 100
+        return Self.bucket(prefix: testPrefix, token: token) < testShare * 100
     }
 }

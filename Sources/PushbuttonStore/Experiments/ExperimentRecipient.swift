@@ -1,4 +1,6 @@
-/// One recipient's place in an experiment, stored beside its delivery (none for the holdout and the waiting).
+/// One recipient's place in an experiment: the holdout's and the waiting's (they have no delivery yet). A test's
+/// recipient's intake names its variant in its delivery instead (``NewDelivery/variant``); a `.test` place is
+/// still kept and counted as before.
 public struct ExperimentRecipient: Sendable, Hashable {
     /// The device token, lowercase hex.
     public var token: String

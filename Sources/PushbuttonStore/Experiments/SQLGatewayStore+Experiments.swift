@@ -102,7 +102,9 @@ extension SQLGatewayStore: ExperimentStore {
     /// One query, its parts joined by UNION ALL: recipients per place, delivered and displayed devices, and
     /// devices per response and per button — each a COUNT(DISTINCT token) grouped by variant and phase. The
     /// deliveries, receipts and taps are read by their notification's index and joined to the recipients'
-    /// places by primary key.
+    /// places by primary key. A test's recipient whose delivery names its variant (intake from migration
+    /// `60-` on) has no place row: its parts count the campaign's deliveries by that column, and its receipts
+    /// and taps joined to those deliveries.
     public func experimentTallies(campaign id: String, app: String) throws(StoreError) -> [ExperimentTally] {
         let rows = try read { connection throws(StoreError) in
             try connection.query(
@@ -127,8 +129,34 @@ extension SQLGatewayStore: ExperimentStore {
                 JOIN experiment_recipients r ON r.campaign_id = t.notification_id AND r.token = t.token
                 WHERE t.app = ? AND t.notification_id = ? AND t.response = 'button'
                 GROUP BY r.variant, r.phase, t.button
+                UNION ALL
+                SELECT variant, 'test', 'recipients', CAST(NULL AS TEXT), COUNT(DISTINCT token) FROM deliveries
+                WHERE notification_id = ? AND variant IS NOT NULL GROUP BY variant
+                UNION ALL
+                SELECT variant, 'test', 'delivered', CAST(NULL AS TEXT), COUNT(DISTINCT token) FROM deliveries
+                WHERE notification_id = ? AND state = 'delivered' AND variant IS NOT NULL GROUP BY variant
+                UNION ALL
+                SELECT d.variant, 'test', 'displayed', CAST(NULL AS TEXT), COUNT(DISTINCT e.token)
+                FROM display_receipts e
+                JOIN (SELECT DISTINCT token, variant FROM deliveries WHERE notification_id = ? AND variant IS NOT NULL) d
+                    ON d.token = e.token
+                WHERE e.app = ? AND e.notification_id = ? GROUP BY d.variant
+                UNION ALL
+                SELECT d.variant, 'test', t.response, CAST(NULL AS TEXT), COUNT(DISTINCT t.token) FROM tap_events t
+                JOIN (SELECT DISTINCT token, variant FROM deliveries WHERE notification_id = ? AND variant IS NOT NULL) d
+                    ON d.token = t.token
+                WHERE t.app = ? AND t.notification_id = ? GROUP BY d.variant, t.response
+                UNION ALL
+                SELECT d.variant, 'test', 'button:', t.button, COUNT(DISTINCT t.token) FROM tap_events t
+                JOIN (SELECT DISTINCT token, variant FROM deliveries WHERE notification_id = ? AND variant IS NOT NULL) d
+                    ON d.token = t.token
+                WHERE t.app = ? AND t.notification_id = ? AND t.response = 'button' GROUP BY d.variant, t.button
                 """,
-                [.text(id), .text(id), .text(app), .text(id), .text(app), .text(id), .text(app), .text(id)])
+                [
+                    .text(id), .text(id), .text(app), .text(id), .text(app), .text(id), .text(app), .text(id),
+                    .text(id), .text(id), .text(id), .text(app), .text(id), .text(id), .text(app), .text(id),
+                    .text(id), .text(app), .text(id),
+                ])
         }
         struct Key: Hashable {
             var variant: String?
@@ -139,15 +167,16 @@ extension SQLGatewayStore: ExperimentStore {
             guard let phase = ExperimentPhase(rawValue: row[1].text ?? "") else { continue }
             let key = Key(variant: row[0].text, phase: phase)
             var tally = tallies[key] ?? ExperimentTally(variant: key.variant, phase: phase)
+            // Added: a test's counts may come from both kinds of rows (places, and deliveries naming their variant).
             let count = Int(row[4].integer ?? 0)
             switch row[2].text ?? "" {
-            case "recipients": tally.recipients = count
-            case "delivered": tally.delivered = count
-            case "displayed": tally.displayed = count
-            case "button": tally.anyButton = count
-            case "body": tally.bodyTaps = count
-            case "dismiss": tally.dismisses = count
-            case "button:": if let button = row[3].text { tally.buttonTaps[button] = count }
+            case "recipients": tally.recipients += count
+            case "delivered": tally.delivered += count
+            case "displayed": tally.displayed += count
+            case "button": tally.anyButton += count
+            case "body": tally.bodyTaps += count
+            case "dismiss": tally.dismisses += count
+            case "button:": if let button = row[3].text { tally.buttonTaps[button, default: 0] += count }
             default: break
             }
             tallies[key] = tally

@@ -16,11 +16,14 @@ public struct NewDelivery: Sendable, Hashable {
     public var dueAt: Date?
     /// Why it waits past its notification's send time (`quiet_hours`): counted as held until due.
     public var heldBecause: String?
+    /// The experiment's variant this recipient is sent in its test (issue 36): kept in its row, so it is
+    /// counted by variant, and its payload shared with the variant's other recipients; `nil` for others.
+    public var variant: String?
 
     /// A recipient due with its notification, unless `dueAt` says otherwise.
     public init(
         token: String, apnsID: String, payload: [UInt8], skippedBecause: String? = nil, dueAt: Date? = nil,
-        heldBecause: String? = nil
+        heldBecause: String? = nil, variant: String? = nil
     ) {
         self.token = token
         self.apnsID = apnsID
@@ -28,5 +31,6 @@ public struct NewDelivery: Sendable, Hashable {
         self.skippedBecause = skippedBecause
         self.dueAt = dueAt
         self.heldBecause = heldBecause
+        self.variant = variant
     }
 }

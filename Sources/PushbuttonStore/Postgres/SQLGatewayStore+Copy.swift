@@ -13,13 +13,14 @@ extension SQLGatewayStore {
     /// their ids taken from the table's sequence first (added to `newIDs`), in the caller's transaction;
     /// returns the smallest id. All of them or none commit with the transaction, as a multi-row INSERT's would.
     func copy(
-        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: [UInt8]?, now: Date,
-        tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: PostgresConnection
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: SharedPayloads, variants: Bool,
+        now: Date, tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: PostgresConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         let ids = try Self.newIDs(deliveries.count, connection)
         newIDs? += ids
-        var rows = PostgresCopyRows(fields: 9, reservingRows: deliveries.count, bytesPerRow: 192)
+        // An experiment's recipients (`variants`) name their variant in a tenth column.
+        var rows = PostgresCopyRows(fields: variants ? 10 : 9, reservingRows: deliveries.count, bytesPerRow: 192)
         var payloads = PostgresCopyRows(fields: 2)
         let time = now.timeIntervalSince1970
         let due = (spec.sendAt ?? now).timeIntervalSince1970
@@ -43,7 +44,10 @@ extension SQLGatewayStore {
                 if let held = delivery.heldBecause { rows.text(held) } else { rows.null() }
                 rows.null()
             }
-            if delivery.payload != shared {
+            if variants {
+                if let variant = delivery.variant { rows.text(variant) } else { rows.null() }
+            }
+            if shared.isOwn(delivery) {
                 payloads.startRow()
                 payloads.bigint(id)
                 payloads.bytea(delivery.payload)
@@ -55,7 +59,8 @@ extension SQLGatewayStore {
         }
         let copied = try connection.copy(
             """
-            COPY deliveries (id, notification_id, app, token, apns_id, state, due_at, reason, finished_at)
+            COPY deliveries (id, notification_id, app, token, apns_id, state, due_at, reason, finished_at\(
+                variants ? ", variant" : ""))
             FROM STDIN (FORMAT binary)
             """, &rows)
         guard copied == deliveries.count else {

@@ -13,4 +13,6 @@ struct LeasedRow {
     /// Whether the recipient was counted queued (a free batch) rather than leased (an expired lease's): the
     /// campaign tallies move only the first.
     var wasQueued: Bool
+    /// The experiment's variant the row was sent in its test (its payload the variant's shared one).
+    var variant: String? = nil
 }

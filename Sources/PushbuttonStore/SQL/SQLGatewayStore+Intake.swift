@@ -39,23 +39,58 @@ extension SQLGatewayStore {
         return stored
     }
 
+    /// The payload the recipients of `id` sent `variant` in an experiment's test share: the stored one, or
+    /// else `candidate`, stored as it (as ``sharedPayload(for:candidate:_:)`` for a notification's).
+    private func variantPayload(
+        for id: String, variant: String, candidate: [UInt8], _ connection: any SQLConnection
+    ) throws(StoreError) -> [UInt8] {
+        if let inserted = try connection.query(
+            """
+            INSERT INTO variant_payloads (notification_id, variant, payload) VALUES (?, ?, ?)
+            ON CONFLICT (notification_id, variant) DO NOTHING RETURNING payload
+            """, [.text(id), .text(variant), .blob(candidate)]
+        ).first?[0].blob {
+            return inserted
+        }
+        guard
+            let stored = try connection.query(
+                "SELECT payload FROM variant_payloads WHERE notification_id = ? AND variant = ?",
+                [.text(id), .text(variant)]
+            ).first?[0].blob
+        else {
+            throw StoreError(.inconsistent, "the variant's payload vanished", context: "INSERT INTO variant_payloads")
+        }
+        return stored
+    }
+
     /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
     /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
     /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
-    /// gets no row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL
+    /// gets no row in `payloads`, nor does one sent an experiment's variant with the variant's payload (`shared`'s
+    /// `variants`, each set from its first recipient). The new rows' ids are added to `newIDs` where they are known (PostgreSQL
     /// and a few rows; an SQLite page sets it to nil).
     @discardableResult
     private func insert(
-        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout [UInt8]?, now: Date,
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout SharedPayloads, now: Date,
         tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
-        if shared == nil, let candidate = deliveries.first?.payload {
-            shared = try sharedPayload(for: spec.id, candidate: candidate, connection)
+        if shared.notification == nil, let candidate = deliveries.first?.payload {
+            shared.notification = try sharedPayload(for: spec.id, candidate: candidate, connection)
+        }
+        var variants = false
+        for delivery in deliveries {
+            guard let variant = delivery.variant else { continue }
+            variants = true
+            if shared.variants[variant] == nil {
+                shared.variants[variant] = try variantPayload(
+                    for: spec.id, variant: variant, candidate: delivery.payload, connection)
+            }
         }
         if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
             return try copy(
-                deliveries, of: spec, shared: shared, now: now, tallies: &tallies, newIDs: &newIDs, into: postgres)
+                deliveries, of: spec, shared: shared, variants: variants, now: now, tallies: &tallies,
+                newIDs: &newIDs, into: postgres)
         }
         // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
         // bound is the smallest id the skip of inactive devices needs, without a row returned per recipient
@@ -75,12 +110,13 @@ extension SQLGatewayStore {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
             let values = Self.rowValues(
                 deliveries[start..<end], notification: notification, app: app, time: time, due: due,
-                skipped: &skipped)
+                variants: variants, skipped: &skipped)
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
             // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
-            let ownPayloads = deliveries[start..<end].contains { $0.payload != shared }
+            let ownPayloads = deliveries[start..<end].contains { shared.isOwn($0) }
             let returning = ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
-            let rows = try connection.query(Self.insertDeliveries(end - start) + returning, values)
+            let rows = try connection.query(
+                Self.insertDeliveries(end - start, variants: variants) + returning, values)
             if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
                 first = min(first ?? lowest, lowest)
                 newIDs? += rows.compactMap { $0[0].integer }
@@ -95,14 +131,14 @@ extension SQLGatewayStore {
         return first
     }
 
-    /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:)``'s columns), queued or
-    /// skipped (counted in `skipped`) as each says.
+    /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:variants:)``'s columns), queued
+    /// or skipped (counted in `skipped`) as each says; with `variants`, each row's experiment variant last.
     private static func rowValues(
         _ deliveries: ArraySlice<NewDelivery>, notification: SQLValue, app: SQLValue, time: SQLValue, due: SQLValue,
-        skipped: inout Int
+        variants: Bool, skipped: inout Int
     ) -> [SQLValue] {
         var values: [SQLValue] = []
-        values.reserveCapacity(deliveries.count * 8)
+        values.reserveCapacity(deliveries.count * (variants ? 9 : 8))
         for delivery in deliveries {
             values.append(notification)
             values.append(app)
@@ -122,6 +158,7 @@ extension SQLGatewayStore {
                 values.append(delivery.heldBecause.sql)
                 values.append(.null)
             }
+            if variants { values.append(delivery.variant.sql) }
         }
         return values
     }
@@ -129,13 +166,13 @@ extension SQLGatewayStore {
     /// Inserts the payloads of the `deliveries` whose payload is not `shared`, by the row ids `inserted` (their
     /// INSERT's `RETURNING id, apns_id`) gave them.
     private static func insertOwnPayloads(
-        of deliveries: ArraySlice<NewDelivery>, shared: [UInt8]?, inserted rows: [[SQLValue]],
+        of deliveries: ArraySlice<NewDelivery>, shared: SharedPayloads, inserted rows: [[SQLValue]],
         _ connection: any SQLConnection
     ) throws(StoreError) {
         var ids: [String: Int64] = [:]
         for row in rows { if let id = row[0].integer, let apnsID = row[1].text { ids[apnsID] = id } }
         var payloads: [SQLValue] = []
-        for delivery in deliveries where delivery.payload != shared {
+        for delivery in deliveries where shared.isOwn(delivery) {
             guard let id = ids[delivery.apnsID] else {
                 throw StoreError(
                     .inconsistent, "an inserted recipient did not come back", context: "INSERT INTO deliveries")
@@ -153,18 +190,26 @@ extension SQLGatewayStore {
     private static let queuedState = SQLValue.text(DeliveryState.queued.rawValue)
     private static let skippedState = SQLValue.text(DeliveryState.skipped.rawValue)
 
-    /// `INSERT INTO deliveries … VALUES` with `count` rows, written once per row count (a few: see
-    /// ``StatementShapes``).
-    private static func insertDeliveries(_ count: Int) -> String {
-        insertStatements[count] ?? insertText(count)
+    /// `INSERT INTO deliveries … VALUES` with `count` rows (with `variants`, an experiment's: its variant
+    /// column too), written once per row count (a few: see ``StatementShapes``).
+    private static func insertDeliveries(_ count: Int, variants: Bool) -> String {
+        (variants ? variantInsertStatements[count] : insertStatements[count])
+            ?? insertText(count, variants: variants)
     }
 
     private static let insertStatements = Dictionary(
-        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0)) })
+        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0, variants: false)) })
 
-    private static func insertText(_ count: Int) -> String {
-        "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+    private static let variantInsertStatements = Dictionary(
+        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0, variants: true)) })
+
+    private static func insertText(_ count: Int, variants: Bool) -> String {
+        variants
+            ? "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at, "
+                + "variant) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+            : "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at) "
+                + "VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }
 
     public func enqueue(
@@ -253,7 +298,7 @@ extension SQLGatewayStore {
                 Self.time(spec.createdAt), .blob(spec.request), spec.wakesWaiters ? .integer(1) : .null,
             ])
         try Self.storeTiming(of: spec, connection)
-        var shared: [UInt8]?
+        var shared = SharedPayloads()
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
         let first = try insert(
@@ -414,7 +459,7 @@ extension SQLGatewayStore {
         }
         var count = 0
         var first: Int64?
-        var shared: [UInt8]?
+        var shared = SharedPayloads()
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
         var skippedAtIntake = false

@@ -28,13 +28,13 @@ extension SQLGatewayStore {
         throws(StoreError) -> (leased: [LeasedDelivery], skipped: Int)
     {
         let token = UUID().uuidString.lowercased()
-        let (rows, payloads, specs, sharedBy, skipped) = try with { connection throws(StoreError) in
+        let (rows, payloads, specs, sharedBy, byVariant, skipped) = try with { connection throws(StoreError) in
             // A lease is committed without waiting for the disk: a killed process loses nothing the kernel has,
             // and a lease lost with the machine's power is an expired lease (its rows due again, same
             // apns-ids). Outcomes, intake and everything else stay durable.
             try dialect.transactionWithoutWaitingForDisk(connection) {
                 () throws(StoreError) -> (
-                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], Int
+                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], [VariantPayload], Int
                 ) in
                 let taken = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
@@ -48,15 +48,20 @@ extension SQLGatewayStore {
                     free, specs: specs, now: now, dialect: dialect, connection)
                 let payloads = try Self.ownPayloads(of: rows, connection)
                 let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)
+                let byVariant = try Self.variantPayloads(of: rows, without: payloads, connection)
                 var tallies = CampaignTallies()
                 tallies.lease(rows, specs: specs)
                 tallies.skip(skipped, specs: specs, reason: FrequencyCap.skippedReason)
                 try tallies.write(into: connection)
                 if !skipped.isEmpty { try finishSkipped(skipped, token: token, now: now, connection) }
-                return (rows, payloads, specs, sharedBy, skipped.count + held)
+                return (rows, payloads, specs, sharedBy, byVariant, skipped.count + held)
             }
         }
-        return (Self.leased(rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy), skipped)
+        return (
+            Self.leased(
+                rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy, byVariant: byVariant),
+            skipped
+        )
     }
 
     /// The recipients' own payloads (a campaign's per-recipient data), by row id; the rest share their
@@ -155,12 +160,31 @@ extension SQLGatewayStore {
         return sharedBy
     }
 
+    /// The shared payloads of the experiment variants the rows without their own were sent: one read per
+    /// notification and variant a lease holds.
+    private static func variantPayloads(
+        of rows: [LeasedRow], without payloads: [Int64: [UInt8]], _ connection: any SQLConnection
+    ) throws(StoreError) -> [VariantPayload] {
+        var found: [VariantPayload] = []
+        for row in rows where row.variant != nil && (payloads.isEmpty || payloads[row.id] == nil) {
+            guard let variant = row.variant, VariantPayload.find(row.notification, variant, in: found) == nil
+            else { continue }
+            let payload =
+                try connection.query(
+                    "SELECT payload FROM variant_payloads WHERE notification_id = ? AND variant = ?",
+                    [.text(row.notification), .text(variant)]
+                ).first?[0].blob ?? []
+            found.append(VariantPayload(notification: row.notification, variant: variant, payload: payload))
+        }
+        return found
+    }
+
     /// The leased recipients, made from their rows outside the transaction. One set of shared fields (and
     /// shared payload) per notification, referenced by its rows: made once, the last notification's at hand
     /// without a lookup.
     private static func leased(
         _ rows: [LeasedRow], token: String, payloads: [Int64: [UInt8]], specs: [String: [SQLValue]],
-        sharedBy: [String: [UInt8]]
+        sharedBy: [String: [UInt8]], byVariant: [VariantPayload]
     ) -> [LeasedDelivery] {
         var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
         var last: (headers: LeaseHeaders, payload: [UInt8])?
@@ -186,7 +210,10 @@ extension SQLGatewayStore {
                 made[notification] = shared
             }
             last = shared
-            let payload = payloads.isEmpty ? shared.payload : payloads[row.id] ?? shared.payload
+            var payload = payloads.isEmpty ? shared.payload : payloads[row.id] ?? shared.payload
+            if let variant = row.variant, payloads.isEmpty || payloads[row.id] == nil {
+                payload = VariantPayload.find(notification, variant, in: byVariant) ?? payload
+            }
             leased.append(
                 LeasedDelivery(
                     id: row.id, token: row.token, apnsID: row.apnsID, payload: payload, leases: row.leases,

@@ -332,6 +332,21 @@ enum StoreMigrations {
             ALTER TABLE notifications ADD COLUMN quiet_zone TEXT;
             """
         ),
+        (
+            "61-experiment-variant-payloads",
+            """
+            -- An experiment's recipient sent its variant in the test (issue 36) names it in its delivery row:
+            -- the tallies count it from there (no experiment_recipients row each), and it is sent its
+            -- variant's payload, stored once per campaign and variant as a plain campaign's is once.
+            ALTER TABLE deliveries ADD COLUMN variant TEXT;
+            CREATE TABLE variant_payloads (
+                notification_id TEXT NOT NULL REFERENCES notifications (id),
+                variant TEXT NOT NULL,
+                payload {BLOB} NOT NULL,
+                PRIMARY KEY (notification_id, variant)
+            );
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
