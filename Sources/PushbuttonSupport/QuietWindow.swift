@@ -14,7 +14,8 @@ package struct QuietWindow: Sendable, Hashable {
 
     /// When a send at `instant` may go out on a device in `zone`: `nil` when outside the window (now is fine),
     /// else the window's end (the same local day, or the next when the window wraps midnight and `instant` is
-    /// before it), resolved as ``WallClockTime/instant(in:)`` resolves wall times.
+    /// before it), resolved as ``WallClockTime/instant(in:)`` resolves wall times; an end whose wall time comes
+    /// twice is its occurrence after `instant`.
     package func nextAllowed(after instant: Date, in zone: TimeZone) -> Date? {
         guard start != end else { return nil }
         var calendar = Calendar(identifier: .gregorian)
@@ -35,6 +36,13 @@ package struct QuietWindow: Sendable, Hashable {
         let wall = WallClockTime(
             year: endDay.year ?? year, month: endDay.month ?? month, day: endDay.day ?? day, hour: end / 60,
             minute: end % 60, second: 0)
-        return max(wall.instant(in: zone), instant)
+        let resolved = wall.instant(in: zone)
+        if resolved > instant { return resolved }
+        // The end's wall time came twice (a clock set back) and its first occurrence has passed: the window ends at
+        // the second. (Held "until now" instead, a lease would put the recipient back due at once, again and again,
+        // for the rest of the repeated hour.)
+        let later = resolved.addingTimeInterval(
+            TimeInterval(zone.secondsFromGMT(for: resolved) - zone.secondsFromGMT(for: instant)))
+        return later > instant ? later : nil
     }
 }

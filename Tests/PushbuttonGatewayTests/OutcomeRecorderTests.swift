@@ -198,6 +198,24 @@ struct OutcomeRecorderTests {
         await threads.stop()
     }
 
+    /// Once the process drains (SIGTERM), a failed call is given up at once: a worker waiting for its last batch's
+    /// recording does not outlast the shutdown grace retrying.
+    @Test func aCallFailingWhileTheProcessDrainsIsGivenUpAtOnce() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try Self.failingStore(10, directory: directory, failures: 1_000)
+        let lease = try store.lease(limit: 10, duration: 60, now: Self.t0)
+        let drain = DrainState()
+        let threads = HandlerThreads(count: 1, name: "pb-test")
+        let recorder = OutcomeRecorder(
+            store: store, threads: threads, metrics: GatewayMetrics(), webhookEvents: false,
+            retryLimit: .seconds(60), clock: AnyDurationClock(ManualClock()), drain: drain, now: { Self.t0 })
+        drain.begin()
+        await recorder.record(Self.delivered(lease))
+        #expect(store.recordCalls == [10], "one call, no retry")
+        await threads.stop()
+    }
+
     @Test func nothingToRecordMakesNoCall() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

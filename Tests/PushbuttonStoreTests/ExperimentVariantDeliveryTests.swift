@@ -4,7 +4,7 @@ import Testing
 
 @testable import PushbuttonStore
 
-/// An experiment's test recipients as intake stores them from migration `60-` on, on SQLite and PostgreSQL
+/// An experiment's test recipients as intake stores them from migration `61-` on, on SQLite and PostgreSQL
 /// alike: each delivery names its variant (no `experiment_recipients` row), its payload is the variant's, stored
 /// once (a recipient with data of its own keeps its own), and the tallies count them by variant.
 @Suite(.timeLimit(.minutes(3)))

@@ -62,7 +62,7 @@ final class DeliveryWorkers: Sendable {
         threads = HandlerThreads(count: options.count + 2, name: "pb-store")
         recorder = OutcomeRecorder(
             store: store, threads: threads, metrics: metrics, webhookEvents: webhook != nil, waiters: waiters,
-            retryLimit: options.lease, now: now)
+            retryLimit: options.lease, drain: drain, now: now)
         circuits = Self.circuits(apps: apps.keys, clock: clock, metrics: metrics)
     }
 

@@ -11,11 +11,13 @@ import PushbuttonSupport
 /// ran out and was taken again while its outcomes were on their way): the store counts an outcome as recorded by
 /// the recipient's id, so such a batch waits for the next call.
 ///
-/// A call that fails (the database restarting, a full disk) is tried again, after a backoff, for as long as the
-/// batches' leases last (``retryLimit``, the lease's length): the worker keeps renewing them meanwhile, so no
-/// other worker sends those recipients again, and an outage shorter than a lease sends nothing twice. Only past
-/// that limit, or once the workers stop, is a batch given up and logged; its lease then runs out and its
-/// recipients are sent again with the same apns-id, as after a crash. (A call whose commit reached the server
+/// A call that fails (the database restarting, a full disk) is tried again, after a backoff, for as long as a
+/// lease lasts (``retryLimit``, the lease's length), and the worker keeps trying to renew the batches' leases
+/// meanwhile. A short outage (one that leaves the lease's last renewal standing until the database is back) then
+/// sends nothing twice, where a dropped call had always sent its batch again; a longer one can let another process
+/// lease and send the batch before the retry lands, which is then refused (recorded once, sent twice). Past the
+/// limit, or once the workers stop or drain, a batch is given up and logged; its lease runs out and its recipients
+/// are sent again with the same apns-id, as after a crash. (A call whose commit reached the server
 /// before the connection was lost is harmless to repeat: the batch is no longer leased, its outcomes are refused.)
 final class OutcomeRecorder: Sendable {
     private struct Pending {
@@ -54,6 +56,9 @@ final class OutcomeRecorder: Sendable {
     /// What the retries wait on (the wall clock; a `ManualClock` in tests). Not the workers' clock: a retry is no
     /// idle wait, and a test that moves the workers' clock when they wait would count it as one.
     let clock: AnyDurationClock
+    /// The process's drain (SIGTERM): once it begins, a failed call is given up at once, so a worker waiting for
+    /// its last batch's recording does not outlast the shutdown grace retrying.
+    let drainState: DrainState?
     /// A pthread mutex (`Locked`): the thread sanitizer cannot see `Synchronization.Mutex`'s futex and
     /// reported races here (CI's tsan step).
     private let state = Locked(State())
@@ -61,8 +66,9 @@ final class OutcomeRecorder: Sendable {
     init(
         store: any GatewayStore, threads: HandlerThreads, metrics: GatewayMetrics, webhookEvents: Bool,
         maximumRows: Int = 16_000, waiters: OutcomeWaiters? = nil, retryLimit: Duration = .seconds(30),
-        clock: AnyDurationClock = .continuous, now: @escaping @Sendable () -> Date
+        clock: AnyDurationClock = .continuous, drain: DrainState? = nil, now: @escaping @Sendable () -> Date
     ) {
+        drainState = drain
         self.retryLimit = retryLimit
         self.clock = clock
         self.waiters = waiters
@@ -136,7 +142,7 @@ final class OutcomeRecorder: Sendable {
         var given: [Pending] = []
         let (stopping, failures) = state.withLock { state in
             state.failures += 1
-            return (state.stopping, state.failures)
+            return (state.stopping || drainState?.isDraining == true, state.failures)
         }
         for var pending in group {
             let elapsed = pending.failingFor?() ?? .zero

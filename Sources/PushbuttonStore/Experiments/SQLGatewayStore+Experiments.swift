@@ -103,7 +103,7 @@ extension SQLGatewayStore: ExperimentStore {
     /// devices per response and per button — each a COUNT(DISTINCT token) grouped by variant and phase. The
     /// deliveries, receipts and taps are read by their notification's index and joined to the recipients'
     /// places by primary key. A test's recipient whose delivery names its variant (intake from migration
-    /// `60-` on) has no place row: its parts count the campaign's deliveries by that column, and its receipts
+    /// `61-` on) has no place row: its parts count the campaign's deliveries by that column, and its receipts
     /// and taps joined to those deliveries.
     public func experimentTallies(campaign id: String, app: String) throws(StoreError) -> [ExperimentTally] {
         let rows = try read { connection throws(StoreError) in
