@@ -14,9 +14,8 @@ import Testing
 struct OutcomeRecorderTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 
-    /// A SQLite store with one notification of `count` recipients, and a wrapper whose first `record` waits
-    /// until `gate` is opened.
-    static func store(_ count: Int, directory: String, gate: DispatchSemaphore) throws -> ThreadRecordingStore {
+    /// A SQLite store with one notification of `count` recipients.
+    static func seeded(_ count: Int, directory: String) throws -> SQLGatewayStore {
         let inner = try SQLGatewayStore.sqlite(path: directory + "/gateway.db", now: t0)
         let deliveries = (0..<count).map { index in
             NewDelivery(
@@ -26,6 +25,13 @@ struct OutcomeRecorderTests {
         _ = try inner.enqueue(
             NotificationSpec(id: "n1", app: "chat", kind: .notification, topic: "com.example.chat", createdAt: t0),
             deliveries: deliveries, idempotency: nil, now: t0)
+        return inner
+    }
+
+    /// A SQLite store with one notification of `count` recipients, and a wrapper whose first `record` waits
+    /// until `gate` is opened.
+    static func store(_ count: Int, directory: String, gate: DispatchSemaphore) throws -> ThreadRecordingStore {
+        let inner = try seeded(count, directory: directory)
         let first = Atomic(true)
         return ThreadRecordingStore(inner) { _ in
             if first.exchange(false, ordering: .relaxed) { gate.wait() }
@@ -108,15 +114,7 @@ struct OutcomeRecorderTests {
 
     /// A store whose first `failures` record calls fail (the database restarting).
     static func failingStore(_ count: Int, directory: String, failures: Int) throws -> ThreadRecordingStore {
-        let inner = try SQLGatewayStore.sqlite(path: directory + "/gateway.db", now: t0)
-        let deliveries = (0..<count).map { index in
-            NewDelivery(
-                token: String(format: "%064x", index + 1), apnsID: UUID().uuidString.lowercased(),
-                payload: Array("{}".utf8))
-        }
-        _ = try inner.enqueue(
-            NotificationSpec(id: "n1", app: "chat", kind: .notification, topic: "com.example.chat", createdAt: t0),
-            deliveries: deliveries, idempotency: nil, now: t0)
+        let inner = try seeded(count, directory: directory)
         let left = Atomic(failures)
         return ThreadRecordingStore(inner) { _ throws(StoreError) in
             if left.subtract(1, ordering: .relaxed).oldValue > 0 {
