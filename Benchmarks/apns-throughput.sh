@@ -109,7 +109,12 @@ mallocs = max((int(m) for m in re.findall(r"mallocs=(\d+)", open(work + "/malloc
 if client.startswith("h2load"):
     rate, ok = float(re.search(r"([0-9.]+) req/s", out).group(1)), int(re.search(r"(\d+) 2xx", out).group(1))
 elif client.startswith("aioapns"):
-    answer = json.loads(out.strip().splitlines()[-1])
+    # Under load aioapns as shipped now and then ends without its summary line (seen at 1000 streams): a
+    # failed round (rate 0, none delivered) with its last error line, not a traceback that ends the benchmark.
+    lines = out.strip().splitlines()
+    answer = json.loads(lines[-1]) if lines else {"rate": 0, "ok": 0}
+    if not lines:
+        sys.stderr.write("   %s printed no summary: %s\n" % (client, (err.strip().splitlines() or ["no output"])[-1]))
     rate, ok = answer["rate"], answer["ok"]
 else:
     rate = float(re.search(r"\((\d+)/s\)", err).group(1))

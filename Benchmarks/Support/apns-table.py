@@ -62,6 +62,6 @@ for server, title in servers.items():
                   f"{per_notification('cpu', ours) / per_notification('cpu', one_path):.1f}x its CPU")
         for peer in ("aioapns (fixed)", "aioapns (as shipped)"):
             group = runs.get((server, depth, peer))
-            if group and ours:
+            if group and ours and median('rate', group) > 0:
                 print(f"   pushbutton send is {median('rate', ours) / median('rate', group):.1f}x {peer}, with "
                       f"{per_notification('cpu', group) / per_notification('cpu', ours):.0f}x less CPU per notification")
