@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import PushbuttonTestSupport
 import Synchronization
 import Testing
@@ -8,8 +9,8 @@ import Testing
 
 /// Cancellation and input errors, over a transport that answers from a script (no network).
 @Suite(.timeLimit(.minutes(5))) struct APNsClientLifecycleTests {
-    /// Answers each request with the next status of its script (then 200), after `delay` or, with `holdUntil`,
-    /// once that many requests have come; counts requests.
+    /// Answers each request with the next status of its script (then 200), after `delay`; with `holdUntil`, once
+    /// that many requests have come; with `holding`, once ``release()`` is called. Counts requests.
     final class ScriptedTransport: APNsTransport, @unchecked Sendable {
         // `@unchecked Sendable`: `statuses` is reached under `lock` only (an NSLock, which the thread
         // sanitizer follows; it reported the script's array under a Mutex as raced).
@@ -24,11 +25,19 @@ import Testing
         let mostUnderWay = Atomic<Int>(0)
         let delay: Duration
         let holdUntil: Int?
+        private let held: Locked<Bool>
 
-        init(statuses: [Int] = [], delay: Duration = .zero, holdUntil: Int? = nil) {
+        init(statuses: [Int] = [], delay: Duration = .zero, holdUntil: Int? = nil, holding: Bool = false) {
             self.statuses = statuses
             self.delay = delay
             self.holdUntil = holdUntil
+            held = Locked(holding)
+        }
+
+        /// Lets held answers go.
+        func release() {
+            held.withLock { $0 = false }
+            requested.notify()
         }
 
         func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
@@ -41,6 +50,7 @@ import Testing
             // Sleeps by design: the double stands for a server that takes `delay` to answer (not a test waiting).
             if delay > .zero { try? await Task.sleep(for: delay) }
             if let holdUntil { await requested.wait { requests.load(ordering: .relaxed) >= holdUntil } }
+            await requested.wait { !held.withLock { $0 } }
             let status = lock.withLock { statuses.isEmpty ? 200 : statuses.removeFirst() }
             let body = status == 200 ? [] : Array(#"{"reason":"ServiceUnavailable"}"#.utf8)
             return HTTPResponse(status: status, headers: [:], body: body)
@@ -90,13 +100,15 @@ import Testing
     }
 
     @Test func aCancelledSendFinishesItsAttemptButDoesNotRetry() async throws {
-        let transport = ScriptedTransport(statuses: [503], delay: .milliseconds(200))
+        let transport = ScriptedTransport(statuses: [503], holding: true)
         let client = APNsClient(
             transport: transport, tokens: nil, retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
         let notification = try Self.notification()
         let task = Task { await client.send(notification) }
         await transport.requested.wait { transport.requests.load(ordering: .relaxed) > 0 }
+        // The attempt is under way, its answer held back until the cancel has come.
         task.cancel()
+        transport.release()
         #expect(
             await task.value
                 == .failed(
