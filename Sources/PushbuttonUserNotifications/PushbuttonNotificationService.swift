@@ -47,6 +47,8 @@
         private let center: SystemNotificationCenter
         private let clock: AnyDurationClock
         private let current = Locked<ContentDelivery?>(nil)
+        /// The registration, media and receipt work of the last ``didReceive(_:withContentHandler:)``.
+        private let work = Locked<Task<Void, Never>?>(nil)
 
         public convenience init(
             center: UNUserNotificationCenter = .current(), budget: Duration = .seconds(20),
@@ -111,6 +113,7 @@
                 // Best effort in what is left of the budget; what is not sent waits in the shared outbox.
                 if let receipts, elapsed() < budget { await receipts.deliverWaiting(timeLimit: budget - elapsed()) }
             }
+            self.work.withLock { $0 = work }
             Task { [clock] in
                 try? await clock.sleep(for: budget)
                 if delivery.deliver() { work.cancel() }
@@ -134,6 +137,12 @@
         /// Call from the extension's `serviceExtensionTimeWillExpire()`: delivers the content now if it is not yet.
         public func serviceExtensionTimeWillExpire() {
             current.withLock { $0 }?.deliver()
+        }
+
+        /// Returns once the work of the last ``didReceive(_:withContentHandler:)`` has ended (its last step hands
+        /// the content over unless the budget did): what a test awaits before it checks nothing came after.
+        package func workEnded() async {
+            await work.withLock { $0 }?.value
         }
     }
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Pushbutton
+import PushbuttonSupport
 import PushbuttonTestSupport
 import Synchronization
 import Testing
@@ -8,7 +9,8 @@ import Testing
 
 /// Cancellation and input errors, over a transport that answers from a script (no network).
 @Suite(.timeLimit(.minutes(5))) struct APNsClientLifecycleTests {
-    /// Answers each request with the next status of its script (then 200), after `delay`; counts requests.
+    /// Answers each request with the next status of its script (then 200), after `delay`; with `holdUntil`, once
+    /// that many requests have come; with `holding`, once ``release()`` is called. Counts requests.
     final class ScriptedTransport: APNsTransport, @unchecked Sendable {
         // `@unchecked Sendable`: `statuses` is reached under `lock` only (an NSLock, which the thread
         // sanitizer follows; it reported the script's array under a Mutex as raced).
@@ -17,23 +19,38 @@ import Testing
         let requests = Atomic<Int>(0)
         /// Told of every request, for a test to await one.
         let requested = ChangeSignal()
+        /// Signalled once per request, for a producer thread to block on.
+        let arrivals = DispatchSemaphore(value: 0)
         let underWay = Atomic<Int>(0)
         let mostUnderWay = Atomic<Int>(0)
         let delay: Duration
+        let holdUntil: Int?
+        private let held: Locked<Bool>
 
-        init(statuses: [Int] = [], delay: Duration = .zero) {
+        init(statuses: [Int] = [], delay: Duration = .zero, holdUntil: Int? = nil, holding: Bool = false) {
             self.statuses = statuses
             self.delay = delay
+            self.holdUntil = holdUntil
+            held = Locked(holding)
+        }
+
+        /// Lets held answers go.
+        func release() {
+            held.withLock { $0 = false }
+            requested.notify()
         }
 
         func send(_ request: HTTPRequest) async throws(APNsError) -> HTTPResponse {
             requests.add(1, ordering: .relaxed)
-            requested.notify()
             let now = underWay.add(1, ordering: .relaxed).newValue
             mostUnderWay.max(now, ordering: .relaxed)
             defer { underWay.subtract(1, ordering: .relaxed) }
+            requested.notify()  // once it counts as under way, for a waiter that checks
+            arrivals.signal()
             // Sleeps by design: the double stands for a server that takes `delay` to answer (not a test waiting).
             if delay > .zero { try? await Task.sleep(for: delay) }
+            if let holdUntil { await requested.wait { requests.load(ordering: .relaxed) >= holdUntil } }
+            await requested.wait { !held.withLock { $0 } }
             let status = lock.withLock { statuses.isEmpty ? 200 : statuses.removeFirst() }
             let body = status == 200 ? [] : Array(#"{"reason":"ServiceUnavailable"}"#.utf8)
             return HTTPResponse(status: status, headers: [:], body: body)
@@ -83,13 +100,15 @@ import Testing
     }
 
     @Test func aCancelledSendFinishesItsAttemptButDoesNotRetry() async throws {
-        let transport = ScriptedTransport(statuses: [503], delay: .milliseconds(200))
+        let transport = ScriptedTransport(statuses: [503], holding: true)
         let client = APNsClient(
             transport: transport, tokens: nil, retryPolicy: RetryPolicy(baseBackoff: .milliseconds(1)))
         let notification = try Self.notification()
         let task = Task { await client.send(notification) }
         await transport.requested.wait { transport.requests.load(ordering: .relaxed) > 0 }
+        // The attempt is under way, its answer held back until the cancel has come.
         task.cancel()
+        transport.release()
         #expect(
             await task.value
                 == .failed(
@@ -143,7 +162,8 @@ import Testing
         let notifications = try (0..<500).map { _ in try APNsClientLifecycleTests.notification() }
         let producer = Thread {
             for (index, notification) in notifications.enumerated() {
-                if index % 100 == 0 { usleep(2000) }  // the input runs dry now and then
+                // Sleeps by design: the input runs dry now and then (its shape, not a wait; no result depends on it).
+                if index % 100 == 0 { usleep(2000) }
                 channel.send(notification)
             }
             channel.finish()
@@ -161,20 +181,28 @@ import Testing
         #expect(transport.requests.load(ordering: .relaxed) == 502)
     }
 
+    /// Feeds `notifications` into `channel` one at a time, the next only once the transport has the one before:
+    /// the input runs dry between them. With the transport holding every answer until all have come, a client
+    /// that waited for an answer before reading on would never get them all (and the suite's time limit ends it).
+    static func trickle(
+        _ notifications: [APNsNotification], into channel: BoundedChannel<APNsNotification>,
+        seenBy transport: APNsClientLifecycleTests.ScriptedTransport
+    ) {
+        Thread {
+            for notification in notifications {
+                channel.send(notification)
+                transport.arrivals.wait()
+            }
+            channel.finish()
+        }.start()
+    }
+
     @Test func inputThatTricklesInIsStartedAsItComesNotWhenAnAnswerReturns() async throws {
-        let transport = APNsClientLifecycleTests.ScriptedTransport(delay: .seconds(1))
+        let transport = APNsClientLifecycleTests.ScriptedTransport(holdUntil: 5)
         let client = APNsClient(transport: transport, tokens: nil)
         let channel = BoundedChannel<APNsNotification>(capacity: 8)
         let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
-        let producer = Thread {
-            for notification in notifications {
-                // Sleeps by design: the producer trickles its input in (the behaviour under test), nothing is awaited.
-                usleep(20_000)
-                channel.send(notification)
-            }
-            channel.finish()
-        }
-        producer.start()
+        Self.trickle(notifications, into: channel, seenBy: transport)
         var delivered = 0
         await client.send(channel, maximumInFlight: 8) { _, result in delivered += result.isDelivered ? 1 : 0 }
         #expect(delivered == 5)

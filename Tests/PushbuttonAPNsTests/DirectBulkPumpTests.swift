@@ -36,7 +36,8 @@ import Testing
         let notifications = try (0..<500).map { _ in try APNsClientLifecycleTests.notification() }
         let producer = Thread {
             for (index, notification) in notifications.enumerated() {
-                if index % 100 == 0 { usleep(2000) }  // the input runs dry now and then
+                // Sleeps by design: the input runs dry now and then (its shape, not a wait; no result depends on it).
+                if index % 100 == 0 { usleep(2000) }
                 channel.send(notification)
             }
             channel.finish()
@@ -57,19 +58,11 @@ import Testing
     }
 
     @Test func inputThatTricklesInIsStartedAsItComes() async throws {
-        let transport = Scripted(delay: .seconds(1))
+        let transport = Scripted(holdUntil: 5)
         let client = APNsClient(transport: transport, tokens: nil)
         let channel = BoundedChannel<APNsNotification>(capacity: 8)
         let notifications = try (0..<5).map { _ in try APNsClientLifecycleTests.notification() }
-        let producer = Thread {
-            for notification in notifications {
-                // Sleeps by design: the producer trickles its input in (the behaviour under test), nothing is awaited.
-                usleep(20_000)
-                channel.send(notification)
-            }
-            channel.finish()
-        }
-        producer.start()
+        BulkPumpTests.trickle(notifications, into: channel, seenBy: transport)
         let collected = Collected()
         await client.send(polling: channel, maximumInFlight: 8) { collected.add($0, $1, $2) }
         #expect(collected.count == 5)

@@ -3,6 +3,7 @@ import Pushbutton
 import PushbuttonOutbox
 import PushbuttonReceiver
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -142,10 +143,11 @@ import Testing
     }
 
     @Test func theMockOutOfDescriptorsNeitherSpinsNorStopsAnswering() async throws {
+        let limit = 40
         let mock = try LocalServer(
             executable: URL(fileURLWithPath: "/bin/bash"),
             arguments: [
-                "-c", "ulimit -n 40; exec \"$1\" mock-apns --h2c --no-token-check --quiet --port 0 --duration 60",
+                "-c", "ulimit -n \(limit); exec \"$1\" mock-apns --h2c --no-token-check --quiet --port 0 --duration 60",
                 "bash",
                 CLI.productsDirectory.appendingPathComponent("pushbutton").path,
             ],
@@ -155,8 +157,15 @@ import Testing
         defer { mock.stop() }
         let idle = (0..<80).map { _ in MockConnectionHog.connect(port: mock.port) }
         defer { idle.forEach { close($0) } }
-        // Another process: the mock takes in the 80 connections (no signal), then its CPU time over 1.5 s is the measure.
-        try await Task.sleep(for: .milliseconds(300))
+        // Another process takes in the 80 connections until its descriptors run out; it says nothing of it, so
+        // its open descriptors are polled until one short of the limit (the next accept then fails).
+        let pid = mock.process.processIdentifier
+        var open = 0
+        let exhausted = await Poll.until(every: .milliseconds(20)) {
+            open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+            return open >= limit - 1
+        }
+        #expect(exhausted, "the mock holds \(open) descriptors of \(limit)")
         let before = try Self.cpuSeconds(mock.process.processIdentifier)
         // The measure itself: another process's CPU time over a fixed span of wall time (it must idle, not spin).
         try await Task.sleep(for: .milliseconds(1500))

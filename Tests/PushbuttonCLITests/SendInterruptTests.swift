@@ -1,6 +1,9 @@
 import Foundation
 import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,91 +15,124 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(2))) struct SendInterruptTests {
     static func token(_ number: Int) -> String { String(format: "%064x", number) }
 
+    /// A mock APNs in this process whose every answer waits `delay`, so the test sees requests arrive and answers
+    /// go out; and the arguments that point `send` at it.
+    final class SlowMock: Sendable {
+        let directory: TemporaryDirectory
+        let mock: MockAPNs
+        let keyFile: String
+        /// Answers handed out so far, and the signal of each.
+        let answered = Locked(0)
+        let answers = ChangeSignal()
+
+        init(delay: Duration) async throws {
+            directory = try TemporaryDirectory(prefix: "pushbutton-send-interrupt")
+            let key = try P256PrivateKey.generate()
+            keyFile = directory.path + "/AuthKey_MOCKKEY001.p8"
+            try key.pemRepresentation.write(toFile: keyFile, atomically: true, encoding: .utf8)
+            chmod(keyFile, 0o600)
+            var configuration = MockAPNsConfiguration(
+                security: .selfSigned(directory: directory.path + "/mock"),
+                keys: [try MockProviderKey(keyID: "MOCKKEY001", teamID: "MOCKTEAM01", privateKey: key)])
+            configuration.faults = FaultPlan(seed: 3, delayRate: 1, delay: delay)
+            mock = try await MockAPNs.start(configuration)
+            mock.onAnswer { [answered, answers] _ in
+                answered.withLock { $0 += 1 }
+                answers.notify()
+            }
+        }
+
+        var sendArguments: [String] {
+            [
+                "send", "--key", keyFile, "--key-id", "MOCKKEY001", "--team-id", "MOCKTEAM01", "--topic",
+                "com.example.chatter", "--host", "127.0.0.1", "--port", String(mock.port), "--ca",
+                mock.caFile ?? "", "--body", "Hi",
+            ]
+        }
+
+        /// Waits for `count` requests to have reached the mock: it counts them as they arrive but calls back only
+        /// when it answers (a second or more later), and the sender is another process: polled.
+        func requests(_ count: Int) async -> Bool {
+            await Poll.until(every: .milliseconds(10)) { mock.counters.requests >= count }
+        }
+
+        func stop() async {
+            await mock.stop()
+            directory.remove()
+        }
+    }
+
+    /// Waits for `text` in the file another process writes its stderr to (it offers no other signal): polled.
+    static func appears(_ text: String, in file: URL) async -> Bool {
+        await Poll.until(every: .milliseconds(10)) {
+            ((try? String(contentsOf: file, encoding: .utf8)) ?? "").contains(text)
+        }
+    }
+
+    static let stopping = "stopping: no more input is read"
+
     @Test func ctrlCWritesTheResultOfEveryDeliveredNotification() async throws {
-        let directory = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Every answer takes a second, so the second batch is under way when Ctrl-C comes.
-        let mock = try LocalServer(mockAPNs: [
-            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=1000,seed=3", "--duration", "300",
-        ])
-        defer { mock.stop() }
-        let port = mock.port
-        let path = directory.path
-        // The whole exchange waits for a process and sleeps between batches: off the concurrency threads.
-        let status = try await OffPool.run { try Self.sendAndInterrupt(port: port, directory: path) }
-        mock.stop()
-        let outFile = directory.appendingPathComponent("out")
-        let errFile = directory.appendingPathComponent("err")
-        let stdout = try String(contentsOf: outFile, encoding: .utf8)
-        let stderr = try String(contentsOf: errFile, encoding: .utf8)
+        let mock = try await SlowMock(delay: .seconds(1))
+        let directory = mock.directory.url
+        let status = try await Self.sendAndInterrupt(mock, directory: directory)
+        let accepted = mock.mock.counters.accepted
+        let stdout = try String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8)
+        let stderr = try String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)
+        await mock.stop()
         #expect(status == 130, "\(stderr)")
         let results = try stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
-        let accepted = mock.remainingOutput().split(separator: "\n").filter { $0.contains(#""status":200"#) }
         // Every notification the mock accepted has its result line, joined to its input by line and id.
-        #expect(results.count == accepted.count)
+        #expect(results.count == accepted)
         #expect(results.allSatisfy { $0["status"] as? String == "delivered" })
         let lines = Set(results.compactMap { $0["line"] as? Int })
         #expect(lines.count == results.count && lines.allSatisfy { (1...40).contains($0) })
         #expect(results.allSatisfy { ($0["id"] as? String) == "n\($0["line"] as? Int ?? 0)" })
         // The second batch was under way when Ctrl-C came, and its results were kept.
         #expect(results.count > 20, "\(stderr)")
-        #expect(stderr.contains("stopping: no more input is read"))
+        #expect(stderr.contains(Self.stopping))
         #expect(stderr.contains("sent \(results.count): delivered \(results.count), rejected 0, failed 0 in "))
         #expect(stderr.contains("pushbutton: interrupted: the rest of the input was not sent"))
     }
 
     @Test func aSecondCtrlCEndsTheSendAtOnce() async throws {
-        let directory = try CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
         // Every answer takes 20 s: the graceful stop after the first Ctrl-C would wait that long.
-        let mock = try LocalServer(mockAPNs: [
-            "--self-signed", directory.path, "--faults", "delay=1,delay-ms=20000,seed=3", "--duration", "300",
-        ])
-        defer { mock.stop() }
-        let port = mock.port
-        let path = directory.path
-        let (exit, seconds) = try await OffPool.run { () throws -> (CLI.Exit, Double) in
-            let send = ChildProcess()
-            send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
-            send.arguments = [
-                "send", "--key", path + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id",
-                "MOCKTEAM01", "--topic", "com.example.chatter", "--host", "127.0.0.1", "--port", String(port),
-                "--ca", path + "/ca.pem", "--body", "Hi", "--timeout", "60", "--token", Self.token(1),
-                "--token", Self.token(2),
-            ]
-            send.standardOutput = FileHandle.nullDevice
-            send.standardError = FileHandle.nullDevice
-            try send.run()
-            // Another process: `send` connecting and sending (the mock answers only after 20 s, no signal before).
-            Thread.sleep(forTimeInterval: 1.5)
-            let start = Date()
-            send.interrupt()
-            // Another process: its first Ctrl-C handled (it prints nothing to wait for) before the second comes.
-            Thread.sleep(forTimeInterval: 0.5)
-            send.interrupt()
-            let exit = CLI.waitForExit(send)
-            return (exit, Date().timeIntervalSince(start))
-        }
-        // The second Ctrl-C has the default action: the process ends by the signal, long before the answers.
-        #expect(exit == CLI.Exit(status: SIGINT, signaled: true))
-        #expect(seconds < 10, "the second Ctrl-C took \(seconds) s")
-    }
-
-    /// Sends two batches of NDJSON (the second while the first's answers are coming), Ctrl-C while the
-    /// second is under way, then a third batch that must never be sent; the exit status.
-    static func sendAndInterrupt(port: Int, directory: String) throws -> Int32 {
+        let mock = try await SlowMock(delay: .seconds(20))
+        let errFile = mock.directory.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         let send = ChildProcess()
         send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
-        send.arguments = [
-            "send", "--key", directory + "/AuthKey_MOCKKEY001.p8", "--key-id", "MOCKKEY001", "--team-id",
-            "MOCKTEAM01", "--topic", "com.example.chatter", "--host", "127.0.0.1", "--port", String(port), "--ca",
-            directory + "/ca.pem", "--body", "Hi",
-        ]
+        send.arguments =
+            mock.sendArguments + ["--timeout", "60", "--token", Self.token(1), "--token", Self.token(2)]
+        send.standardOutput = FileHandle.nullDevice
+        send.standardError = try FileHandle(forWritingTo: errFile)
+        try send.run()
+        // Both notifications under way (their answers 20 s off), then Ctrl-C; the second comes once the first
+        // was taken (its line on stderr).
+        #expect(await mock.requests(2))
+        let start = ContinuousClock.now
+        send.interrupt()
+        #expect(await Self.appears(Self.stopping, in: errFile))
+        send.interrupt()
+        let exit = try await CLI.exit(of: send)
+        let took = ContinuousClock.now - start
+        await mock.stop()
+        // The second Ctrl-C has the default action: the process ends by the signal, long before the answers.
+        #expect(exit == CLI.Exit(status: SIGINT, signaled: true))
+        #expect(took < .seconds(10), "the second Ctrl-C took \(took)")
+    }
+
+    /// Sends two batches of NDJSON (the second once the first is answered), Ctrl-C once the second has reached
+    /// the mock (its answers a second off), then a third batch that must never be sent; the exit status.
+    static func sendAndInterrupt(_ mock: SlowMock, directory: URL) async throws -> Int32 {
+        let send = ChildProcess()
+        send.executableURL = CLI.productsDirectory.appendingPathComponent("pushbutton")
+        send.arguments = mock.sendArguments
         let input = Pipe()
-        let outFile = URL(fileURLWithPath: directory + "/out")
-        let errFile = URL(fileURLWithPath: directory + "/err")
+        let outFile = directory.appendingPathComponent("out")
+        let errFile = directory.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         send.standardInput = input
@@ -110,17 +146,14 @@ import Testing
             try input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))
         }
         try write(1...20)
-        // Another process: the first batch answered (after 1 s) as the second is written; the mock's lines are
-        // read only once it stops.
-        Thread.sleep(forTimeInterval: 1.5)
+        await mock.answers.wait { mock.answered.withLock { $0 } >= 20 }
         try write(21...40)
-        // Another process: the second batch on its way to the mock, which says nothing before it answers.
-        Thread.sleep(forTimeInterval: 0.4)
+        #expect(await mock.requests(40))
         send.interrupt()
-        // Another process: Ctrl-C taken before the third batch is written (its stderr is a file, read at the end).
-        Thread.sleep(forTimeInterval: 0.1)
+        // Ctrl-C taken before the third batch is written.
+        #expect(await Self.appears(Self.stopping, in: errFile))
         try? write(41...50)  // after Ctrl-C: never sent (the process may have ended and closed its input)
-        let exit = CLI.waitForExit(send)
+        let exit = try await CLI.exit(of: send)
         try? input.fileHandleForWriting.close()
         return exit.status
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -41,11 +42,8 @@ struct ConsoleBrowserTests {
         ]
         // Once the campaign is out, its users tap: two Like, one Reply (the script waits for them).
         let poster = Task {
-            let deadline = ContinuousClock.now + .seconds(150)
-            while !FileManager.default.fileExists(atPath: ready), ContinuousClock.now < deadline, !Task.isCancelled {
-                // Another process (the browser script) says it is ready by writing a file: polled.
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            // Another process (the browser script) says it is ready by writing a file, which offers no signal: polled.
+            await Poll.until { FileManager.default.fileExists(atPath: ready) }
             let campaign = try String(contentsOfFile: ready, encoding: .utf8).trimmingCharacters(
                 in: .whitespacesAndNewlines)
             let status = try await fixture.postTaps(

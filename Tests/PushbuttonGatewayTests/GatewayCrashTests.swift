@@ -103,13 +103,16 @@ struct GatewayCrashTests {
         var kills = 0
         var random = SplitMix64(seed: 15)
         while kills < Self.kills {
-            let record = try #require(try await progress())
-            let finished = record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
-            guard finished >= posted - pageSize / 2 else {
-                // Other processes (pushbutton serve, killed and restarted): their progress is read from the store.
-                try await Task.sleep(for: .milliseconds(5))
-                continue
+            // Other processes (pushbutton serve, killed and restarted): their progress is read from the store, which
+            // offers no signal; the kill comes at the first poll that sees half the page finished.
+            var finished = 0
+            let halfDone = try await Poll.until(every: .milliseconds(5)) {
+                let record = try #require(try await progress())
+                finished = record.counts.filter { $0.key.isFinal }.values.reduce(0, +)
+                return finished >= posted - pageSize / 2
             }
+            #expect(halfDone, "\(finished) of \(posted) finished")
+            guard halfDone else { break }
             let victim = count == 1 ? 0 : 1 + Int(random.next() % UInt64(count - 1))
             let dead = servers[victim]
             try await Blocking.run { dead.kill9() }
@@ -123,12 +126,11 @@ struct GatewayCrashTests {
             posted = min(posted + pageSize, Self.recipients)
         }
 
-        let deadline = ContinuousClock.now + .seconds(Int64(60 + Self.recipients / 500))
         var record = try #require(try await progress())
-        while (record.counts[.queued] ?? 0) + (record.counts[.leased] ?? 0) > 0 && ContinuousClock.now < deadline {
-            // Other processes finish the campaign: polled through the store, which offers no signal.
-            try await Task.sleep(for: .milliseconds(100))
+        // Other processes finish the campaign: polled through the store, which offers no signal.
+        try await Poll.until(every: .milliseconds(100), within: .seconds(Int64(150 + Self.recipients / 500))) {
             record = try #require(try await progress())
+            return (record.counts[.queued] ?? 0) + (record.counts[.leased] ?? 0) == 0
         }
         // Every recipient ended with exactly one final outcome: delivered (all tokens are valid).
         #expect(record.total == Self.recipients)

@@ -126,16 +126,18 @@ struct GatewayFixture {
     /// time limit less a margin, not a speed claim: full CI runs saw every gateway of the process stall for 20–40 s
     /// at once (its two cooperative threads busy elsewhere), and a 20 s bound failed tests that would have passed.
     func settled(_ id: String, timeout: Duration = .seconds(150)) async throws -> JSONValue {
-        let deadline = ContinuousClock.now + timeout
-        while true {
+        var seen: (object: [String: JSONValue], body: String) = ([:], "")
+        // The gateway's workers move the recipients through the store, which offers no signal: polled.
+        let settled = try await Poll.until(every: .milliseconds(20), within: timeout) {
             let (status, json, body) = try await request("GET", "/v1/notifications/\(id)")
             guard status == 200, let object = json?.objectValue, let counts = object["counts"]?.objectValue else {
                 throw FixtureError(description: "GET /v1/notifications/\(id): \(status) \(body)")
             }
-            if counts["queued"]?.integerValue == 0 && counts["leased"]?.integerValue == 0 { return .object(object) }
-            guard ContinuousClock.now < deadline else { throw FixtureError(description: "not settled: \(body)") }
-            try await Task.sleep(for: .milliseconds(20))
+            seen = (object, body)
+            return counts["queued"]?.integerValue == 0 && counts["leased"]?.integerValue == 0
         }
+        guard settled else { throw FixtureError(description: "not settled: \(seen.body)") }
+        return .object(seen.object)
     }
 
     /// A distinct token per number.

@@ -1,4 +1,5 @@
 import Foundation
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonGateway
@@ -19,9 +20,9 @@ struct HandlerThreadsTests {
             let count = await threads.perform { () -> Int in batch.bytes.count }
             #expect(count == 1 << 20)
         }
-        // The thread drops its own reference when the job returns, just after the caller resumed.
-        let deadline = Date() + 5
-        while released != nil && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        // The thread drops its own reference when the job returns, just after the caller resumed: a thread of its
+        // own, which says nothing when it has.
+        await yieldUntil { released == nil }
         #expect(released == nil)
         await threads.stop()
     }

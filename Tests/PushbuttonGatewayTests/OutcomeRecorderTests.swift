@@ -2,6 +2,7 @@ import Foundation
 import PushbuttonReceiverTesting
 import PushbuttonStore
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Synchronization
 import Testing
 
@@ -42,9 +43,10 @@ struct OutcomeRecorderTests {
         leased.map { CompletedDelivery($0, outcome: .delivered, attempts: 1) }
     }
 
-    /// Waits (a bounded while) until `condition` holds.
+    /// Waits until `condition` holds: the recorder's threads and the gated store change what it reads and say
+    /// nothing when they have (the suite's time limit ends a wait that never ends).
     static func until(_ condition: () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        await yieldUntil(condition)
         #expect(condition())
     }
 

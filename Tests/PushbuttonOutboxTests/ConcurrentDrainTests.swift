@@ -3,11 +3,14 @@ import Pushbutton
 import PushbuttonReceiver
 import PushbuttonSQLite
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonOutbox
 
-/// Answers 200 after `delay`, recording how many requests were open at once, overall and per notification.
+/// Answers 200 after `delay`, recording how many requests were open at once, overall and per notification. With
+/// `holdsUntilOverlap`, no request is answered before two have been open at once: a drain that sends one at a
+/// time never gets its first answer (and the suite's time limit ends it), however long `delay` is.
 final class OverlapSender: OutboxSender {
     struct State {
         var open = 0
@@ -17,8 +20,13 @@ final class OverlapSender: OutboxSender {
         var arrived: [String] = []
     }
     let delay: Duration
+    let holdsUntilOverlap: Bool
     let state = Locked(State())
-    init(delay: Duration) { self.delay = delay }
+    private let opened = ChangeSignal()
+    init(delay: Duration, holdsUntilOverlap: Bool = false) {
+        self.delay = delay
+        self.holdsUntilOverlap = holdsUntilOverlap
+    }
 
     func send(_ request: OutgoingRequest) async throws -> Int {
         let notification = request.url
@@ -29,7 +37,10 @@ final class OverlapSender: OutboxSender {
             if state.openByNotification[notification, default: 0] > 1 { state.notificationOverlaps += 1 }
             state.arrived.append(request.headers["Idempotency-Key"] ?? "")
         }
-        // Sleeps by design: the double stands for a backend that takes `delay` to answer, so sends overlap.
+        opened.notify()
+        if holdsUntilOverlap { await opened.wait { state.withLock { $0.mostOpen >= 2 } } }
+        // Sleeps by design: the double stands for a backend that takes `delay` to answer, so that a second send
+        // of one notification while the first is open would be seen (no result waits on it).
         try? await Task.sleep(for: delay)
         state.withLock { state in
             state.open -= 1
@@ -52,7 +63,7 @@ final class OverlapSender: OutboxSender {
         defer { fixture.remove() }
         let outbox = try fixture.outbox(OutboxOptions(maximumConcurrentRequests: 4))
         _ = await outbox.enqueue(contentsOf: (0..<24).map { Self.request("k\($0)", notification: "n\($0)") })
-        let sender = OverlapSender(delay: .milliseconds(20))
+        let sender = OverlapSender(delay: .milliseconds(20), holdsUntilOverlap: true)
         let report = try await outbox.drain(sender: sender)
         #expect(report.delivered == 24 && report.attempted == 24 && report.remaining == 0)
         let mostOpen = sender.state.withLock { $0.mostOpen }
@@ -70,7 +81,7 @@ final class OverlapSender: OutboxSender {
             requests.append(Self.request("other-\(index)", notification: "other-\(index)"))
         }
         _ = await outbox.enqueue(contentsOf: requests)
-        let sender = OverlapSender(delay: .milliseconds(10))
+        let sender = OverlapSender(delay: .milliseconds(10), holdsUntilOverlap: true)
         #expect(try await outbox.drain(sender: sender).delivered == 10)
         let state = sender.state.withLock { $0 }
         #expect(state.notificationOverlaps == 0)

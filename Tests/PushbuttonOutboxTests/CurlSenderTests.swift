@@ -4,6 +4,7 @@
     import PushbuttonReceiver
     import PushbuttonSQLite
     import PushbuttonSupport
+    import PushbuttonTestSupport
     import Testing
 
     @testable import PushbuttonOutbox
@@ -11,38 +12,26 @@
     /// `scripts/hostile-backend.py` on 127.0.0.1: 200 for most paths, redirects under /redirect-NNN/, every
     /// request logged; it stops itself after 300 seconds, and `stop()` ends it sooner.
     struct HostileBackend {
-        let process = ChildProcess()
+        let server: LocalServerProcess
         let directory: URL
-        let port: Int
+        var port: Int { server.port }
         var log: URL { directory.appendingPathComponent("requests.ndjson") }
 
         init(directory: URL) async throws {
             self.directory = directory
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("scripts/hostile-backend.py")
-            let portFile = directory.appendingPathComponent("port")
-            _ = FileManager.default.createFile(atPath: portFile.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
+            let arguments = [
                 "python3", script.path, "--log", directory.appendingPathComponent("requests.ndjson").path,
                 "--max-seconds", "300",
             ]
-            process.standardOutput = try FileHandle(forWritingTo: portFile)
-            try process.run()
-            // Polled, not read: a blocking read would hold one of Swift's two pool threads.
-            var port: Int?
-            for _ in 0..<200 where port == nil {
-                port = (try? String(contentsOf: portFile, encoding: .utf8))?.split(separator: "\n").first.flatMap {
-                    Int($0)
-                }
-                // Another process (the Python backend) writes its port to a file: polled.
-                if port == nil { try await Task.sleep(for: .milliseconds(25)) }
+            // Its first line (the port) is awaited off the pool: a blocking read would hold one of its two threads.
+            server = try await OffPool.run {
+                try LocalServerProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments)
             }
-            guard let port else { throw CurlSender.Failure("the backend did not say its port") }
-            self.port = port
         }
 
-        func stop() { process.terminate() }
+        func stop() { server.process.terminate() }
 
         func requests() throws -> [[String: JSONValue]] {
             try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {

@@ -12,11 +12,11 @@ extension Outbox {
     /// Transactions committed on the outbox's connection.
     func commitsForTests() -> Int { database.commits }
 
-    /// Holds the actor (as a long commit would), saying when it has started.
-    func holdForTests(milliseconds: UInt32, started: Locked<Bool>) {
+    /// Holds the actor (as a long commit would) until `released()` holds, saying when it has started.
+    func holdForTests(started: Locked<Bool>, until released: @Sendable () -> Bool) {
         started.withLock { $0 = true }
-        // Sleeps by design: it stands for a long commit holding the actor; the test waits on `started`, not on time.
-        usleep(milliseconds * 1000)
+        // Blocks the actor's thread on purpose, so that callers pile up behind it.
+        while !released() { sched_yield() }
     }
 }
 
@@ -81,13 +81,16 @@ extension Outbox {
         let outbox = try fixture.outbox()
         let before = await outbox.commitsForTests()
         let started = Locked(false)
-        let hold = Task { await outbox.holdForTests(milliseconds: 300, started: started) }
+        // The actor is held until all 50 callers have come to it (each counts itself just before it calls).
+        let calling = Locked(0)
+        let hold = Task { await outbox.holdForTests(started: started) { calling.withLock { $0 } == 50 } }
         await yieldUntil { started.withLock { $0 } }
         let path = fixture.path
         let storedWhenReturned = Locked(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<50 {
                 group.addTask {
+                    calling.withLock { $0 += 1 }
                     try await outbox.deliver(Fixture.request("tap-\(index)"))
                     // Read through another connection, as a restarted process would.
                     let stored = try SQLiteDatabase(path: path).query(

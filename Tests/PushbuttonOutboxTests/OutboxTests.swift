@@ -4,6 +4,7 @@ import PushbuttonReceiver
 import PushbuttonReceiverTesting
 import PushbuttonSQLite
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonOutbox
@@ -198,7 +199,9 @@ struct Fixture {
         let worker = Task { try await outbox.run(sender: sender, pollInterval: .milliseconds(10)) }
         try await outbox.enqueue(Fixture.request("live-1"))
         try await outbox.enqueue(Fixture.request("live-2"))
-        while try await outbox.status().delivered < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        // The worker marks an entry delivered after its send returns, and the outbox offers no signal of it: polled.
+        let delivered = try await Poll.until(every: .milliseconds(5)) { try await outbox.status().delivered == 2 }
+        #expect(delivered)
         // While it runs, no second worker may start.
         await #expect(throws: OutboxError.workerBusy(fixture.path)) { try await outbox.drain(sender: sender) }
         worker.cancel()

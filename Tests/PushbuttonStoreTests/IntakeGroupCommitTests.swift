@@ -55,8 +55,9 @@ struct IntakeGroupCommitTests {
                 return answers
             }
         }
-        // The first page's leader waits for the writer; the others wait for the next group.
-        while store.intake.counts.waiting < pages.count - 1 { try await Task.sleep(for: .milliseconds(5)) }
+        // The first page's leader waits for the writer; the others wait for the next group (threads of their own,
+        // blocked in the store, which says nothing when they arrive).
+        await yieldUntil { store.intake.counts.waiting >= pages.count - 1 }
         release.signal()
         try await holder.value
         return try await answers.value

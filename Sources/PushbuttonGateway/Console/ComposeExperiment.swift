@@ -308,17 +308,9 @@ struct ComposeExperiment: Sendable {
                 <div class="button-row">
                 <label for="\(Field.action(index, id))">\
                 \(action.title.resolved(for: locale, fallbackLocale: catalog.defaultLocale)) (\(id)): action</label>
-                <select id="\(Field.action(index, id))" name="\(Field.action(index, id))"\(described(field))>
-                <option value="">The app handles it (no built-in action)</option>
-
-                """
-            for builtin in BuiltinAction.all {
-                html +=
-                    "<option value=\"\(builtin.name)\"\(chosen?.action == builtin.name ? " selected" : "")>"
-                    + "\(builtin.name)</option>\n"
-            }
-            html += """
-                </select>
+                \(ComposePage.builtinActions(
+                    field: Field.action(index, id), chosen: chosen?.action, summaries: false,
+                    described: described(field)))
                 <label for="\(Field.arguments(index, id))">Its arguments (JSON object)</label>
                 <textarea id="\(Field.arguments(index, id))" name="\(Field.arguments(index, id))" rows="2" \
                 spellcheck="false"\(described(field))>\(chosen?.arguments ?? "")</textarea>

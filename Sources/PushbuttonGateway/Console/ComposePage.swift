@@ -89,17 +89,9 @@ enum ComposePage {
                 <h3>\(action.title.resolved(for: form.locale, fallbackLocale: catalog.defaultLocale)) \
                 <span class="traits">(\(id) · \(traits.joined(separator: ", ")))</span></h3>
                 <label for="action.\(id)">Action when tapped</label>
-                <select id="action.\(id)" name="action.\(id)"\(described(ComposeForm.Field.button(id)))>
-                <option value="">The app handles it (no built-in action)</option>
-
-                """
-            for builtin in BuiltinAction.all {
-                html +=
-                    "<option value=\"\(builtin.name)\"\(chosen?.action == builtin.name ? " selected" : "")>"
-                    + "\(builtin.name) — \(builtin.summary)</option>\n"
-            }
-            html += """
-                </select>
+                \(builtinActions(
+                    field: "action.\(id)", chosen: chosen?.action, summaries: true,
+                    described: described(ComposeForm.Field.button(id))))
                 <label for="args.\(id)">Its arguments (JSON object)</label>
                 <textarea id="args.\(id)" name="args.\(id)" rows="2" spellcheck="false" \
                 placeholder="{&quot;url&quot;: &quot;https://api.example.com/…&quot;}"\
@@ -167,6 +159,22 @@ enum ComposePage {
             </form>
             """
         return ConsolePage.html("Compose", section: .compose, session: session, content: html)
+    }
+
+    /// The `<select>` named `field` of the built-in actions a button may run, `chosen` selected; its first option
+    /// is none (the app handles the tap). `summaries` adds what each action does after its name.
+    static func builtinActions(field: String, chosen: String?, summaries: Bool, described: HTML) -> HTML {
+        var html: HTML = """
+            <select id="\(field)" name="\(field)"\(described)>
+            <option value="">The app handles it (no built-in action)</option>
+
+            """
+        for builtin in BuiltinAction.all {
+            let selected: HTML = chosen == builtin.name ? " selected" : ""
+            let summary: HTML = summaries ? " — \(builtin.summary)" : ""
+            html += "<option value=\"\(builtin.name)\"\(selected)>\(builtin.name)\(summary)</option>\n"
+        }
+        return html + "</select>"
     }
 
     /// The preview's frame: how iOS shows the notification, or the placeholder while the form has errors.
