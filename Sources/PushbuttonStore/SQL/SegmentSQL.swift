@@ -1,21 +1,26 @@
 import Foundation
+import Pushbutton
 
-/// A ``Segment`` as an SQL condition on the devices table (aliased `d`), the same text for SQLite and
-/// PostgreSQL, every value bound as a parameter (nothing of the expression is written into the SQL but its
-/// shape). Each leaf is true or false, never NULL (a device without a user or locale is simply not matched),
-/// so `not` is the complement within the app's active devices.
+/// A ``Segment`` as an SQL condition on the devices table (aliased `d`), every value bound as a parameter
+/// (nothing of the expression is written into the SQL but its shape). Each leaf is true or false, never NULL (a
+/// device without a user or locale is simply not matched), so `not` is the complement within the app's active
+/// devices. Every leaf but a tapped category is a test of the device's own row (its tag list, its last taps:
+/// migration 62), so a count is one pass over the active devices with no probe of another table per device.
 struct SegmentSQL {
     /// The condition, with `?` placeholders.
     private(set) var condition = ""
     /// The values of the placeholders, in order.
     private(set) var values: [SQLValue] = []
 
-    /// The app whose devices are selected (the subqueries of tags and taps select within it).
+    /// The app whose devices are selected (the subqueries of tags select within it).
     private let app: SQLValue
+    /// SQLite's `instr` is PostgreSQL's `strpos`.
+    private let dialect: SQLDialect
 
     /// Compiles `segment` for `app`'s devices; `now` dates `last_seen_days` and `tapped`.
-    init(_ segment: Segment, app: String, now: Date) {
+    init(_ segment: Segment, app: String, now: Date, dialect: SQLDialect) {
         self.app = .text(app)
+        self.dialect = dialect
         append(segment, now: now)
     }
 
@@ -39,10 +44,18 @@ struct SegmentSQL {
             append(part, now: now)
             condition += ")"
         case .tag(let tag):
-            // Not correlated: the database reads the tag's tokens once, by the key (app, tag, token), and
-            // probes that set per device (a probe of the tag table per device was 6× a plain count).
-            condition += "d.token IN (SELECT g.token FROM device_tags g WHERE g.app = ? AND g.tag = ?)"
-            values += [app, .text(tag)]
+            if let quoted = Self.plainJSONString(tag) {
+                // In the device's own tag list (compact JSON, as register and updateTags write it): a quote
+                // right after `[` or `,` starts an element, and a tag with no quote or backslash of its own, not
+                // starting with `,` or `]`, is then matched whole (see plainJSONString).
+                let find = dialect == .postgres ? "strpos" : "instr"
+                condition += "(\(find)(d.tags, ?) > 0 OR \(find)(d.tags, ?) > 0)"
+                values += [.text("[" + quoted), .text("," + quoted)]
+            } else {
+                // Any other tag by its index, a set read once and probed per device.
+                condition += "d.token IN (SELECT g.token FROM device_tags g WHERE g.app = ? AND g.tag = ?)"
+                values += [app, .text(tag)]
+            }
         case .user(let user):
             condition += "(d.user_id IS NOT NULL AND d.user_id = ?)"
             values.append(.text(user))
@@ -71,23 +84,25 @@ struct SegmentSQL {
             condition += Self.operatorText(comparison) + " ?)"
             values.append(.integer(version))
         case .lastSeenDays(let days):
-            // Seen: its registration (or another change it made), or a tap it reported.
+            // Seen: its registration (or another change it made), or a tap it reported (its last, kept by the
+            // tap log's trigger).
             let since = SQLValue.real(now.timeIntervalSince1970 - Double(days) * 86_400)
-            condition +=
-                "(d.updated_at >= ? OR d.token IN (SELECT s.token FROM tap_events s WHERE s.app = ?"
-                + " AND s.received_at >= ?))"
-            values += [since, app, since]
+            condition += "(d.updated_at >= ? OR (d.last_tap_at IS NOT NULL AND d.last_tap_at >= ?))"
+            values += [since, since]
         case .tapped(let category, let withinDays):
             let since = SQLValue.real(now.timeIntervalSince1970 - Double(withinDays) * 86_400)
-            condition +=
-                "d.token IN (SELECT s.token FROM tap_events s WHERE s.app = ?"
-                + " AND s.response = 'button' AND s.received_at >= ?"
-            values += [app, since]
-            if let category {
-                condition += " AND s.category = ?"
-                values.append(.text(category))
+            guard let category else {
+                condition += "(d.last_button_at IS NOT NULL AND d.last_button_at >= ?)"
+                values.append(since)
+                return
             }
-            condition += ")"
+            // The tap log by the device's key, only for a device whose last button tap is recent enough: a set
+            // of every tapping device was read per device once it outgrew PostgreSQL's work_mem.
+            condition +=
+                "(d.last_button_at IS NOT NULL AND d.last_button_at >= ? AND EXISTS (SELECT 1 FROM tap_events s"
+                + " WHERE s.app = d.app"
+                + " AND s.token = d.token AND s.received_at >= ? AND s.response = 'button' AND s.category = ?))"
+            values += [since, since, .text(category)]
         }
     }
 
@@ -106,6 +121,16 @@ struct SegmentSQL {
             return [locale, "zh-" + (script == "hant" ? "Hant" : "Hans") + "-" + region]
         }
         return [locale]
+    }
+
+    /// `tag` as a JSON string (quoted) when a match of `[` or `,` and it in a compact JSON array of strings can
+    /// only be an element equal to it: nothing in it escaped (so no quote ends it early and no backslash makes
+    /// its closing quote part of a longer string), not empty, and not starting with `,` or `]` (what follows an
+    /// element's closing quote). Otherwise nil.
+    static func plainJSONString(_ tag: String) -> String? {
+        let quoted = String(decoding: JSONWriter.compact(.string(tag)), as: UTF8.self)
+        guard quoted == "\"" + tag + "\"", let first = tag.first, first != ",", first != "]" else { return nil }
+        return quoted
     }
 
     /// The regions each Chinese script is the likely one of (CLDR likely subtags).
