@@ -21,7 +21,7 @@ let now = Date()
 /// The process's CPU time so far, user and system, in milliseconds.
 func cpuMilliseconds() -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_SELF, &usage)
+    getrusage(RUSAGE_SELF.rawValue, &usage)
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
         + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
 }

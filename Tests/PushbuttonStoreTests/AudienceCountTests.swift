@@ -185,23 +185,8 @@ struct AudienceCountTests {
     func lastTapsAreFilledByTheMigrationAndKeptByTheTrigger(_ backend: StoreBackend) async throws {
         let before = StoreMigrations.migrations.count - 1
         #expect(StoreMigrations.migrations[before].name == "62-audience-count")
-        func token(_ number: Int) -> String { String(format: "%064x", number) }
-        func populate(_ connection: any SQLConnection) throws {
-            for number in 1...3 {
-                try connection.query(
-                    """
-                    INSERT INTO devices (app, token, environment, tags, registered_at, updated_at, active)
-                    VALUES ('chat', ?, 'production', '[]', ?, ?, 1)
-                    """, [.text(token(number)), .real(1), .real(1)])
-            }
-            // Device 1 tapped a button 2 days ago and was seen (a dismissal) 1 day ago; device 2 only dismissed.
-            for (event, number, response, days) in [
-                ("e1", 1, "button", 2.0), ("e2", 1, "dismiss", 1), ("e3", 2, "dismiss", 3),
-            ] {
-                try Self.insertTap(connection, event: event, token: token(number), response: response, days: days)
-            }
-        }
-        let (store, connection) = try await Blocking.run { () throws -> (SQLGatewayStore, any SQLConnection) in
+        let token = Self.migrationToken
+        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
             switch backend {
             case .sqlite:
                 let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -210,16 +195,18 @@ struct AudienceCountTests {
                 let path = directory.appendingPathComponent("gateway.db").path
                 let old = try SQLiteConnection(path: path)
                 try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: before)
-                try populate(old)
-                return (try SQLGatewayStore.sqlite(path: path, now: Self.t0), old)
+                try Self.populate(old)
+                return (try SQLGatewayStore.sqlite(path: path, now: Self.t0), path)
             case .postgres:
                 let url = try TestPostgres.shared.freshDatabase()
                 let old = try PostgresConnection(url: url)
                 try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: before)
-                try populate(old)
-                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0), old)
+                try Self.populate(old)
+                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0), url)
             }
         }
+        let connection: any SQLConnection =
+            backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
         func count(_ segment: Segment) throws -> Int {
             try store.countDevices(app: "chat", segment: segment, now: Self.t0)
         }
@@ -235,6 +222,25 @@ struct AudienceCountTests {
         #expect(try count(.tapped(category: "order", withinDays: 7)) == 2)
         #expect(try count(.lastSeenDays(1)) == 2)
         #expect(try count(.not(.tapped(category: nil, withinDays: 7))) == 1)
+    }
+
+    static func migrationToken(_ number: Int) -> String { String(format: "%064x", number) }
+
+    /// Three devices of `chat` as a store before migration 62 holds them, and their taps.
+    static func populate(_ connection: any SQLConnection) throws {
+        for number in 1...3 {
+            try connection.query(
+                """
+                INSERT INTO devices (app, token, environment, tags, registered_at, updated_at, active)
+                VALUES ('chat', ?, 'production', '[]', ?, ?, 1)
+                """, [.text(migrationToken(number)), .real(1), .real(1)])
+        }
+        // Device 1 tapped a button 2 days ago and was seen (a dismissal) 1 day ago; device 2 only dismissed.
+        for (event, number, response, days) in [
+            ("e1", 1, "button", 2.0), ("e2", 1, "dismiss", 1), ("e3", 2, "dismiss", 3),
+        ] {
+            try insertTap(connection, event: event, token: migrationToken(number), response: response, days: days)
+        }
     }
 
     static func insertTap(
