@@ -4,7 +4,9 @@ import PushbuttonStore
 // Audience counts (issue 35): `POST /v1/apps/{app}/audience/count`'s store call on DEVICES devices, beside the
 // floor (a plain count of the app's active devices), rounds alternating floor and segment, on the store given:
 //   AudienceBenchmark sqlite:PATH|postgres://… [DEVICES] [ROUNDS]
-// Prints each segment's median, min and max milliseconds and its ratio to the floor's median.
+// Prints each segment's median, min and max milliseconds and its ratio to the floor's median; on SQLite (queried in
+// this process) also the median CPU time, user and system, which a loaded machine does not inflate as it does the
+// wall time.
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
     FileHandle.standardError.write(
@@ -16,44 +18,76 @@ let devices = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
 let rounds = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
 let now = Date()
 
-func milliseconds(_ body: () throws -> Int) rethrows -> (Double, Int) {
+/// The process's CPU time so far, user and system, in milliseconds.
+func cpuMilliseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+}
+
+/// `body`'s wall time and CPU time in milliseconds, and its result.
+func milliseconds(_ body: () throws -> Int) rethrows -> (Double, Double, Int) {
     let start = ContinuousClock.now
+    let cpu = cpuMilliseconds()
     let result = try body()
     let elapsed = ContinuousClock.now - start
-    return (Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15, result)
+    return (
+        Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+        cpuMilliseconds() - cpu, result
+    )
 }
+let inProcess = location.hasPrefix("sqlite:")
 
 do {
     let store =
         location.hasPrefix("sqlite:")
         ? try SQLGatewayStore.sqlite(path: String(location.dropFirst(7)))
         : try SQLGatewayStore.postgres(url: location, connections: 2)
-    let (made, _) = try milliseconds {
+    let (made, _, _) = try milliseconds {
         try store.makeBenchmarkDevices(app: "bench", count: devices, now: now)
         return 0
     }
     print("\(location.hasPrefix("sqlite:") ? "SQLite" : "PostgreSQL"): \(devices) devices made in \(Int(made)) ms")
     let v21 = AppVersionNumber.parse("2.1")!
+    // Every leaf kind, tags common and rare, and the connectives (the data: makeBenchmarkDevices).
     let segments: [(String, Segment)] = [
-        ("tag beta", .tag("beta")),
+        ("tag newsletter (45%)", .tag("newsletter")),
+        ("tag beta (10%)", .tag("beta")),
+        ("tag vip (1%)", .tag("vip")),
+        ("user u-4242", .user("u-4242")),
         ("locale fr", .locale("fr")),
+        ("locale zh-Hant", .locale("zh-Hant")),
         ("app_version >=2.1", .appVersion(.greaterOrEqual, version: v21)),
         ("time_zone Europe/Paris", .timeZone("Europe/Paris")),
         ("last_seen_days 30", .lastSeenDays(30)),
         ("tapped order 7d", .tapped(category: "order", withinDays: 7)),
+        ("tapped any 30d", .tapped(category: nil, withinDays: 30)),
+        ("vip or ja", .or([.tag("vip"), .locale("ja")])),
+        ("not newsletter", .not(.tag("newsletter"))),
         ("beta and fr and not <2.1", .and([.tag("beta"), .locale("fr"), .not(.appVersion(.less, version: v21))])),
+        (
+            "premium, seen 30d, not tapped",
+            .and([.tag("premium"), .lastSeenDays(30), .not(.tapped(category: nil, withinDays: 30))])
+        ),
     ]
     var floor: [Double] = []
+    var floorCPU: [Double] = []
     var times = Array(repeating: [Double](), count: segments.count)
+    var cpus = Array(repeating: [Double](), count: segments.count)
     var counts = Array(repeating: 0, count: segments.count)
     var all = 0
     for _ in 0..<rounds {
-        let (time, count) = try milliseconds { try store.countActiveDevices(app: "bench") }
+        let (time, cpu, count) = try milliseconds { try store.countActiveDevices(app: "bench") }
         floor.append(time)
+        floorCPU.append(cpu)
         all = count
         for (index, (_, segment)) in segments.enumerated() {
-            let (time, count) = try milliseconds { try store.countDevices(app: "bench", segment: segment, now: now) }
+            let (time, cpu, count) = try milliseconds {
+                try store.countDevices(app: "bench", segment: segment, now: now)
+            }
             times[index].append(time)
+            cpus[index].append(cpu)
             counts[index] = count
         }
     }
@@ -62,17 +96,20 @@ do {
     func row(_ name: String, _ devices: String, _ values: [String]) {
         let cells = [devices] + values
         print(
-            "  " + name.padding(toLength: 28, withPad: " ", startingAt: 0)
+            "  " + name.padding(toLength: 32, withPad: " ", startingAt: 0)
                 + cells.map { String(repeating: " ", count: max(0, 10 - $0.count)) + $0 }.joined())
     }
     func ms(_ value: Double) -> String { String(format: "%.1f", value) }
-    row("query", "devices", ["median ms", "min", "max", "÷ floor"])
-    row("floor: count(*) active", "\(all)", [ms(base), ms(floor.min()!), ms(floor.max()!), "1.00"])
+    row("query", "devices", ["median ms", "min", "max", "÷ floor"] + (inProcess ? ["cpu ms"] : []))
+    row(
+        "floor: count(*) active", "\(all)",
+        [ms(base), ms(floor.min()!), ms(floor.max()!), "1.00"] + (inProcess ? [ms(median(floorCPU))] : []))
     for (index, (name, _)) in segments.enumerated() {
         let values = times[index]
         row(
             name, "\(counts[index])",
-            [ms(median(values)), ms(values.min()!), ms(values.max()!), String(format: "%.2f", median(values) / base)])
+            [ms(median(values)), ms(values.min()!), ms(values.max()!), String(format: "%.2f", median(values) / base)]
+                + (inProcess ? [ms(median(cpus[index]))] : []))
     }
 } catch {
     FileHandle.standardError.write(Data("AudienceBenchmark: \(error)\n".utf8))

@@ -8,7 +8,8 @@ enum SQLDialect: Sendable {
     case postgres
 
     /// Fills a migration's `{ID}` (an auto-numbered key), `{KEY}` (an integer key given by the row), `{BLOB}`
-    /// and `{REAL}` types, and keeps `{POSTGRES: …}` (SQL only PostgreSQL runs) for PostgreSQL only.
+    /// and `{REAL}` types, and keeps `{POSTGRES: …}` (SQL only PostgreSQL runs) for PostgreSQL only and
+    /// `{SQLITE: …}` for SQLite only (neither may contain a `}`).
     func render(_ sql: String) -> String {
         let (id, key, blob, real) =
             self == .sqlite
@@ -17,7 +18,10 @@ enum SQLDialect: Sendable {
         return sql.replacingOccurrences(of: "{ID}", with: id).replacingOccurrences(of: "{KEY}", with: key)
             .replacingOccurrences(of: "{BLOB}", with: blob).replacingOccurrences(of: "{REAL}", with: real)
             .replacingOccurrences(
-                of: #"\{POSTGRES: ([^}]*)\}"#, with: self == .postgres ? "$1" : "", options: .regularExpression)
+                of: #"\{POSTGRES: ([^}]*)\}"#, with: self == .postgres ? "$1" : "", options: .regularExpression
+            )
+            .replacingOccurrences(
+                of: #"\{SQLITE: ([^}]*)\}"#, with: self == .sqlite ? "$1" : "", options: .regularExpression)
     }
 
     /// Appended to a `SELECT` of one row that a transaction then changes things under: PostgreSQL locks the

@@ -2,15 +2,29 @@ import Foundation
 
 /// Segments in SQL (``SegmentSQL``): counts and keyset pages of the devices they reach, and saved segments.
 extension SQLGatewayStore: SegmentStore {
-    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition.
+    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition, on SQLite over
+    /// the index of the active devices' segment columns alone (migration 62; its planner otherwise took a
+    /// leaf's own index, then the table for the rest, row by row: 4× slower for a version range), unless the
+    /// devices must be of one user (the user's index finds their few).
     public func countDevices(app: String, segment: Segment, now: Date) throws(StoreError) -> Int {
-        let compiled = SegmentSQL(segment, app: app, now: now)
+        let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
+        let devices =
+            dialect == .sqlite && !Self.namesOneUser(segment) ? "devices d INDEXED BY devices_audience" : "devices d"
         return try read { connection throws(StoreError) in
             Int(
                 try connection.query(
-                    "SELECT COUNT(*) FROM devices d WHERE d.app = ? AND d.active = 1 AND " + compiled.condition,
+                    "SELECT COUNT(*) FROM \(devices) WHERE d.app = ? AND d.active = 1 AND " + compiled.condition,
                     [.text(app)] + compiled.values
                 ).first?[0].integer ?? 0)
+        }
+    }
+
+    /// Whether every device `segment` reaches is of a user it names (a `user` leaf, alone or in an `and`).
+    static func namesOneUser(_ segment: Segment) -> Bool {
+        switch segment {
+        case .user: true
+        case .and(let parts): parts.contains(where: namesOneUser)
+        default: false
         }
     }
 
@@ -18,7 +32,7 @@ extension SQLGatewayStore: SegmentStore {
     public func devices(app: String, segment: Segment, now: Date, after: String?, limit: Int) throws(StoreError)
         -> [(token: String, locale: String?)]
     {
-        let compiled = SegmentSQL(segment, app: app, now: now)
+        let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
         return try read { connection throws(StoreError) in
             try connection.query(
                 "SELECT d.token, d.locale FROM devices d WHERE d.app = ? AND d.active = 1 AND d.token > ? AND "

@@ -1,9 +1,11 @@
 import Foundation
+import Pushbutton
 
-/// A ``Segment`` as an SQL condition on the devices table (aliased `d`), the same text for SQLite and
-/// PostgreSQL, every value bound as a parameter (nothing of the expression is written into the SQL but its
-/// shape). Each leaf is true or false, never NULL (a device without a user or locale is simply not matched),
-/// so `not` is the complement within the app's active devices.
+/// A ``Segment`` as an SQL condition on the devices table (aliased `d`), every value bound as a parameter
+/// (nothing of the expression is written into the SQL but its shape). Each leaf is true or false, never NULL (a
+/// device without a user or locale is simply not matched), so `not` is the complement within the app's active
+/// devices. Every leaf but a tapped category is a test of the device's own row (its tag list, its last taps:
+/// migration 62), so a count is one pass over the active devices with no probe of another table per device.
 struct SegmentSQL {
     /// The condition, with `?` placeholders.
     private(set) var condition = ""
@@ -12,10 +14,13 @@ struct SegmentSQL {
 
     /// The app whose devices are selected (the subqueries of tags and taps select within it).
     private let app: SQLValue
+    /// SQLite's `instr` is PostgreSQL's `strpos`.
+    private let dialect: SQLDialect
 
     /// Compiles `segment` for `app`'s devices; `now` dates `last_seen_days` and `tapped`.
-    init(_ segment: Segment, app: String, now: Date) {
+    init(_ segment: Segment, app: String, now: Date, dialect: SQLDialect) {
         self.app = .text(app)
+        self.dialect = dialect
         append(segment, now: now)
     }
 
@@ -39,27 +44,41 @@ struct SegmentSQL {
             append(part, now: now)
             condition += ")"
         case .tag(let tag):
-            // Not correlated: the database reads the tag's tokens once, by the key (app, tag, token), and
-            // probes that set per device (a probe of the tag table per device was 6× a plain count).
-            condition += "d.token IN (SELECT g.token FROM device_tags g WHERE g.app = ? AND g.tag = ?)"
-            values += [app, .text(tag)]
+            if let quoted = Self.plainJSONString(tag) {
+                // In the device's own tag list (compact JSON, as register and updateTags write it): a quote
+                // right after `[` or `,` starts an element, and a tag with no quote or backslash of its own, not
+                // starting with `,` or `]`, is then matched whole (see plainJSONString).
+                let find = dialect == .postgres ? "strpos" : "instr"
+                condition += "(\(find)(d.tags, ?) > 0 OR \(find)(d.tags, ?) > 0)"
+                values += [.text("[" + quoted), .text("," + quoted)]
+            } else {
+                // Any other tag by its index, a set read once and probed per device.
+                condition += "d.token IN (SELECT g.token FROM device_tags g WHERE g.app = ? AND g.tag = ?)"
+                values += [app, .text(tag)]
+            }
         case .user(let user):
             condition += "(d.user_id IS NOT NULL AND d.user_id = ?)"
             values.append(.text(user))
         case .locale(let locale):
             // Registered as the device says it: `fr-CA` (preferred languages) or `fr_CA` (Locale identifiers).
-            condition += "(d.locale IS NOT NULL AND ("
-            for (index, form) in Self.chineseForms(of: locale).enumerated() {
+            // One `IN` for the whole spellings and one per length of prefix (a comparison each was 16 for
+            // `zh-Hant`, 4× the cost of a plain count).
+            var whole: [String] = []
+            var prefixes: [Int: [String]] = [:]
+            for form in Self.chineseForms(of: locale) {
                 let dashed = form.replacingOccurrences(of: "_", with: "-")
                 let underscored = form.replacingOccurrences(of: "-", with: "_")
-                if index > 0 { condition += " OR " }
-                condition +=
-                    "d.locale = ? OR d.locale = ? OR substr(d.locale, 1, ?) = ? OR substr(d.locale, 1, ?) = ?"
-                let prefix = Int64(dashed.utf8.count + 1)
-                values += [
-                    .text(dashed), .text(underscored), .integer(prefix), .text(dashed + "-"), .integer(prefix),
-                    .text(underscored + "_"),
-                ]
+                for spelling in [dashed, underscored] where !whole.contains(spelling) { whole.append(spelling) }
+                let length = dashed.utf8.count + 1
+                for prefix in [dashed + "-", underscored + "_"] where !prefixes[length, default: []].contains(prefix) {
+                    prefixes[length, default: []].append(prefix)
+                }
+            }
+            condition += "(d.locale IS NOT NULL AND (d.locale IN (" + Self.placeholders(whole.count) + ")"
+            values += whole.map { .text($0) }
+            for (length, spellings) in prefixes.sorted(by: { $0.key < $1.key }) {
+                condition += " OR substr(d.locale, 1, ?) IN (" + Self.placeholders(spellings.count) + ")"
+                values += [.integer(Int64(length))] + spellings.map { .text($0) }
             }
             condition += "))"
         case .timeZone(let zone):
@@ -71,23 +90,33 @@ struct SegmentSQL {
             condition += Self.operatorText(comparison) + " ?)"
             values.append(.integer(version))
         case .lastSeenDays(let days):
-            // Seen: its registration (or another change it made), or a tap it reported.
+            // Seen: its registration (or another change it made), or a tap it reported (its last, kept by the
+            // tap log's trigger).
             let since = SQLValue.real(now.timeIntervalSince1970 - Double(days) * 86_400)
-            condition +=
-                "(d.updated_at >= ? OR d.token IN (SELECT s.token FROM tap_events s WHERE s.app = ?"
-                + " AND s.received_at >= ?))"
-            values += [since, app, since]
+            condition += "(d.updated_at >= ? OR (d.last_tap_at IS NOT NULL AND d.last_tap_at >= ?))"
+            values += [since, since]
         case .tapped(let category, let withinDays):
             let since = SQLValue.real(now.timeIntervalSince1970 - Double(withinDays) * 86_400)
-            condition +=
-                "d.token IN (SELECT s.token FROM tap_events s WHERE s.app = ?"
-                + " AND s.response = 'button' AND s.received_at >= ?"
-            values += [app, since]
-            if let category {
-                condition += " AND s.category = ?"
-                values.append(.text(category))
+            guard let category else {
+                condition += "(d.last_button_at IS NOT NULL AND d.last_button_at >= ?)"
+                values.append(since)
+                return
             }
-            condition += ")"
+            // Only for a device whose last button tap is recent enough, the tap log: on SQLite the category's
+            // tapping devices read once (tap_events_tapped) and probed; on PostgreSQL by the device's key, as such
+            // a set outgrowing work_mem was read again per device (over a minute for a million devices).
+            condition += "(d.last_button_at IS NOT NULL AND d.last_button_at >= ? AND "
+            if dialect == .postgres {
+                condition +=
+                    "EXISTS (SELECT 1 FROM tap_events s WHERE s.app = d.app AND s.token = d.token"
+                    + " AND s.received_at >= ? AND s.response = 'button' AND s.category = ?))"
+                values += [since, since, .text(category)]
+            } else {
+                condition +=
+                    "d.token IN (SELECT s.token FROM tap_events s WHERE s.app = ? AND s.response = 'button'"
+                    + " AND s.category = ? AND s.received_at >= ?))"
+                values += [since, app, .text(category), since]
+            }
         }
     }
 
@@ -106,6 +135,21 @@ struct SegmentSQL {
             return [locale, "zh-" + (script == "hant" ? "Hant" : "Hans") + "-" + region]
         }
         return [locale]
+    }
+
+    /// `tag` as a JSON string (quoted) when a match of `[` or `,` and it in a compact JSON array of strings can
+    /// only be an element equal to it: nothing in it escaped (so no quote ends it early and no backslash makes
+    /// its closing quote part of a longer string), not empty, and not starting with `,` or `]` (what follows an
+    /// element's closing quote). Otherwise nil.
+    static func plainJSONString(_ tag: String) -> String? {
+        let quoted = String(decoding: JSONWriter.compact(.string(tag)), as: UTF8.self)
+        guard quoted == "\"" + tag + "\"", let first = tag.first, first != ",", first != "]" else { return nil }
+        return quoted
+    }
+
+    /// `count` comma-separated placeholders.
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// The regions each Chinese script is the likely one of (CLDR likely subtags).

@@ -347,6 +347,7 @@ enum StoreMigrations {
             );
             """
         ),
+        AudienceSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
