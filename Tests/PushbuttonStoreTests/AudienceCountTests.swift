@@ -183,8 +183,7 @@ struct AudienceCountTests {
     /// them from then on, for a tap inserted as a process of the previous version does (no word of the columns).
     @Test(arguments: StoreBackend.allCases)
     func lastTapsAreFilledByTheMigrationAndKeptByTheTrigger(_ backend: StoreBackend) async throws {
-        let before = StoreMigrations.migrations.count - 1
-        #expect(StoreMigrations.migrations[before].name == "62-audience-count")
+        let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == "62-audience-count" })
         let token = Self.migrationToken
         let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
             switch backend {
