@@ -214,12 +214,12 @@ ip netns exec "$NS" iptables -A OUTPUT -p tcp -d 10.78.0.1 --dport "$APNS_RELAY"
 ip netns exec "$NS" iptables -A INPUT -p tcp -s 10.78.0.1 --sport "$APNS_RELAY" -j DROP
 sleep "$APNS_CUT_SECONDS"
 circuit=$(metric "$A_URL" pushbutton_apns_circuit_open)
+APNS_CUT_A_DURING=$(($(a_sent) - a_before))  # before the heal: what A finished while cut (outcomes it could record)
 ip netns exec "$NS" iptables -D OUTPUT -p tcp -d 10.78.0.1 --dport "$APNS_RELAY" -j DROP
 ip netns exec "$NS" iptables -D INPUT -p tcp -s 10.78.0.1 --sport "$APNS_RELAY" -j DROP
 healed_at=$(date +%s.%N)
 healed_done=$(finished)
 APNS_CUT_PROGRESS=$((healed_done - cut_done))
-APNS_CUT_A_DURING=$(($(a_sent) - a_before))
 echo "chaos: apnscut: healed after ${APNS_CUT_SECONDS}s at $healed_done of $APNS_CUT_RECIPIENTS finished ($APNS_CUT_PROGRESS during the cut, $APNS_CUT_A_DURING of them by A; A's circuit open at the heal: $circuit)"
 wait_finished "$APNS_CUT_RECIPIENTS"
 APNS_CUT_RECOVERY=$(python3 -c "import time; print(f'{time.time() - $healed_at:.1f}')")
