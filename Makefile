@@ -107,9 +107,10 @@ api-fuzz: build
 	@scripts/api-fuzz.sh .build/api-fuzz
 
 # Network faults (root: ip netns, veth, iptables): 1 ms to PostgreSQL and 30 ms to APNs throughout (a delaying relay,
-# scripts/delay_relay.py), then three campaigns shared by gateway B and gateway A in a namespace: delays only, 5% packet
-# loss on A's links, A cut from PostgreSQL for 20 s. Every recipient must end with one final outcome and the mock's
-# repeats stay within the refused late outcomes (scripts/chaos-network.sh; 40–57 s).
+# scripts/delay_relay.py), then four campaigns shared by gateway B and gateway A in a namespace: delays only, 5% packet
+# loss on A's links, A cut from PostgreSQL for 20 s, A's link to APNs black-holed for 20 s. Every recipient must end
+# with one final outcome, none failed, and the mock's repeats stay within the refused late outcomes (and, where APNs
+# was cut, the inconclusive attempts) (scripts/chaos-network.sh; 72–103 s at load 4–15, 172 s at load 19–25).
 chaos: build
 	python3 -m unittest -q scripts/test_delay_relay.py
 	@scripts/chaos-network.sh .build/chaos

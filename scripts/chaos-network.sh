@@ -4,14 +4,19 @@
 # through a relay that holds each chunk 1 ms and the mock through one that holds each chunk 30 ms, in both
 # directions (scripts/delay_relay.py: this kernel has no sch_netem, fq, fq_codel or cake; tbf exists but only caps a
 # rate, so its queueing delay would follow the load, not a fixed latency; the relay delays per chunk at the
-# application layer, not per packet). Three campaigns, one after the other, with those delays:
+# application layer, not per packet). Four campaigns, one after the other, with those delays:
 #   delay      nothing else;
 #   loss       iptables' statistic match drops 5% of the packets between A and both relays, each way;
 #   partition  A's packets to PostgreSQL are black-holed (a drop, not a refusal) for PARTITION_SECONDS mid-campaign,
-#              then healed.
-# Checks: each campaign's recipients are all stored, each with one final outcome, each apns-id reached the mock,
-# and the mock's repeats of an apns-id stay within the outcomes refused for a lease that had passed on (what the
-# docs bound). One summary line per scenario. Needs root, ip netns and iptables.
+#              then healed;
+#   apnscut    A's packets to and from the APNs relay are black-holed for APNS_CUT_SECONDS mid-campaign, then
+#              healed: A's requests under way time out (the packets are held, not lost, so they may reach the mock
+#              when the link heals), its new connections cannot be made (its circuit holds the queue), B sends on.
+# Checks: each campaign's recipients are all stored, each with one final outcome, none failed, each apns-id reached
+# the mock; the mock's repeats of an apns-id stay within the outcomes refused for a lease that had passed on, and,
+# where A's link to APNs was cut, within those and the attempts that did not settle their recipient (timed out,
+# lost with their connection: pushbutton_apns_attempts_inconclusive_total) — what the docs bound. One summary line
+# per scenario. Needs root, ip netns and iptables.
 set -euo pipefail
 BIN=${BIN:-$PWD/.build/debug/pushbutton}
 SCRIPTS=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +26,8 @@ DELAY_RECIPIENTS=${CHAOS_DELAY_RECIPIENTS:-5000}
 LOSS_RECIPIENTS=${CHAOS_LOSS_RECIPIENTS:-10000}
 RECIPIENTS=${CHAOS_RECIPIENTS:-20000}
 PARTITION_SECONDS=${PARTITION_SECONDS:-20}
+APNS_CUT_RECIPIENTS=${CHAOS_APNS_CUT_RECIPIENTS:-20000}
+APNS_CUT_SECONDS=${APNS_CUT_SECONDS:-20}
 LOSS=${CHAOS_LOSS:-0.05}
 DB_DELAY_MS=${CHAOS_DB_DELAY_MS:-1}
 APNS_DELAY_MS=${CHAOS_APNS_DELAY_MS:-30}
@@ -108,6 +115,7 @@ metric() { # URL NAME: the family's sum over its labels
   curl -s --max-time 5 -H "$AUTH" "$1/metrics" | awk -v name="$2" '$1 == name || index($1, name "{") == 1 { n += $2 } END { print n + 0 }'
 }
 late_total() { echo $(($(metric "$A_URL" pushbutton_late_outcomes_refused_total) + $(metric "$URL" pushbutton_late_outcomes_refused_total))); }
+inconclusive_total() { echo $(($(metric "$A_URL" pushbutton_apns_attempts_inconclusive_total) + $(metric "$URL" pushbutton_apns_attempts_inconclusive_total))); }
 finished() { sql "SELECT count(*) FROM deliveries WHERE notification_id = '$CAMPAIGN' AND state IN ('delivered','rejected','failed')"; }
 page() { for i in $(seq "$1" "$2"); do printf '{"token":"%064x"}\n' "$i"; done; }
 # Tokens differ between campaigns (FIRST_TOKEN), so a repeat in the mock's record belongs to one campaign; the
@@ -133,9 +141,9 @@ wait_finished() { # RECIPIENTS: waits (at most 300 s) for every recipient's fina
 # Per scenario: its campaign, recipients, time, A's share and the refused late outcomes counted from its start to
 # the next one's (a late outcome lands when A's stalled connection carries again, possibly after the campaign).
 SCENARIOS=()
-declare -A SC_CAMPAIGN SC_RECIPIENTS SC_ELAPSED SC_A_SENT SC_LATE_FROM
+declare -A SC_CAMPAIGN SC_RECIPIENTS SC_ELAPSED SC_A_SENT SC_LATE_FROM SC_INCONCLUSIVE_FROM
 a_sent() { metric "$A_URL" pushbutton_notifications_sent_total; }
-begin() { SC_LATE_FROM[$1]=$(late_total); SC_A_FROM=$(a_sent); SCENARIOS+=("$1"); }
+begin() { SC_LATE_FROM[$1]=$(late_total); SC_INCONCLUSIVE_FROM[$1]=$(inconclusive_total); SC_A_FROM=$(a_sent); SCENARIOS+=("$1"); }
 end() { SC_CAMPAIGN[$1]=$CAMPAIGN; SC_RECIPIENTS[$1]=$2; SC_ELAPSED[$1]=$ELAPSED; SC_A_SENT[$1]=$(($(a_sent) - SC_A_FROM)); }
 
 # 1. The delays alone.
@@ -184,8 +192,44 @@ end partition "$RECIPIENTS"
 # outcomes are refused, since B took the leases over and recorded its own.
 late_from=${SC_LATE_FROM[partition]}
 for _ in $(seq 300); do [ "$(late_total)" -gt "$late_from" ] && break; sleep 0.3; done
-LATE_END=$(late_total)
+# Then until they stop coming (each of A's workers' batches may land on its own), so the next scenario's count of
+# refused outcomes is its own.
+settled=$(late_total)
+for _ in $(seq 20); do sleep 1; now_late=$(late_total); [ "$now_late" -eq "$settled" ] && break; settled=$now_late; done
 echo "chaos: A's /readyz after the partition: $(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$A_URL/readyz")"
+
+# 4. The delays and A's link to APNs black-holed mid-campaign (both ways: a dead path, not a refusal). A's requests
+# under way get no answer and time out (workers.apnsTimeoutSeconds, 10 s); a new connection cannot be made, so its
+# tries are not attempts and A's circuit holds its queue; its leases are renewed meanwhile (PostgreSQL is reachable)
+# or, given back, taken by B, which sends on. When the link heals, the bytes held in A's sockets reach the mock:
+# a request that timed out and was sent again can be accepted twice, which only an inconclusive attempt allows.
+begin apnscut
+campaign apnscut "$APNS_CUT_RECIPIENTS" 3000001
+while [ "$(finished)" -lt $((APNS_CUT_RECIPIENTS * 3 / 10)) ]; do sleep 0.2; done
+cut_done=$(finished)
+a_before=$(a_sent)
+cut_at=$(date +%s.%N)
+echo "chaos: apnscut: cut A from APNs at $cut_done of $APNS_CUT_RECIPIENTS finished"
+ip netns exec "$NS" iptables -A OUTPUT -p tcp -d 10.78.0.1 --dport "$APNS_RELAY" -j DROP
+ip netns exec "$NS" iptables -A INPUT -p tcp -s 10.78.0.1 --sport "$APNS_RELAY" -j DROP
+sleep "$APNS_CUT_SECONDS"
+circuit=$(metric "$A_URL" pushbutton_apns_circuit_open)
+APNS_CUT_A_DURING=$(($(a_sent) - a_before))  # before the heal: what A finished while cut (outcomes it could record)
+ip netns exec "$NS" iptables -D OUTPUT -p tcp -d 10.78.0.1 --dport "$APNS_RELAY" -j DROP
+ip netns exec "$NS" iptables -D INPUT -p tcp -s 10.78.0.1 --sport "$APNS_RELAY" -j DROP
+healed_at=$(date +%s.%N)
+healed_done=$(finished)
+APNS_CUT_PROGRESS=$((healed_done - cut_done))
+echo "chaos: apnscut: healed after ${APNS_CUT_SECONDS}s at $healed_done of $APNS_CUT_RECIPIENTS finished ($APNS_CUT_PROGRESS during the cut, $APNS_CUT_A_DURING of them by A; A's circuit open at the heal: $circuit)"
+wait_finished "$APNS_CUT_RECIPIENTS"
+APNS_CUT_RECOVERY=$(python3 -c "import time; print(f'{time.time() - $healed_at:.1f}')")
+echo "chaos: apnscut: all finished ${APNS_CUT_RECOVERY}s after the heal ($(python3 -c "import time; print(f'{time.time() - $cut_at:.1f}')")s after the cut)"
+end apnscut "$APNS_CUT_RECIPIENTS"
+# The bytes A's sockets held reach the mock within TCP's retransmission backoff after the heal (a few seconds):
+# its record is read once the mock stops, after the gateways.
+sleep 3
+LATE_END=$(late_total)
+INCONCLUSIVE_END=$(inconclusive_total)
 
 # The gateways stop first, so they do not log the relays going away.
 kill "$A_PID" "$B_PID"; wait "$A_PID" "$B_PID" 2>/dev/null || true; A_PID=; B_PID=
@@ -210,29 +254,42 @@ for body, c in ids.items():
 PY
 status=0
 repeats_total=0
-late_total_all=$((LATE_END - ${SC_LATE_FROM[delay]}))
 for i in "${!SCENARIOS[@]}"; do
   s=${SCENARIOS[$i]}
   CAMPAIGN=${SC_CAMPAIGN[$s]}; n=${SC_RECIPIENTS[$s]}
   next=${SCENARIOS[$((i + 1))]:-}
   if [ -n "$next" ]; then late=$((SC_LATE_FROM[$next] - SC_LATE_FROM[$s])); else late=$((LATE_END - SC_LATE_FROM[$s])); fi
+  if [ -n "$next" ]; then inconclusive=$((SC_INCONCLUSIVE_FROM[$next] - SC_INCONCLUSIVE_FROM[$s])); else inconclusive=$((INCONCLUSIVE_END - SC_INCONCLUSIVE_FROM[$s])); fi
   stored=$(sql "SELECT count(*) FROM deliveries WHERE notification_id = '$CAMPAIGN'")
+  failed=$(sql "SELECT count(*) FROM deliveries WHERE notification_id = '$CAMPAIGN' AND state = 'failed'")
+  attempts=$(sql "SELECT COALESCE(max(attempts), 0) FROM deliveries WHERE notification_id = '$CAMPAIGN'")
   final=$(finished)
   states=$(sql "SELECT string_agg(state || ' ' || n, ', ' ORDER BY state) FROM (SELECT state, count(*) n FROM deliveries WHERE notification_id = '$CAMPAIGN' GROUP BY state) s")
   read -r _ requests distinct repeated extra < <(grep "^$s " "$DIR/record.txt" || echo "$s 0 0 0 0")
-  repeats_total=$((repeats_total + extra))
-  echo "chaos: scenario $s: $n recipients, $stored stored, $final with a final outcome ($states); mock: $requests accepted, $distinct apns-ids, $repeated repeated ($extra extra); $late late outcomes refused; A sent $((SC_A_SENT[$s])); campaign ${SC_ELAPSED[$s]} s"
+  echo "chaos: scenario $s: $n recipients, $stored stored, $final with a final outcome ($states; most attempts recorded $attempts); mock: $requests accepted, $distinct apns-ids, $repeated repeated ($extra extra); $late late outcomes refused; $inconclusive inconclusive attempts; A sent $((SC_A_SENT[$s])); campaign ${SC_ELAPSED[$s]} s"
   [ "$stored" -eq "$n" ] || { echo "chaos: FAIL: $s: $stored recipients stored, $n sent" >&2; status=1; }
   [ "$final" -eq "$n" ] || { echo "chaos: FAIL: $s: $final of $n with a final outcome" >&2; status=1; }
   [ "$distinct" -eq "$n" ] || { echo "chaos: FAIL: $s: $distinct apns-ids reached the mock for $n recipients" >&2; status=1; }
+  # Nothing here lasts long enough to fail a recipient for good: tries that never reached APNs spend no attempt.
+  [ "$failed" -eq 0 ] || { echo "chaos: FAIL: $s: $failed recipients failed" >&2; status=1; }
+  if [ "$s" = apnscut ]; then
+    # A repeat needs an attempt that may have reached APNs without settling its recipient, or a lease that moved.
+    [ "$extra" -le $((inconclusive + late)) ] || { echo "chaos: FAIL: apnscut: $extra repeats, more than $inconclusive inconclusive attempts and $late late outcomes refused" >&2; status=1; }
+    [ "$APNS_CUT_PROGRESS" -gt 0 ] || { echo "chaos: FAIL: apnscut: nothing finished while A was cut from APNs" >&2; status=1; }
+  else
+    repeats_total=$((repeats_total + extra))
+  fi
   # Loss makes A slow, not stuck: it must have finished batches of its own.
   [ "$s" != loss ] || [ "$((SC_A_SENT[$s]))" -gt 0 ] || { echo "chaos: FAIL: A recorded no outcome under loss" >&2; status=1; }
 done
 duplicates=$(sed -n 's/.* \([0-9]*\) duplicate acceptance.*/\1/p' "$DIR/mock.err")
-echo "chaos: ${duplicates:-?} apns-ids accepted twice by the mock in all ($repeats_total in the record), $late_total_all late outcomes refused"
-# A refused late outcome can land in the next scenario's window, so the bound is checked over the whole run.
-[ "$repeats_total" -le "$late_total_all" ] || { echo "chaos: FAIL: more repeats than outcomes refused for a lease that had passed on" >&2; status=1; }
-[ "${duplicates:-0}" -eq "$repeats_total" ] || { echo "chaos: FAIL: the mock counted ${duplicates:-?} repeats, its record $repeats_total" >&2; status=1; }
+late_all=$((LATE_END - SC_LATE_FROM[delay]))
+recorded_total=$(awk '{ n += $5 } END { print n + 0 }' "$DIR/record.txt")
+echo "chaos: ${duplicates:-?} apns-ids accepted twice by the mock in all ($recorded_total in the record, $repeats_total before the APNs cut), $late_all late outcomes refused in all"
+# A refused late outcome can land in the next scenario's window, so the bound for the first three is checked over
+# the whole run (the APNs cut begins once the partition's have stopped coming, so it has none of them).
+[ "$repeats_total" -le "$late_all" ] || { echo "chaos: FAIL: more repeats than outcomes refused for a lease that had passed on" >&2; status=1; }
+[ "${duplicates:-0}" -eq "$recorded_total" ] || { echo "chaos: FAIL: the mock counted ${duplicates:-?} repeats, its record $recorded_total" >&2; status=1; }
 echo "chaos: load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-[ $status -eq 0 ] && echo "chaos: ok: ${#SCENARIOS[@]} scenarios, each recipient one final outcome, repeats within refused late outcomes"
+[ $status -eq 0 ] && echo "chaos: ok: ${#SCENARIOS[@]} scenarios, each recipient one final outcome, repeats within refused late outcomes (and inconclusive attempts where APNs was cut)"
 exit $status

@@ -103,6 +103,28 @@ struct WorkerBatchTests {
         #expect(metrics.deliveredTotal == 2)
     }
 
+    /// The attempts that may have reached APNs without settling their recipient (a timeout on a black-holed
+    /// connection): what bounds APNs' repeats of an apns-id in `make chaos`.
+    @Test func attemptsThatDidNotSettleARecipientAreCountedAsInconclusive() throws {
+        let (batch, notifications) = try Self.batch(5)
+        #expect(batch.finish(notifications[0], outcome: .delivered, attempts: 1))
+        #expect(batch.finish(notifications[1], outcome: .delivered, attempts: 3), "2 before the answered one")
+        #expect(batch.finish(notifications[2], outcome: .failed(attempts: 2, cause: "timeout"), attempts: 2))
+        batch.hold(notifications[3], attempts: 1)  // timed out, then its connection could not be made again
+        batch.countUnreachable(attempts: 2)  // expired while held, after 2 that went out
+        #expect(batch.finish(notifications[4], outcome: .failed(attempts: 0, cause: "expired"), attempts: 0))
+        #expect(batch.tally.inconclusive == 2 + 2 + 1 + 2)
+        #expect(batch.unreachable == 2)
+        let metrics = GatewayMetrics()
+        metrics.sent("chat", batch.tally)
+        var held = SentTally()
+        held.inconclusive = 3  // a batch all held: no outcome, still counted
+        metrics.sent("chat", held)
+        #expect(
+            metrics.render(queueDepth: nil).contains(
+                #"pushbutton_apns_attempts_inconclusive_total{app="chat"} 10"# + "\n"))
+    }
+
     @Test func aStoredTokenOfTheWrongLengthIsNoToken() {
         #expect(DeviceToken(storedHex: String(repeating: "a", count: 63)) == nil)
         #expect(DeviceToken(storedHex: String(repeating: "a", count: 65)) == nil)

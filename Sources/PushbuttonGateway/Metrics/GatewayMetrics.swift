@@ -11,6 +11,7 @@ public final class GatewayMetrics: Sendable {
         var delivered: [String: Int] = [:]
         var rejected: [String: Int] = [:]  // "app\u{0}reason"
         var failed: [String: Int] = [:]
+        var inconclusive: [String: Int] = [:]
         var deactivated: [String: Int] = [:]
         var duplicatesRefused = 0
         var circuitOpen: [String: Int] = [:]  // 1 while the app's APNs circuit is open
@@ -35,8 +36,10 @@ public final class GatewayMetrics: Sendable {
     /// Adds one batch's final outcomes of `app`.
     func sent(_ app: String, _ tally: SentTally) {
         let count = tally.count
-        guard count > 0 else { return }
+        guard count > 0 || tally.inconclusive > 0 else { return }
         counters.withLock { counters in
+            if tally.inconclusive > 0 { counters.inconclusive[app, default: 0] += tally.inconclusive }
+            guard count > 0 else { return }
             counters.sent[app, default: 0] += count
             if tally.delivered > 0 { counters.delivered[app, default: 0] += tally.delivered }
             for (reason, rejected) in tally.rejected {
@@ -85,6 +88,11 @@ public final class GatewayMetrics: Sendable {
         }
         family("pushbutton_notifications_failed_total", "Recipients whose retries ran out.", "counter")
         labelled("pushbutton_notifications_failed_total", snapshot.failed, label: "app")
+        family(
+            "pushbutton_apns_attempts_inconclusive_total",
+            "Attempts that did not settle their recipient (timed out, lost with their connection, or answered "
+                + "429/500/503): APNs may have received each, so it may see that apns-id once more.", "counter")
+        labelled("pushbutton_apns_attempts_inconclusive_total", snapshot.inconclusive, label: "app")
         family("pushbutton_devices_deactivated_total", "Devices marked inactive after a 410.", "counter")
         labelled("pushbutton_devices_deactivated_total", snapshot.deactivated, label: "app")
         family(

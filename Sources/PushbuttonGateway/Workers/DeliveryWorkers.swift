@@ -252,13 +252,14 @@ final class DeliveryWorkers: Sendable {
                     batch.finish(notification, outcome: outcome, attempts: attempts, latency: latency)
                 case .failed(_, let attempts, let cause):
                     guard cause.kind != .unreachable else {
-                        // Never reached APNs: held, unless its expiration passed meanwhile.
+                        // Its last tries never reached APNs: held, unless its expiration passed meanwhile. Attempts
+                        // before them (timed out on a connection that then died) are counted, not recorded.
                         let expired = self.unreachableOutcome(expiration: notification.expiration, cause: cause)
                         if let expired {
-                            batch.countUnreachable()
+                            batch.countUnreachable(attempts: attempts)
                             batch.finish(notification, outcome: expired, attempts: 0, latency: latency)
                         } else {
-                            batch.hold(notification)
+                            batch.hold(notification, attempts: attempts)
                         }
                         return
                     }

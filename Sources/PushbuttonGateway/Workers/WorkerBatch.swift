@@ -62,23 +62,32 @@ final class WorkerBatch: SynchronousNotificationSource {
         return state.withLock { state in
             guard state.outcomes[index] == nil else { return false }
             state.outcomes[index] = (outcome, attempts)
-            state.tally.add(outcome, latency: latency)
+            state.tally.add(outcome, latency: latency, attempts: attempts)
             return true
         }
     }
 
-    /// Keeps `notification` to give back to the queue (its tries never reached APNs): no outcome, no attempt.
-    func hold(_ notification: APNsNotification) {
+    /// Keeps `notification` to give back to the queue (its last tries never reached APNs): no outcome, no
+    /// attempt recorded. `attempts` that went out before (timed out, lost with their connection) are counted
+    /// as inconclusive: APNs may have received them.
+    func hold(_ notification: APNsNotification, attempts: Int = 0) {
         guard let index = position(of: notification) else { return }
         state.withLock { state in
             guard state.outcomes[index] == nil else { return }
             state.held.append(index)
             state.unreachable += 1
+            state.tally.inconclusive += max(0, attempts)
         }
     }
 
-    /// Counts a notification whose tries never reached APNs but which ends with an outcome (expired meanwhile).
-    func countUnreachable() { state.withLock { $0.unreachable += 1 } }
+    /// Counts a notification whose last tries never reached APNs but which ends with an outcome (expired
+    /// meanwhile), and the `attempts` that went out before them (inconclusive, as for ``hold(_:attempts:)``).
+    func countUnreachable(attempts: Int = 0) {
+        state.withLock { state in
+            state.unreachable += 1
+            state.tally.inconclusive += max(0, attempts)
+        }
+    }
 
     /// Notifications whose tries never reached APNs (held or expired), for the app's ``APNsCircuit``.
     var unreachable: Int { state.withLock { $0.unreachable } }

@@ -1,0 +1,82 @@
+import Foundation
+import Pushbutton
+import PushbuttonAPNs
+import PushbuttonAPNsMock
+import PushbuttonReceiverTesting
+import PushbuttonSupport
+import PushbuttonTestSupport
+import Testing
+
+/// A connection to APNs that goes dead as a black-holed link does (nothing carried either way, its PING
+/// unanswered; `make chaos` cuts a gateway's link so): the request under way times out, and its retry waits for
+/// the connection's PING instead of going out on it. When the PING times out and the connection closes, the
+/// retry goes out on a new connection as the second attempt — not lost with the dead one, a third attempt
+/// spent on a request that never reached APNs. The held bytes reach the mock when the link heals: the first
+/// attempt is then accepted a second time, the one repeat an attempt that timed out allows. Deadlines and PINGs
+/// run on one manual clock, the retries' backoff on another.
+@Suite(.timeLimit(.minutes(1))) struct BlackHoledConnectionTests {
+    @Test func aRetryWaitsForTheSilentConnectionsPingInsteadOfGoingOutOnIt() async throws {
+        let fixture = try await MockFixture(security: .h2c)
+        let relay = try FreezableRelay(to: fixture.mock.port)
+        let deadlines = ManualClock()
+        let backoffs = ManualClock()
+        let attempts = Locked<[Int]>([])
+        var environment = fixture.mock.environment
+        environment.port = relay.port
+        let transport = try NGHTTP2Transport(
+            .init(environment: environment, pingTimeout: .seconds(5)), clock: AnyDurationClock(deadlines))
+        let client = APNsClient(
+            transport: transport,
+            tokens: TokenProvider(key: fixture.key, keyID: MockFixture.keyID, teamID: MockFixture.teamID),
+            retryPolicy: RetryPolicy(maximumAttempts: 5, baseBackoff: .milliseconds(200)), requestTimeout: .seconds(10),
+            observer: APNsEventHandler { event in
+                if case .sent(_, _, let attempt) = event { attempts.withLock { $0.append(attempt) } }
+            }, clock: AnyDurationClock(backoffs))
+        #expect(await client.send(try MockFixture.notification(token: MockFixture.token(1))).isDelivered)
+
+        relay.freeze()
+        let notification = try MockFixture.notification(token: MockFixture.token(2))
+        let done = Locked(false)
+        let sending = Task {
+            let result = await client.send(notification)
+            done.withLock { $0 = true }
+            return result
+        }
+        await yieldUntil { relay.heldBytes > 0 }  // the first attempt is on the dead link
+        let firstAttempt = relay.heldBytes
+        deadlines.advance(by: .seconds(10))  // it times out: RST_STREAM and a PING, held too
+        await yieldUntil { backoffs.sleeperCount == 1 }
+        let afterTimeout = relay.heldBytes
+        #expect(afterTimeout > firstAttempt)
+        backoffs.advance(by: .seconds(1))  // the retry is due: it waits for the PING
+        await yieldUntil { attempts.withLock { $0.count } == 3 }
+        // Had the retry gone out on the dead connection, its headers would be held by now; it waits instead.
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(relay.heldBytes == afterTimeout, "no request goes out on a connection in doubt")
+        // The PING times out (5 s), before the retry's own deadline (10 s): the connection closes, and the retry goes
+        // out on a new one.
+        deadlines.advance(by: .seconds(6))
+        // Had the retry gone out on it, it would be lost with it, and a third attempt would back off now.
+        await yieldUntil { done.withLock { $0 } || backoffs.sleeperCount > 0 }
+        if backoffs.sleeperCount > 0 { backoffs.advance(by: .seconds(2)) }
+        let result = await sending.value
+        guard case .delivered = result else {
+            Issue.record("expected a delivery, got \(result)")
+            return
+        }
+        #expect(attempts.withLock { $0 } == [1, 1, 2], "delivered at the second attempt, not lost with the first")
+        #expect(relay.connections == 2)
+        let apnsID = notification.apnsID.uuidString.lowercased()
+        func accepted() -> Int { fixture.mock.notifications.filter { $0.apnsID.lowercased() == apnsID }.count }
+        #expect(accepted() == 1)
+
+        // The link heals: the held first attempt reaches the mock, which accepts it again (its RST_STREAM comes
+        // after it), the one repeat the timed-out attempt allows.
+        relay.thaw()
+        await yieldUntil { accepted() >= 2 }
+        #expect(accepted() == 2)
+        await client.shutdown()
+        relay.stop()
+        await fixture.stop()
+    }
+}
