@@ -3,7 +3,7 @@ import PushbuttonSupport
 
 /// Tells observers (the gateway's idle workers) that recipients may have become due: an intake in this
 /// process calls ``committed()`` once its transaction has committed, and on PostgreSQL a ``PostgresListener``
-/// hears the `NOTIFY` another process's intake sent in its transaction. The listener runs while someone
+/// hears the `NOTIFY` another process sent once its intake had committed (``PostgresNotifier``). The listener runs while someone
 /// observes.
 final class CommittedWork: Sendable {
     /// The PostgreSQL channel the intakes notify.

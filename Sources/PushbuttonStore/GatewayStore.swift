@@ -118,8 +118,8 @@ public protocol GatewayStore: EventLeaseStore {
     func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation
 
     /// Calls `heard` (on any thread; keep it quick) with the notifications whose outcomes another process
-    /// recorded, of those stored with ``NotificationSpec/wakesWaiters`` (PostgreSQL: a `NOTIFY` from the
-    /// recording transaction, heard on a `LISTEN` connection of this store's while anyone observes), or with
+    /// recorded, of those stored with ``NotificationSpec/wakesWaiters`` (PostgreSQL: a `NOTIFY` sent after the
+    /// recording transaction's commit, heard on a `LISTEN` connection of this store's while anyone observes), or with
     /// nil when that connection (re)connects and anything may have been missed. A hint: a waiting request
     /// still ends at its deadline.
     func observeRecordedOutcomes(_ heard: @escaping @Sendable (_ notifications: [String]?) -> Void)

@@ -46,9 +46,8 @@ extension SQLGatewayStore: ExperimentStore {
         let request = EnqueuedNotification(spec: spec, deliveries: deliveries, idempotency: idempotency, now: now)
         let result = try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> EnqueueResult in
-                let (result, queued) = try enqueue(request, connection)
+                let result = try enqueue(request, connection)
                 guard case .created = result else { return result }
-                if queued { try notifyCommittedWork(connection) }
                 try connection.query(
                     "INSERT INTO experiments (\(Self.experimentColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
@@ -80,9 +79,8 @@ extension SQLGatewayStore: ExperimentStore {
                         try flush(deliveries[start..<min(start + Self.rowsPerStatement, deliveries.count)])
                     }
                 }
-                guard case .added(let count) = added else { return added }
+                guard case .added = added else { return added }
                 try Self.insert(recipients, campaign: id, connection)
-                if count > 0 { try notifyCommittedWork(connection) }
                 return added
             }
         }
@@ -320,7 +318,6 @@ extension SQLGatewayStore: ExperimentStore {
                     }
                 }
                 guard case .added(let count) = added else { return nil }
-                if count > 0 { try notifyCommittedWork(connection) }
                 try connection.query(
                     "UPDATE experiments SET claimed_at = ? WHERE campaign_id = ?", [Self.time(now), .text(id)])
                 return count

@@ -3,8 +3,8 @@ import Foundation
 import PushbuttonSupport
 
 /// A `LISTEN` connection of its own, on a thread of its own: calls `heard` with their payloads when other
-/// processes notify its channel — an intake committing work (its `NOTIFY` in the intake's transaction fires at
-/// the commit), so an idle worker here wakes; outcomes recorded for a request waiting here.
+/// processes notify its channel (``PostgresNotifier``, after their commits) — an intake committed work, so an
+/// idle worker here wakes; outcomes recorded for a request waiting here.
 ///
 /// The thread sleeps in `poll` on the connection's socket (no timer: idle costs nothing). When the connection
 /// drops, the listener reconnects with backoff, and once it listens again it calls `heard` with no payloads:

@@ -34,6 +34,7 @@ extension SQLGatewayStore {
         return SQLGatewayStore(
             pool: ConnectionPool(opened), dialect: .postgres, location: PostgresConnection.redacted(url),
             committedWork: committedWork,
-            outcomeNotices: OutcomeNotices(listenURL: url, listenerRetry: listenerRetry, origin: committedWork.origin))
+            outcomeNotices: OutcomeNotices(listenURL: url, listenerRetry: listenerRetry, origin: committedWork.origin),
+            notifier: PostgresNotifier(url: url))
     }
 }

@@ -7,15 +7,15 @@ extension SQLGatewayStore {
         committedWork.observe(wake)
     }
 
-    /// Inside an intake's transaction, before its commit: on PostgreSQL a `NOTIFY` that PostgreSQL sends at
-    /// the commit (and drops on a rollback) to every process's listener; nothing on SQLite (one process).
-    func notifyCommittedWork(_ connection: any SQLConnection) throws(StoreError) {
-        guard dialect == .postgres else { return }
-        _ = try connection.query("SELECT pg_notify(?, ?)", [.text(CommittedWork.channel), .text(committedWork.origin)])
+    /// After a commit that made recipients due: on PostgreSQL a `NOTIFY` to every other process's listener,
+    /// sent soon in a transaction of its own (``PostgresNotifier``); nothing on SQLite (one process).
+    func notifyOtherProcesses() {
+        notifier?.notify(CommittedWork.channel, payload: committedWork.origin)
     }
 
-    /// After an intake's commit: wakes this process's observers.
+    /// After an intake's commit: wakes this process's observers, and tells the other processes'.
     func committedWorkHere() {
         committedWork.committed()
+        notifyOtherProcesses()
     }
 }

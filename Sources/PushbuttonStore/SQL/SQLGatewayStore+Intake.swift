@@ -219,10 +219,9 @@ extension SQLGatewayStore {
         committedWork.intakeBegan()
         defer { committedWork.intakeEnded() }
         let request = EnqueuedNotification(spec: spec, deliveries: deliveries, idempotency: idempotency, now: now)
-        // Committed with the notifications that arrive while an earlier group commits (one transaction, one
-        // fsync and on PostgreSQL one NOTIFY for the group); answered once it is durable. On PostgreSQL a
-        // NOTIFY holds a lock from before its commit until the commit is flushed, so notifying transactions
-        // commit one at a time: one per notification serialised every intake behind the fsyncs.
+        // Committed with the notifications that arrive while an earlier group commits (one transaction and one
+        // fsync for the group); answered once it is durable. Other processes are told after the commit, not by a
+        // NOTIFY inside it (see PostgresNotifier: that serialised every intake's commit behind the fsyncs).
         let result = try notificationIntake.submit(request, weight: max(1, deliveries.count), run: enqueueGroup)
         if case .created = result, !deliveries.isEmpty { committedWorkHere() }
         return result
@@ -242,28 +241,21 @@ extension SQLGatewayStore {
         }
     }
 
-    /// `requests` in one transaction, with one `NOTIFY` (PostgreSQL) should any of them queue recipients.
+    /// `requests` in one transaction.
     private func enqueueTogether(_ requests: ArraySlice<EnqueuedNotification>) throws(StoreError) -> [EnqueueResult] {
         try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> [EnqueueResult] in
                 var results: [EnqueueResult] = []
-                var queued = false
-                for request in requests {
-                    let (result, queuedHere) = try enqueue(request, connection)
-                    results.append(result)
-                    queued = queued || queuedHere
-                }
-                if queued { try notifyCommittedWork(connection) }
+                for request in requests { results.append(try enqueue(request, connection)) }
                 return results
             }
         }
     }
 
-    /// One notification's rows, in the caller's transaction, and whether it queued recipients (the caller
-    /// then notifies the other processes' workers, once for its transaction; an experiment's campaign adds its
-    /// own rows after).
+    /// One notification's rows, in the caller's transaction (an experiment's campaign adds its own rows
+    /// after); the caller wakes the workers once it has committed (``committedWorkHere()``).
     func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
-        -> (EnqueueResult, queued: Bool)
+        -> EnqueueResult
     {
         let (spec, deliveries, idempotency, now) = (request.spec, request.deliveries, request.idempotency, request.now)
         if let idempotency {
@@ -283,7 +275,7 @@ extension SQLGatewayStore {
                 guard let first = row.first, let id = first[0].text else {
                     throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
                 }
-                return (.replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint), false)
+                return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
             }
         }
         try connection.query(
@@ -313,7 +305,7 @@ extension SQLGatewayStore {
             try Self.markThrottled(spec, connection)
         }
         try tallies.write(into: connection)
-        return (.created(id: spec.id), first != nil)
+        return .created(id: spec.id)
     }
 
     public func append(
@@ -358,7 +350,6 @@ extension SQLGatewayStore {
                         }
                         try flush(buffer[...])
                     }
-                    if case .added(let count) = added, count > 0 { try notifyCommittedWork(connection) }
                     return added
                 }
             }

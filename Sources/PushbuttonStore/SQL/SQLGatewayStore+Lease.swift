@@ -252,17 +252,18 @@ extension SQLGatewayStore {
 
     public func release(_ deliveries: [LeasedDelivery]) throws(StoreError) {
         guard !deliveries.isEmpty else { return }
-        try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) in
+        let freed = try with { connection throws(StoreError) in
+            try connection.transaction { () throws(StoreError) -> Bool in
                 let batches = try QueueBatches.lock(
                     held: Set(deliveries.map(\.leaseToken)), dialect: dialect, connection)
                 let freed = try QueueBatches.free(batches, releasing: deliveries, connection)
                 var tallies = CampaignTallies()
                 tallies.release(freed, campaigns: try CampaignTallies.campaigns(among: Set(freed.keys), connection))
                 try tallies.write(into: connection)
-                // Due again now: an idle worker of another process takes them at once (a drain's point).
-                if !freed.isEmpty { try notifyCommittedWork(connection) }
+                return !freed.isEmpty
             }
         }
+        // Due again now: an idle worker of another process takes them at once (a drain's point).
+        if freed { notifyOtherProcesses() }
     }
 }

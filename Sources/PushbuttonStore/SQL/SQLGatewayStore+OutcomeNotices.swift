@@ -10,14 +10,13 @@ extension SQLGatewayStore {
         outcomeNotices.observe(heard)
     }
 
-    /// Inside an outcome transaction, before its commit: on PostgreSQL a `NOTIFY` naming the notifications of
-    /// the recorded `results` a request waits on (their `wake_on_outcome`, read with their headers at the
-    /// lease), which PostgreSQL sends at the commit; nothing when none is waited on (a campaign's outcomes) and
-    /// nothing on SQLite (one process: the recorder wakes the requests itself).
-    func notifyRecordedOutcomes(_ results: [CompletedDelivery], recorded: [Bool], _ connection: any SQLConnection)
-        throws(StoreError)
-    {
-        guard dialect == .postgres else { return }
+    /// After an outcome transaction's commit: on PostgreSQL a `NOTIFY` naming the notifications of the recorded
+    /// `results` a request waits on (their `wake_on_outcome`, read with their headers at the lease), sent in a
+    /// transaction of its own (``PostgresNotifier``: one inside the recording would serialise the recorders'
+    /// commits); nothing when none is waited on (a campaign's outcomes) and nothing on SQLite (one process: the
+    /// recorder wakes the requests itself).
+    func notifyRecordedOutcomes(_ results: [CompletedDelivery], recorded: [Bool]) {
+        guard let notifier else { return }
         var ids: [String] = []
         var last: String?
         for index in results.indices where recorded[index] && results[index].delivery.notificationID != last {
@@ -26,7 +25,7 @@ extension SQLGatewayStore {
             if headers.wakesWaiters(id), !ids.contains(id) { ids.append(id) }
         }
         for payload in OutcomeNotices.payloads(origin: outcomeNotices.origin, ids: ids) {
-            _ = try connection.query("SELECT pg_notify(?, ?)", [.text(OutcomeNotices.channel), .text(payload)])
+            notifier.notify(OutcomeNotices.channel, payload: payload)
         }
     }
 }

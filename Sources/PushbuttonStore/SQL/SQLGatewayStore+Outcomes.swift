@@ -8,7 +8,7 @@ extension SQLGatewayStore {
         -> RecordedOutcomes
     {
         guard !results.isEmpty else { return RecordedOutcomes(recorded: []) }
-        return try with { connection throws(StoreError) in
+        let recorded = try with { connection throws(StoreError) in
             try connection.transaction { () throws(StoreError) -> RecordedOutcomes in
                 // The leases' batches first: an outcome counts only while its lease still holds them.
                 let batches = try QueueBatches.lock(held: Self.leaseTokens(of: results), dialect: dialect, connection)
@@ -32,10 +32,11 @@ extension SQLGatewayStore {
                     results, recorded: wasRecorded, now: now, events: &events, connection)
                 try events.write(into: connection)
                 try raiseOutcomeEvents(results, recorded: wasRecorded, now: now, connection)
-                try notifyRecordedOutcomes(results, recorded: wasRecorded, connection)
                 return RecordedOutcomes(recorded: wasRecorded, deactivated: deactivated, webhookEvents: events.count)
             }
         }
+        notifyRecordedOutcomes(results, recorded: recorded.recorded)
+        return recorded
     }
 
     /// The lease tokens of `results`. A lease's rows come together and share one token string: hashed once per

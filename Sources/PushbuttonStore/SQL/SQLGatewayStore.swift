@@ -20,11 +20,12 @@ public final class SQLGatewayStore: GatewayStore {
     /// fsync and one `NOTIFY` for the notifications that arrive while the one before commits).
     let notificationIntake: GroupCommit<EnqueuedNotification, EnqueueResult>
     /// Groups of single notifications committing at once on PostgreSQL: with one, a group's round trips (five
-    /// a notification) capped each process's intake under load (~200/s measured at load average 20); its
-    /// `NOTIFY` still serialises the groups' commits, so they share fsyncs only within a group.
+    /// a notification) capped each process's intake under load (~200/s measured at load average 20).
     static let postgresIntakeLeaders = 4
     /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
     let committedWork: CommittedWork
+    /// PostgreSQL: sends the `NOTIFY`s that tell other processes of commits, after those commits; nil on SQLite.
+    let notifier: PostgresNotifier?
     /// Who is told of outcomes other processes recorded (``observeRecordedOutcomes(_:)``).
     let outcomeNotices: OutcomeNotices
     /// The event stream's types this process raises (``EventStreamStore/streamEvents(_:)``).
@@ -32,8 +33,10 @@ public final class SQLGatewayStore: GatewayStore {
 
     init(
         pool: ConnectionPool, readers: ConnectionPool? = nil, dialect: SQLDialect, location: String,
-        committedWork: CommittedWork = CommittedWork(), outcomeNotices: OutcomeNotices? = nil
+        committedWork: CommittedWork = CommittedWork(), outcomeNotices: OutcomeNotices? = nil,
+        notifier: PostgresNotifier? = nil
     ) {
+        self.notifier = notifier
         self.pool = pool
         self.readers = readers ?? pool
         self.dialect = dialect
@@ -43,6 +46,8 @@ public final class SQLGatewayStore: GatewayStore {
             maximumWeight: 30_000, maximumLeaders: dialect.hasOneWriter ? 1 : Self.postgresIntakeLeaders)
         self.outcomeNotices = outcomeNotices ?? OutcomeNotices(origin: committedWork.origin)
     }
+
+    deinit { notifier?.stop() }
 
     /// Opens (creating, mode 0600) the SQLite database at `path` and applies missing migrations.
     public static func sqlite(path: String, now: Date = Date()) throws(StoreError) -> SQLGatewayStore {
