@@ -140,7 +140,7 @@ struct OutcomeWaitTests {
         let waiters = OutcomeWaiters(maximumSeconds: 10, maximumWaiters: 1, clock: AnyDurationClock(ManualClock()))
         #expect(waiters.admit())
         #expect(!waiters.admit())
-        let response = OutcomeWait.busy(maximumWaiters: 1)
+        let response = OutcomeWait.busy(maximumWaiters: 1).response
         #expect(response.status == 503)
         #expect(response.headers.contains { $0.0 == "retry-after" })
         waiters.leave()

@@ -90,6 +90,14 @@ enum Rendering {
         return .object(object)
     }
 
+    /// A notification whose request waited for its outcomes (`wait_seconds`): as accepted, with `"complete"`
+    /// saying whether every recipient's outcome was final when the answer was written.
+    static func waited(_ accepted: AcceptedNotification, complete: Bool) -> JSONValue {
+        var object = Self.accepted(accepted).objectValue ?? [:]
+        object["complete"] = .bool(complete)
+        return .object(object)
+    }
+
     /// A created campaign (`202`): its record, and `replayed` for a repeated `Idempotency-Key`.
     static func acceptedCampaign(_ accepted: AcceptedNotification) -> JSONValue {
         var object = campaign(accepted.record).objectValue ?? [:]

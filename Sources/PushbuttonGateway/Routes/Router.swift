@@ -90,13 +90,12 @@ struct Router: Sendable {
         }
         guard let refusal else { return nil }
         let seconds = max(1, Int(refusal.wait.rounded(.up)))
-        var response = GatewayError(
+        return GatewayError(
             429, "rate_limited",
             "more than \(refusal.perMinute) requests a minute for \(refusal.what); retry after \(seconds) s "
-                + "(the limits are the configuration's limits and the app's rateLimits)"
+                + "(the limits are the configuration's limits and the app's rateLimits)",
+            retryAfter: seconds
         ).response
-        response.headers.append(("retry-after", String(seconds)))
-        return response
     }
 
     /// No route answers the request: `401` without a key, else `405` (with `Allow`) when the path has routes
@@ -183,9 +182,11 @@ struct Router: Sendable {
             let request = try IntakeRequest(body: call.request.body, what: "the notification")
             let services = call.router.services
             if let seconds = try OutcomeWait.seconds(in: request, maximum: services.waiters.maximumSeconds) {
-                return try OutcomeWait.send(
+                let waited = try OutcomeWait.send(
                     request, app: app, idempotencyKey: call.request.header("idempotency-key"), seconds: seconds,
                     services: services)
+                // 200 once every recipient's outcome is final, else 202 with the states at the deadline.
+                return .json(waited.complete ? 200 : 202, Rendering.waited(waited.accepted, complete: waited.complete))
             }
             let accepted = try call.router.services.notifications.send(
                 app: app, request: request, idempotencyKey: call.request.header("idempotency-key"))

@@ -9,12 +9,17 @@ public struct GatewayError: Error, Sendable {
     public var code: String
     public var message: String
     public var diagnostics: [Diagnostic]
+    /// Seconds after which the same request may succeed (a `429` or `503`): the answer's `retry-after`.
+    public var retryAfter: Int?
 
-    public init(_ status: Int, _ code: String, _ message: String, diagnostics: [Diagnostic] = []) {
+    public init(
+        _ status: Int, _ code: String, _ message: String, diagnostics: [Diagnostic] = [], retryAfter: Int? = nil
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.diagnostics = diagnostics
+        self.retryAfter = retryAfter
     }
 
     static func unauthorized() -> GatewayError {
@@ -53,9 +58,9 @@ public struct GatewayError: Error, Sendable {
         FileHandle.standardError.write(Data("pushbutton serve: the store failed [\(error.code)]: \(error)\n".utf8))
     }
 
-    /// The JSON answer: `{"error": {"code", "message", "diagnostics": [...]}}`.
+    /// The JSON answer: `{"error": {"code", "message", "diagnostics": [...]}}`, with `retry-after` when set.
     var response: HTTPResponse {
-        .json(
+        var response = HTTPResponse.json(
             status,
             [
                 "error": .object([
@@ -63,6 +68,8 @@ public struct GatewayError: Error, Sendable {
                     "diagnostics": .array(diagnostics.map(Self.json)),
                 ])
             ])
+        if let retryAfter { response.headers.append(("retry-after", String(retryAfter))) }
+        return response
     }
 
     static func json(_ diagnostic: Diagnostic) -> JSONValue {

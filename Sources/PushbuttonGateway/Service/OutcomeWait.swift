@@ -29,25 +29,23 @@ enum OutcomeWait {
     }
 
     /// Too many requests wait already: `503` with `retry-after`, nothing queued.
-    static func busy(maximumWaiters: Int) -> HTTPResponse {
-        var response = GatewayError(
+    static func busy(maximumWaiters: Int) -> GatewayError {
+        GatewayError(
             503, "too_many_waiting",
             "\(maximumWaiters) requests are waiting for outcomes already (limits.maxWaiters); nothing was queued: "
-                + "retry, or send without 'wait_seconds'"
-        ).response
-        response.headers.append(("retry-after", "1"))
-        return response
+                + "retry, or send without 'wait_seconds'",
+            retryAfter: 1)
     }
 
     /// Queues `request` as ``NotificationIntake/send(app:request:idempotencyKey:)`` does, then waits up to
-    /// `seconds` for its recipients' outcomes: `200` with them all final, else `202` with the states at the
-    /// deadline; `"complete"` says which.
+    /// `seconds` for its recipients' outcomes: the notification as it stands when they are all final
+    /// (`complete`), or at the deadline. Throws ``busy(maximumWaiters:)`` when too many wait already.
     static func send(
         _ request: IntakeRequest, app: AppRuntime, idempotencyKey: String?, seconds: Double,
         services: GatewayServices
-    ) throws(GatewayError) -> HTTPResponse {
+    ) throws(GatewayError) -> (accepted: AcceptedNotification, complete: Bool) {
         let waiters = services.waiters
-        guard waiters.admit() else { return busy(maximumWaiters: waiters.maximumWaiters) }
+        guard waiters.admit() else { throw busy(maximumWaiters: waiters.maximumWaiters) }
         defer { waiters.leave() }
         // Marked as waited on: the process that records its outcomes tells this one (PostgreSQL). A replayed
         // request's notification keeps the mark its first request gave it.
@@ -65,9 +63,7 @@ enum OutcomeWait {
             return isFinal(accepted.record)
         }
         if let failure { throw failure }
-        var body = Rendering.accepted(accepted).objectValue ?? [:]
-        body["complete"] = .bool(complete)
-        return .json(complete ? 200 : 202, .object(body))
+        return (accepted, complete)
     }
 
     /// Whether every recipient has its outcome.
