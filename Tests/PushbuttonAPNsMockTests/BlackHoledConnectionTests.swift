@@ -45,7 +45,9 @@ import Testing
         await yieldUntil { relay.heldBytes > 0 }  // the first attempt is on the dead link
         let firstAttempt = relay.heldBytes
         deadlines.advance(by: .seconds(10))  // it times out: RST_STREAM and a PING, held too
-        await yieldUntil { backoffs.sleeperCount == 1 }
+        // The retry's backoff can begin before the client's loop has written those two frames (13 + 17 bytes):
+        // the count is read once they are held (1 run in 12 read it before, and then saw them as "a request").
+        await yieldUntil { backoffs.sleeperCount == 1 && relay.heldBytes >= firstAttempt + 13 + 17 }
         let afterTimeout = relay.heldBytes
         #expect(afterTimeout > firstAttempt)
         backoffs.advance(by: .seconds(1))  // the retry is due: it waits for the PING
@@ -70,11 +72,14 @@ import Testing
         func accepted() -> Int { fixture.mock.notifications.filter { $0.apnsID.lowercased() == apnsID }.count }
         #expect(accepted() == 1)
 
-        // The link heals: the held first attempt reaches the mock, which accepts it again (its RST_STREAM comes
-        // after it), the one repeat the timed-out attempt allows.
+        // The link heals: the held first attempt goes on to the mock, which accepts it again (its RST_STREAM comes
+        // after it) — the one repeat the timed-out attempt allows — unless the mock closed that idle connection
+        // meanwhile: it closes its longest-idle connection to make room when the process is out of descriptors,
+        // as a full test run in one process made it once (CI: the held bytes then met a closed socket, and a
+        // wait for the second acceptance ran into the time limit). The relay's first connection ends either way.
         relay.thaw()
-        await yieldUntil { accepted() >= 2 }
-        #expect(accepted() == 2)
+        await yieldUntil { relay.endedConnections >= 1 }
+        #expect((1...2).contains(accepted()), "at most the one repeat that the timed-out attempt allows")
         await client.shutdown()
         relay.stop()
         await fixture.stop()
