@@ -24,8 +24,6 @@ package final class FreezableRelay: @unchecked Sendable {
     private var frozenThrough = 0
     /// Bytes read from the clients of frozen connections and held.
     private var held = 0
-    /// Connections ended both ways (their sockets closed).
-    private var ended = 0
 
     package init(to target: Int) throws {
         self.target = target
@@ -57,10 +55,6 @@ package final class FreezableRelay: @unchecked Sendable {
 
     /// Bytes the clients of frozen connections wrote since they froze (held, not forwarded).
     package var heldBytes: Int { condition.withLock { held } }
-
-    /// Connections that have ended both ways: their held bytes forwarded (or refused by a target that had closed)
-    /// and both sockets closed.
-    package var endedConnections: Int { condition.withLock { ended } }
 
     /// Freezes every connection open now.
     package func freeze() { condition.withLock { frozenThrough = opened } }
@@ -137,7 +131,6 @@ package final class FreezableRelay: @unchecked Sendable {
                 done.wait()
                 close(client)
                 close(upstream)
-                condition.withLock { ended += 1 }
             }.start()
         }
     }
