@@ -113,8 +113,6 @@ api-fuzz: build
 # was cut, the inconclusive attempts) (scripts/chaos-network.sh; 72–103 s at load 4–15, 172 s at load 19–25).
 chaos: build
 	python3 -m unittest -q scripts/test_delay_relay.py
-	@# The black-holed connection's unit test, in a process of its own (see its doc comment).
-	PUSHBUTTON_BLACKHOLE_TEST=1 $(SWIFT) test $(WARNINGS_AS_ERRORS) --disable-xctest --filter BlackHoledConnectionTests
 	@scripts/chaos-network.sh .build/chaos
 
 release: deps

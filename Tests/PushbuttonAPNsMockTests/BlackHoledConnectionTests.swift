@@ -19,9 +19,9 @@ import Testing
 /// of 5 (the timed-out request's RST_STREAM and PING came only after the time limit; the cause was not found),
 /// and the test's busy waits meanwhile starved other suites. Alone it passed 25 runs of 25, under CPU load too.
 @Suite(
-    .enabled(
-        if: ProcessInfo.processInfo.environment["PUSHBUTTON_BLACKHOLE_TEST"] == "1",
-        "runs in a process of its own: make chaos"),
+    .disabled(
+        "the client change it tests was reverted before landing: requests waiting on a slow connection expired (32)"
+    ),
     .timeLimit(.minutes(1))
 )
 struct BlackHoledConnectionTests {
