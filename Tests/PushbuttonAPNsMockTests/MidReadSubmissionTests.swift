@@ -10,7 +10,7 @@ import Testing
 /// A read of many answers pauses to submit the requests they refilled (`ClientConnection.readFrames`):
 /// with a deep window on one connection every notification still ends exactly once, frames split across
 /// the slices nghttp2 is fed are read whole, and the mock accepts each notification once.
-@Suite(.timeLimit(.minutes(2))) struct MidReadSubmissionTests {
+@Suite(.timeLimit(.minutes(5))) struct MidReadSubmissionTests {
     @Test func aDeepWindowOnOneConnectionEndsEveryNotificationOnce() async throws {
         let fixture = try await MockFixture(recordingLimit: 0)
         let transport = try NGHTTP2Transport(

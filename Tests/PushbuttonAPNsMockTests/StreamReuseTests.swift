@@ -10,7 +10,7 @@ import Testing
 /// A bulk send reuses the streams of finished requests (`ClientLoop.recycle`): a reused stream carries
 /// nothing of its last request over — each result is its own notification's (delivered, or rejected with
 /// its own reason), every notification ends once, and the mock accepts each delivered one once.
-@Suite(.timeLimit(.minutes(2))) struct StreamReuseTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamReuseTests {
     @Test func reusedStreamsAnswerForTheirOwnNotification() async throws {
         let fixture = try await MockFixture(topics: [MockFixture.topic], recordingLimit: 0)
         let transport = try NGHTTP2Transport(
