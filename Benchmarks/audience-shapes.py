@@ -4,8 +4,22 @@
 by AudienceBenchmark (keep its file, or its PostgreSQL database) and then migrated to 62 (the old SQL reads none of
 its columns). SQLite through the sqlite3 CLI (`.timer`: wall, user and system time), PostgreSQL through psql
 (`\\timing`, a statement timeout of 20 s). Prints the medians and the spread, and any count that differs.
-Usage: audience-shapes.py sqlite PATH ROUNDS | audience-shapes.py postgres PORT DATABASE ROUNDS"""
+With --lead first, it compares instead the scan of migration 62 (before) with a count led by the segment's rarest
+tag through the tag index (TagLead: after), for expressions a tag leads, each tag led whatever its size (where the
+two cross is what sets TagLead.limit).
+With --setting SQL first, it compares the counts of migration 62 without (before) and with (after) a setting run
+first in the session (`SET jit = off`, `PRAGMA mmap_size = 1073741824`).
+With --index NAME first (SQLite), it compares the counts of migration 62 over its index (before) and over the
+index NAME made beside it (after: `INDEXED BY NAME`, the floor too).
+Usage: audience-shapes.py [--lead | --setting SQL | --index NAME] sqlite PATH ROUNDS
+       audience-shapes.py [--lead | --setting SQL] postgres PORT DATABASE ROUNDS"""
 import subprocess, sys, re, statistics, time
+LEAD = sys.argv[1] == "--lead"
+if LEAD: del sys.argv[1]
+SETTING = sys.argv[2] if sys.argv[1] == "--setting" else None
+if SETTING: del sys.argv[1:3]
+INDEX = sys.argv[2] if sys.argv[1] == "--index" else None
+if INDEX: del sys.argv[1:3]
 NOW = time.time()
 DAY = 86400.0
 def q(s): return "'" + s.replace("'", "''") + "'"
@@ -81,20 +95,50 @@ SEGMENTS = [
     ("premium, seen 30d, not tapped", ("and", [("tag", "premium"), ("seen", 30), ("not", ("tapped", None, 30))])),
 ]
 
+# The benchmark's tags by their share of devices (makeBenchmarkDevices): the rarest required tag leads.
+SHARE = {"newsletter": 45, "premium": 20, "beta": 10, "churn-risk": 5, "vip": 1, "early-access": 0.1}
+def named(name): return next(entry for entry in SEGMENTS if entry[0] == name)
+LEAD_SEGMENTS = [named("floor: count(*) active"), named("tag newsletter (45%)"),
+    ("tag premium (20%)", ("tag", "premium")), named("tag beta (10%)"), ("tag churn-risk (5%)", ("tag", "churn-risk")),
+    named("tag vip (1%)"), ("tag early-access (0.1%)", ("tag", "early-access")),
+    ("vip and fr", ("and", [("tag", "vip"), ("locale", "fr")])), named("beta and fr and not <2.1"),
+    named("premium, seen 30d, not tapped"),
+    ("newsletter and early-access", ("and", [("tag", "newsletter"), ("tag", "early-access")]))]
+
+def led(seg, pg):
+    parts = seg[1] if seg[0] == "and" else [seg]
+    tag = min((p[1] for p in parts if p[0] == "tag"), key=lambda t: SHARE[t])
+    rest = [p for p in parts if p != ("tag", tag)]
+    cond = compile(("and", rest), True, pg) if rest else "1 = 1"
+    return ("SELECT COUNT(*) FROM device_tags g CROSS JOIN devices d WHERE g.app = 'bench' AND g.tag = " + q(tag)
+            + f" AND d.app = 'bench' AND d.token = g.token AND d.active = 1 AND {cond};")
+
 def sql(seg, new, pg):
+    if INDEX and new:
+        if seg is None:
+            return f"SELECT COUNT(*) FROM devices d INDEXED BY {INDEX} WHERE d.app = 'bench' AND d.active = 1;"
+        frm = "devices d" if seg[0] == "user" else f"devices d INDEXED BY {INDEX}"
+        return f"SELECT COUNT(*) FROM {frm} WHERE d.app = 'bench' AND d.active = 1 AND {compile(seg, True, pg)};"
+    if INDEX: new = True
     if seg is None:
         return "SELECT COUNT(*) FROM devices WHERE app = 'bench' AND active = 1;"
+    if LEAD:
+        if new: return led(seg, pg)
+        new = True
+    if SETTING: new = True
     frm = "devices d INDEXED BY devices_audience" if (new and not pg and seg[0] != "user") else "devices d"
     return f"SELECT COUNT(*) FROM {frm} WHERE d.app = 'bench' AND d.active = 1 AND {compile(seg, new, pg)};"
 
 mode = sys.argv[1]
 rounds = int(sys.argv[-1])
+if LEAD: SEGMENTS = LEAD_SEGMENTS
 results = {}
 for r in range(rounds):
     for new in ([False, True] if r % 2 == 0 else [True, False]):
         stmts = [sql(seg, new, mode == "postgres") for _, seg in SEGMENTS]
         if mode == "sqlite":
-            script = ".timer on\n" + "\n".join(stmts) + "\n"
+            setting = f".output /dev/null\n{SETTING};\n.output\n" if SETTING and new else ""
+            script = setting + ".timer on\n" + "\n".join(stmts) + "\n"
             out = subprocess.run(["sqlite3", sys.argv[2]], input=script, capture_output=True, text=True).stdout
             lines = out.strip().split("\n")
             pairs = [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
@@ -104,7 +148,7 @@ for r in range(rounds):
         else:
             port, db = sys.argv[2], sys.argv[3]
             for (name, seg), st in zip(SEGMENTS, stmts):
-                o = subprocess.run(["psql", "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", db, "-At"], input="SET statement_timeout = '20s';\n\\timing on\n" + st + "\n", capture_output=True, text=True)
+                o = subprocess.run(["psql", "-h", "127.0.0.1", "-p", port, "-U", "postgres", "-d", db, "-At"], input="SET statement_timeout = '20s';\n" + (f"{SETTING};\n" if SETTING and new else "") + "\\timing on\n" + st + "\n", capture_output=True, text=True)
                 t = re.findall(r"Time: ([\d.]+) ms", o.stdout)
                 c = [l for l in o.stdout.split("\n") if re.fullmatch(r"\d+", l)]
                 if c and t:

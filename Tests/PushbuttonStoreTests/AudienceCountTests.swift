@@ -7,8 +7,9 @@ import Testing
 @testable import PushbuttonStore
 
 /// Audience counts after migration 62 (tags read from the device's own tag list, last taps kept on the device by
-/// the tap log's trigger): on random devices, tags (awkward ones too), taps and expressions, every count is what
-/// a plain evaluation of the segment in Swift over the same devices gives, on SQLite and PostgreSQL.
+/// the tap log's trigger) and led by a rare tag (``TagLead``): on random devices, tags (awkward ones too), taps and
+/// expressions, every count, scanned or led, is what a plain evaluation of the segment in Swift over the same
+/// devices gives, on SQLite and PostgreSQL.
 @Suite(.timeLimit(.minutes(3)))
 struct AudienceCountTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -162,11 +163,81 @@ struct AudienceCountTests {
             let expected = active.filter { Self.matches(segment, $0, now: Self.t0) }
             #expect(
                 try store.countDevices(app: "chat", segment: segment, now: Self.t0) == expected.count, "\(segment)")
+            // Both ways of counting (TagLead): every tag common (a scan), some rare (each tag has about 13
+            // tag-index rows), every one rare; on the segment and on one a tag leads.
+            let led = Segment.and([.tag(Self.tags.randomElement(using: &random)!), segment])
+            let ledExpected = active.filter { Self.matches(led, $0, now: Self.t0) }.count
+            for limit in [0, 13, 1_000] {
+                #expect(
+                    try store.countDevices(app: "chat", segment: segment, now: Self.t0, rareTagLimit: limit)
+                        == expected.count, "\(segment), rare under \(limit)")
+                #expect(
+                    try store.countDevices(app: "chat", segment: led, now: Self.t0, rareTagLimit: limit)
+                        == ledExpected, "\(led), rare under \(limit)")
+            }
             if round % 10 == 0 {
                 let tokens = try store.devices(app: "chat", segment: segment, now: Self.t0, after: nil, limit: 1000)
                 #expect(tokens.map(\.token) == expected.map(\.token).sorted(), "\(segment)")
             }
         }
+    }
+
+    /// A count starts from the rarest tag the segment requires (itself or a part of its top-level `and`s, nested
+    /// ones flattened) under the limit, with the rest of the segment; a tag under an `or` or a `not` never leads.
+    @Test(arguments: StoreBackend.allCases)
+    func theLeadIsTheRarestRequiredTagUnderTheLimit(_ backend: StoreBackend) async throws {
+        let store = try await backend.makeStore()
+        for (number, tags) in [(1, ["beta", "vip"]), (2, ["beta"]), (3, ["beta", "vip", "x"])] {
+            _ = try store.register(
+                DeviceRegistration(
+                    app: "chat", token: Self.migrationToken(number), tags: tags, registeredAt: Self.t0), now: Self.t0)
+        }
+        _ = try store.register(
+            DeviceRegistration(app: "other", token: Self.migrationToken(9), tags: ["x"], registeredAt: Self.t0),
+            now: Self.t0)
+        func lead(_ segment: Segment, under limit: Int) throws -> TagLead? {
+            try store.read { connection throws(StoreError) in
+                try TagLead.find(in: segment, app: "chat", limit: limit, connection: connection)
+            }
+        }
+        #expect(try lead(.tag("beta"), under: 3) == nil)
+        #expect(try lead(.tag("beta"), under: 4) == TagLead(tag: "beta", rows: 3, rest: .and([])))
+        #expect(
+            try lead(.and([.tag("beta"), .and([.tag("vip"), .locale("fr")])]), under: 10)
+                == TagLead(tag: "vip", rows: 2, rest: .and([.tag("beta"), .locale("fr")])))
+        #expect(
+            try lead(.and([.tag("x"), .not(.tag("beta")), .tag("x")]), under: 10)
+                == TagLead(tag: "x", rows: 1, rest: .and([.not(.tag("beta"))])))
+        #expect(
+            try lead(.and([.tag("beta"), .tag("none")]), under: 10)
+                == TagLead(tag: "none", rows: 0, rest: .and([.tag("beta")])))
+        #expect(try lead(.or([.tag("x")]), under: 10) == nil)
+        #expect(try lead(.not(.tag("x")), under: 10) == nil)
+        #expect(try lead(.tag("beta"), under: 0) == nil)
+    }
+
+    /// On SQLite a led count searches the tag index for the tag's devices, then each device by its key, and reads
+    /// no other device; unled, it reads the active devices' segment index.
+    @Test func aLedCountSearchesTheTagIndexThenEachDeviceByItsKey() async throws {
+        let store = try await StoreBackend.sqlite.makeStore()
+        _ = try store.register(
+            DeviceRegistration(
+                app: "chat", token: Self.migrationToken(1), locale: "fr", tags: ["vip"], registeredAt: Self.t0),
+            now: Self.t0)
+        func plan(rareUnder limit: Int) throws -> [String] {
+            try store.read { connection throws(StoreError) -> [String] in
+                let count = try store.countStatement(
+                    app: "chat", segment: .and([.tag("vip"), .locale("fr")]), now: Self.t0, rareTagLimit: limit,
+                    connection: connection)
+                return try connection.query("EXPLAIN QUERY PLAN " + count.sql, count.values).compactMap(\.last?.text)
+            }
+        }
+        let led = try plan(rareUnder: 10)
+        #expect(led.contains { $0.hasPrefix("SEARCH g USING COVERING INDEX") }, "\(led)")
+        #expect(led.contains { $0.hasPrefix("SEARCH d USING INDEX") }, "\(led)")
+        #expect(!led.contains { $0.hasPrefix("SCAN") }, "\(led)")
+        let scanned = try plan(rareUnder: 0)
+        #expect(scanned.contains { $0.contains(" d USING COVERING INDEX devices_audience") }, "\(scanned)")
     }
 
     /// Only a tag that cannot be mistaken in the JSON text is matched there.

@@ -2,21 +2,54 @@ import Foundation
 
 /// Segments in SQL (``SegmentSQL``): counts and keyset pages of the devices they reach, and saved segments.
 extension SQLGatewayStore: SegmentStore {
-    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition, on SQLite over
-    /// the index of the active devices' segment columns alone (migration 62; its planner otherwise took a
-    /// leaf's own index, then the table for the rest, row by row: 4× slower for a version range), unless the
-    /// devices must be of one user (the user's index finds their few).
+    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition. A segment led by a
+    /// rare tag (``TagLead``) starts from the tag's devices in the tag index and tests the rest on their rows;
+    /// any other reads every active device, on SQLite over the index of the active devices' segment columns alone
+    /// (migration 62; its planner otherwise took a leaf's own index, then the table for the rest, row by row: 4×
+    /// slower for a version range), unless the devices must be of one user (the user's index finds their few).
     public func countDevices(app: String, segment: Segment, now: Date) throws(StoreError) -> Int {
-        let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
-        let devices =
-            dialect == .sqlite && !Self.namesOneUser(segment) ? "devices d INDEXED BY devices_audience" : "devices d"
-        return try read { connection throws(StoreError) in
-            Int(
-                try connection.query(
-                    "SELECT COUNT(*) FROM \(devices) WHERE d.app = ? AND d.active = 1 AND " + compiled.condition,
-                    [.text(app)] + compiled.values
-                ).first?[0].integer ?? 0)
+        try countDevices(app: app, segment: segment, now: now, rareTagLimit: nil)
+    }
+
+    /// ``countDevices(app:segment:now:)`` with tags rare under `rareTagLimit` tag-index rows (nil: under
+    /// ``TagLead/limit``; 0: no tag is rare, every count a scan, as before TagLead: the benchmark's comparison).
+    package func countDevices(app: String, segment: Segment, now: Date, rareTagLimit: Int?) throws(StoreError)
+        -> Int
+    {
+        try read { connection throws(StoreError) -> Int in
+            let count = try countStatement(
+                app: app, segment: segment, now: now, rareTagLimit: rareTagLimit, connection: connection)
+            return Int(try connection.query(count.sql, count.values).first?[0].integer ?? 0)
         }
+    }
+
+    /// The `COUNT(*)` statement of ``countDevices(app:segment:now:rareTagLimit:)``, its lead tag found on
+    /// `connection`.
+    func countStatement(
+        app: String, segment: Segment, now: Date, rareTagLimit: Int?, connection: any SQLConnection
+    ) throws(StoreError) -> (sql: String, values: [SQLValue]) {
+        let oneUser = Self.namesOneUser(segment)
+        if !oneUser,
+            let lead = try TagLead.find(
+                in: segment, app: app, limit: rareTagLimit ?? TagLead.limit, connection: connection)
+        {
+            // SQLite's CROSS JOIN keeps the tag index as the outer loop; PostgreSQL plans it as an inner join,
+            // by its statistics of the tag (a nested loop over the devices' key for a rare one).
+            let compiled = SegmentSQL(lead.rest, app: app, now: now, dialect: dialect)
+            return (
+                """
+                SELECT COUNT(*) FROM device_tags g CROSS JOIN devices d
+                WHERE g.app = ? AND g.tag = ? AND d.app = ? AND d.token = g.token AND d.active = 1 AND
+                """ + " " + compiled.condition,
+                [.text(app), .text(lead.tag), .text(app)] + compiled.values
+            )
+        }
+        let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
+        let devices = dialect == .sqlite && !oneUser ? "devices d INDEXED BY devices_audience" : "devices d"
+        return (
+            "SELECT COUNT(*) FROM \(devices) WHERE d.app = ? AND d.active = 1 AND " + compiled.condition,
+            [.text(app)] + compiled.values
+        )
     }
 
     /// Whether every device `segment` reaches is of a user it names (a `user` leaf, alone or in an `and`).

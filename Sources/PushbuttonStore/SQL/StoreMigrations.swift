@@ -357,6 +357,7 @@ enum StoreMigrations {
             CREATE INDEX device_tags_token ON device_tags (app, token);
             """
         ),
+        AudienceCoveringSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
@@ -417,7 +418,10 @@ enum StoreMigrations {
             }
             var ran: [String] = []
             for migration in migrations.prefix(count) where !applied.contains(migration.name) {
-                try connection.script(dialect.render(migration.sql))
+                // A migration of the other store only (65) is recorded with nothing to run: PostgreSQL refuses
+                // an empty script.
+                let sql = dialect.render(migration.sql)
+                if !sql.allSatisfy(\.isWhitespace) { try connection.script(sql) }
                 try connection.query(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                     [.text(migration.name), .real(now.timeIntervalSince1970)])
