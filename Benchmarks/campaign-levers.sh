@@ -26,13 +26,10 @@ store_kind=${LEVERS_STORE:-sqlite}
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
-pg_dir=
+. Benchmarks/Support/postgres.sh
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  if [ -n "$pg_dir" ]; then
-    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$pg_dir"
-  fi
+  stop_postgres
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -104,15 +101,7 @@ payload_storage() { # store-url
     echo "$(sqlite3 -separator ' ' "$db" "SELECT SUM(n), SUM(b) FROM ($sql)") $(cat "$db" "$db-wal" 2>/dev/null | wc -c)"
   fi
 }
-pg_port=
-if [ "$store_kind" = postgres ]; then
-  pg_dir=$(mktemp -d)
-  chown postgres:postgres "$pg_dir"
-  pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
-fi
+[ "$store_kind" = postgres ] && start_postgres
 # A quiet window that does not cover the run: it starts 6 hours from now (UTC) and lasts an hour.
 hour=$(date -u +%H)
 quiet_start=$(printf '%02d:00' $(((10#$hour + 6) % 24)))
