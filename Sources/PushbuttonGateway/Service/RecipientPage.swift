@@ -36,9 +36,10 @@ struct RecipientPage {
                 personalized: recipient.personalized)
             // Without languages, no lookup per recipient.
             if !languages.isEmpty {
-                (delivery.payload, delivery.language) = LocalizedPayloads(
-                    base: recipient.payload, languages: languages[index]
-                ).chosen(for: locales[token], match: &match)
+                let chosen = LocalizedPayloads(base: recipient.payload, languages: languages[index])
+                    .chosen(for: locales[token], match: &match)
+                delivery.payload = chosen.payload
+                delivery.language = chosen.language
             }
             return delivery
         }
