@@ -21,15 +21,12 @@ workers=${COMMIT_WORKERS:-0}
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
-pg_dir=
+. Benchmarks/Support/postgres.sh
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   sleep 0.3
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  if [ -n "$pg_dir" ]; then
-    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$pg_dir"
-  fi
+  stop_postgres
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -81,14 +78,6 @@ start_serve() { # bin
 }
 stop_serve() { kill "$serve_pid" 2>/dev/null || true; wait "$serve_pid" 2>/dev/null || true; }
 
-start_postgres() {
-  pg_dir=$(mktemp -d)
-  chown postgres:postgres "$pg_dir"
-  pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir -c max_connections=400" start >/dev/null
-}
 pg() { PGOPTIONS="-c client_min_messages=warning" psql -h 127.0.0.1 -p "$pg_port" -U postgres -qAt "$@"; }
 
 cat >"$work/post.lua" <<LUA
@@ -172,7 +161,7 @@ printf '%-10s %-7s %7s %5s  %-26s %-26s %s\n' store build clients round "gateway
   "floor p50/p99 ms (commits)" "ratio p50, p99; WAL fsyncs per commit"
 for store in $stores; do
   if [ "$store" = postgres ]; then
-    start_postgres
+    start_postgres -c max_connections=400
     for index in "${!builds[@]}"; do pg -c "CREATE DATABASE gateway_$index" -d postgres; done
     pg -c "CREATE DATABASE floor" -d postgres
   fi

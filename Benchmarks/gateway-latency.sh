@@ -28,15 +28,12 @@ stores=${LATENCY_STORES:-"sqlite postgres"}
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
-pg_dir=
+. Benchmarks/Support/postgres.sh
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   sleep 0.3
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  if [ -n "$pg_dir" ]; then
-    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$pg_dir"
-  fi
+  stop_postgres
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -99,15 +96,6 @@ stop_serves() {
   for pid in "${serve_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   serve_pids=()
   serve_urls=()
-}
-
-start_postgres() {
-  pg_dir=$(mktemp -d)
-  chown postgres:postgres "$pg_dir"
-  pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-    -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
 }
 
 # Each run's tokens start with a prefix of its own (set in this shell, not a subshell: the counter must move).

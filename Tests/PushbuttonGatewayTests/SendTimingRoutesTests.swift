@@ -147,6 +147,32 @@ struct SendTimingRoutesTests {
         #expect(try fixture.store.nextDue(now: tokyo) == Self.now + 20 * 3600)
     }
 
+    /// A campaign with `localized` text times its lines' devices as any campaign's (each line's payload chosen
+    /// by the device's language did not carry its due time: every one was due at once), each in its language.
+    @Test func aLocalizedLocalTimeCampaignTomorrowWaitsInEveryZone() throws {
+        let fixture = try RouterClient(now: { Self.now })
+        let devices = [(1, "Europe/Paris", "fr-FR"), (2, "Asia/Tokyo", "ja")]
+        for (number, zone, locale) in devices {
+            let answer = fixture.request(
+                "PUT", "/v1/apps/chat/devices/\(F.token(number))",
+                json: #"{"time_zone": "\#(zone)", "locale": "\#(locale)"}"#)
+            #expect(answer.status < 300, "\(answer.body)")
+        }
+        let header =
+            #"{"category": "message", "body": "Hi", "localized": {"fr": {"body": "Salut"}}, "#
+            + #""send_at": "2026-12-02T09:00:00", "local_time": true}"#
+        let created = fixture.request(
+            "POST", "/v1/apps/chat/campaigns", json: header + "\n" + F.token(1) + "\n" + F.token(2))
+        #expect(created.status == 202, "\(created.body)")
+        #expect(counts(created)["scheduled"] == 2, "\(created.body)")
+        let tokyo = try fixture.store.lease(limit: 10, duration: 86_400, now: Self.now + 12 * 3600)
+        #expect(tokyo.map(\.token) == [F.token(2)])
+        let paris = try fixture.store.lease(limit: 10, duration: 86_400, now: Self.now + 20 * 3600)
+        #expect(paris.map(\.token) == [F.token(1)])
+        let body = try JSONParser.parse(paris.first?.payload ?? []).objectValue?["aps"]?.objectValue?["alert"]
+        #expect(body?.objectValue?["body"] == "Salut")
+    }
+
     /// A campaign to a segment gets each device's own due time, as a list page does: local time, and quiet
     /// hours (here 22:00–08:00 in Paris, created at 23:00: the Paris device held, the Tokyo one at 08:00 its time).
     @Test func aSegmentCampaignsDevicesGetTheirOwnTimes() throws {

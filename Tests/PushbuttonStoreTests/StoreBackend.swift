@@ -17,15 +17,36 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomStringConvertible {
         return try await Blocking.run { try backend.openStore() }
     }
 
+    /// Two stores on one fresh database, as two processes open it.
+    func makeTwoStores() async throws -> (SQLGatewayStore, SQLGatewayStore) {
+        let backend = self
+        return try await Blocking.run {
+            let location = try backend.freshLocation()
+            return (try backend.open(location), try backend.open(location))
+        }
+    }
+
     private func openStore() throws -> SQLGatewayStore {
+        try open(try freshLocation())
+    }
+
+    /// A new SQLite file's path, or a new PostgreSQL database's URL.
+    private func freshLocation() throws -> String {
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "pushbutton-store-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try SQLGatewayStore.sqlite(path: directory.appendingPathComponent("gateway.db").path)
+            return directory.appendingPathComponent("gateway.db").path
         case .postgres:
-            return try SQLGatewayStore.postgres(url: try TestPostgres.shared.freshDatabase(), connections: 4)
+            return try TestPostgres.shared.freshDatabase()
+        }
+    }
+
+    private func open(_ location: String) throws -> SQLGatewayStore {
+        switch self {
+        case .sqlite: try SQLGatewayStore.sqlite(path: location)
+        case .postgres: try SQLGatewayStore.postgres(url: location, connections: 4)
         }
     }
 }

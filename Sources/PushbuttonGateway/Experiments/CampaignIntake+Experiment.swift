@@ -5,8 +5,9 @@ import PushbuttonStore
 
 /// A campaign with an experiment (issue 36): each variant compiled and size-checked on its own, each device
 /// given its variant by ``ExperimentAssignment``, the holdout and (with a test phase) the devices outside the
-/// test group recorded without a delivery. A test's recipient is only its delivery, naming its variant: its
-/// payload is the variant's, rendered once per page and stored once per campaign, as a plain campaign's is.
+/// test group recorded without a delivery. A test's recipient is only its delivery, naming its variant (and its
+/// language): its payload is the variant's (in that language), rendered once per page and stored once per
+/// campaign, as a plain campaign's is.
 extension CampaignIntake {
     /// The variants compiled, in order.
     func compile(_ plan: ExperimentPlan, app: AppRuntime, id: String, locate: @escaping ([Diagnostic]) -> [Diagnostic])
@@ -194,14 +195,14 @@ extension CampaignIntake {
                 recipients.append(ExperimentRecipient(token: token, variant: nil, phase: .waiting, data: data))
                 return
             }
+            let (payload, language) = (payloads ?? shared)[index].chosen(
+                for: locales.isEmpty ? nil : locales[token], match: &matches[index])
             deliveries.append(
                 NewDelivery(
-                    token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                    payload: (payloads ?? shared)[index].payload(
-                        for: locales.isEmpty ? nil : locales[token], match: &matches[index]),
+                    token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload,
                     dueAt: due.isEmpty ? nil : due[token],
                     heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason,
-                    variant: plan.variants[index].name))
+                    variant: plan.variants[index].name, language: language, personalized: payloads != nil))
         }
         for line in lines {
             if let token = line.token {

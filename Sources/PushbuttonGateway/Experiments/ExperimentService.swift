@@ -144,16 +144,19 @@ final class ExperimentService: Sendable {
             deliveries.reserveCapacity(page.count)
             for recipient in page {
                 var payloads = shared
+                var personalized = false
                 if let data = recipient.data, let own = (try? JSONParser.parse(data))?.objectValue {
                     payloads = try campaigns.notifications.renderLanguages(
                         compiled, data: variant.draft.data.merging(own) { $1 }, at: .root)
+                    personalized = true
                 }
+                let (payload, language) = payloads.chosen(for: locales[recipient.token], match: &match)
                 deliveries.append(
                     NewDelivery(
                         token: recipient.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: payloads.payload(for: locales[recipient.token], match: &match),
-                        dueAt: due[recipient.token],
-                        heldBecause: held.contains(recipient.token) ? QuietHours.heldReason : nil))
+                        payload: payload, dueAt: due[recipient.token],
+                        heldBecause: held.contains(recipient.token) ? QuietHours.heldReason : nil,
+                        language: language, personalized: personalized))
             }
             let added = try storing { () throws(StoreError) in
                 try store.rollOut(campaign: record.campaignID, variant: name, deliveries: deliveries, now: now)

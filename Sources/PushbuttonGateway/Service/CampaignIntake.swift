@@ -170,7 +170,7 @@ final class CampaignIntake: Sendable {
                 if !recipient.ownData { campaignPayloads = payloads }
             }
             if let user = recipient.user, users[user] == nil { users[user] = line }
-            page.recipients.append((recipient.token, recipient.user, payloads.base))
+            page.recipients.append((recipient.token, recipient.user, payloads.base, recipient.ownData))
             if localized { page.languages.append(payloads.languages) }
             guard page.recipients.count <= maximumRecipients else {
                 throw .invalid(
@@ -241,25 +241,17 @@ final class CampaignIntake: Sendable {
             // Each device's own due time (local time, quiet hours) as a list page's, as at the campaign's creation.
             let (due, held) = try notifications.dueTimes(
                 timing, tokens: devices.map(\.token), app: runtime, quiet: quiet, now: time)
-            func delivery(_ token: String, _ payload: [UInt8]) -> NewDelivery {
-                NewDelivery(
-                    token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload,
-                    dueAt: due[token], heldBecause: held.contains(token) ? QuietHours.heldReason : nil)
-            }
             let added = try storing { () throws(StoreError) in
                 try store.append(campaign: id, now: notifications.now()) { emit throws(StoreError) in
-                    // The default text's devices first: the store shares the first payload it is given among
-                    // the campaign's recipients (one row, not one per recipient), so it is the default's.
-                    var later: [(token: String, payload: [UInt8])] = []
                     for device in devices {
-                        let payload = payloads.payload(for: device.locale, match: &match)
-                        guard payloads.languages.isEmpty || match.language(for: device.locale) == nil else {
-                            later.append((device.token, payload))
-                            continue
-                        }
-                        try emit(delivery(device.token, payload))
+                        let (payload, language) = payloads.chosen(for: device.locale, match: &match)
+                        try emit(
+                            NewDelivery(
+                                token: device.token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
+                                payload: payload, dueAt: due[device.token],
+                                heldBecause: held.contains(device.token) ? QuietHours.heldReason : nil,
+                                language: language))
                     }
-                    for device in later { try emit(delivery(device.token, device.payload)) }
                 }
             }
             guard let added else { return }  // cancelled

@@ -9,9 +9,11 @@ struct LocalizedPayloads {
     /// The payload in each language, by ``LocaleIdentifier`` spelling.
     var languages: [String: [UInt8]] = [:]
 
-    /// The payload for a device registered with `locale`.
-    func payload(for locale: String?, match: inout LocaleMatch) -> [UInt8] {
-        guard !languages.isEmpty, let language = match.language(for: locale) else { return base }
-        return languages[language] ?? base
+    /// The payload for a device registered with `locale`, and its language (`nil`: the default text), which
+    /// the store keeps its payload under, shared with the other devices of that language.
+    func chosen(for locale: String?, match: inout LocaleMatch) -> (payload: [UInt8], language: String?) {
+        guard !languages.isEmpty, let language = match.language(for: locale), let payload = languages[language]
+        else { return (base, nil) }
+        return (payload, language)
     }
 }

@@ -194,10 +194,10 @@ final class NotificationIntake: Sendable {
         let quiet = timing.heldByQuietHours(campaign: false) ? app.configuration.quietHours : nil
         let (due, held) = try dueTimes(timing, tokens: tokens, app: app, quiet: quiet, now: created)
         let deliveries = tokens.map {
-            NewDelivery(
-                token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                payload: payloads.payload(for: locales[$0], match: &match), dueAt: due[$0],
-                heldBecause: held.contains($0) ? QuietHours.heldReason : nil)
+            let (payload, language) = payloads.chosen(for: locales[$0], match: &match)
+            return NewDelivery(
+                token: $0, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: payload, dueAt: due[$0],
+                heldBecause: held.contains($0) ? QuietHours.heldReason : nil, language: language)
         }
         var spec = NotificationSpec(
             id: id, app: app.id, kind: .notification, topic: app.configuration.topic, pushType: draft.pushType.rawValue,

@@ -5,7 +5,9 @@ import PushbuttonStore
 /// A page's recipients, read, checked and rendered (bounded by the request body's size limit), with the
 /// users it names resolved to their active devices' tokens.
 struct RecipientPage {
-    var recipients: [(token: String?, user: String?, payload: [UInt8])] = []
+    /// Each line's token or user and its payload; `personalized`: rendered with the line's own `data` (not the
+    /// campaign's, which the other lines share).
+    var recipients: [(token: String?, user: String?, payload: [UInt8], personalized: Bool)] = []
     var users: [String: [String]] = [:]
     /// With `"localized"`: each recipient's payload in each language (beside `recipients`), and the devices'
     /// registered locales, by token. Empty without, and nothing is chosen per device.
@@ -21,43 +23,33 @@ struct RecipientPage {
         recipients.flatMap { recipient in recipient.token.map { [$0] } ?? users[recipient.user ?? ""] ?? [] }
     }
 
-    /// Each recipient (a user's every active device), with a new `apns-id`.
+    /// Each recipient (a user's every active device), with a new `apns-id`, in its device's language
+    /// (``LocaleMatch``) when the campaign has languages.
     func forEachDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void) throws(Failure) {
-        guard languages.isEmpty else { return try forEachLocalizedDelivery(body) }
-        for recipient in recipients {
+        var match = LocaleMatch(languages.first.map { Array($0.keys) } ?? [])
+        func delivery(_ token: String, _ index: Int) -> NewDelivery {
+            let recipient = recipients[index]
+            var delivery = NewDelivery(
+                token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()), payload: recipient.payload,
+                dueAt: dueAt.isEmpty ? nil : dueAt[token],
+                heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason,
+                personalized: recipient.personalized)
+            // Without languages, no lookup per recipient.
+            if !languages.isEmpty {
+                let chosen = LocalizedPayloads(base: recipient.payload, languages: languages[index])
+                    .chosen(for: locales[token], match: &match)
+                delivery.payload = chosen.payload
+                delivery.language = chosen.language
+            }
+            return delivery
+        }
+        for index in recipients.indices {
             // A token is passed on as it is: no array of one made for each recipient.
-            if let token = recipient.token {
-                try body(
-                    NewDelivery(
-                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token],
-                        heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason))
+            if let token = recipients[index].token {
+                try body(delivery(token, index))
                 continue
             }
-            for token in users[recipient.user ?? ""] ?? [] {
-                try body(
-                    NewDelivery(
-                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: recipient.payload, dueAt: dueAt.isEmpty ? nil : dueAt[token],
-                        heldBecause: held.isEmpty || !held.contains(token) ? nil : QuietHours.heldReason))
-            }
-        }
-    }
-
-    /// ``forEachDelivery(_:)`` with each device's payload in its language (``LocaleMatch``).
-    private func forEachLocalizedDelivery<Failure: Error>(_ body: (NewDelivery) throws(Failure) -> Void)
-        throws(Failure)
-    {
-        var match = LocaleMatch(languages.first.map { Array($0.keys) } ?? [])
-        for (index, recipient) in recipients.enumerated() {
-            let payloads = LocalizedPayloads(base: recipient.payload, languages: languages[index])
-            let tokens = recipient.token.map { [$0] } ?? users[recipient.user ?? ""] ?? []
-            for token in tokens {
-                try body(
-                    NewDelivery(
-                        token: token, apnsID: UUIDText.lowercase(APNsNotification.newID()),
-                        payload: payloads.payload(for: locales[token], match: &match)))
-            }
+            for token in users[recipients[index].user ?? ""] ?? [] { try body(delivery(token, index)) }
         }
     }
 

@@ -19,11 +19,19 @@ public struct NewDelivery: Sendable, Hashable {
     /// The experiment's variant this recipient is sent in its test (issue 36): kept in its row, so it is
     /// counted by variant, and its payload shared with the variant's other recipients; `nil` for others.
     public var variant: String?
+    /// The language of the notification's `"localized"` text its device reads (issue 35), `nil` for the
+    /// default text: kept in its row, and its payload shared with the other recipients of that language (and
+    /// variant), stored once per notification.
+    public var language: String?
+    /// Whether its payload was rendered with data of its own (a campaign line's `data`): then it is never the
+    /// one taken to share with its language's (or variant's) other recipients, and is stored in a row of its
+    /// own unless it equals theirs.
+    public var personalized: Bool
 
     /// A recipient due with its notification, unless `dueAt` says otherwise.
     public init(
         token: String, apnsID: String, payload: [UInt8], skippedBecause: String? = nil, dueAt: Date? = nil,
-        heldBecause: String? = nil, variant: String? = nil
+        heldBecause: String? = nil, variant: String? = nil, language: String? = nil, personalized: Bool = false
     ) {
         self.token = token
         self.apnsID = apnsID
@@ -32,5 +40,7 @@ public struct NewDelivery: Sendable, Hashable {
         self.dueAt = dueAt
         self.heldBecause = heldBecause
         self.variant = variant
+        self.language = language
+        self.personalized = personalized
     }
 }

@@ -13,14 +13,14 @@ extension SQLGatewayStore {
     /// their ids taken from the table's sequence first (added to `newIDs`), in the caller's transaction;
     /// returns the smallest id. All of them or none commit with the transaction, as a multi-row INSERT's would.
     func copy(
-        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: SharedPayloads, variants: Bool,
+        _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: SharedPayloads, keyed: Bool,
         now: Date, tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: PostgresConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         let ids = try Self.newIDs(deliveries.count, connection)
         newIDs? += ids
-        // An experiment's recipients (`variants`) name their variant in a tenth column.
-        var rows = PostgresCopyRows(fields: variants ? 10 : 9, reservingRows: deliveries.count, bytesPerRow: 192)
+        // Recipients naming an experiment's variant or a language (`keyed`) have them in two more columns.
+        var rows = PostgresCopyRows(fields: keyed ? 11 : 9, reservingRows: deliveries.count, bytesPerRow: 192)
         var payloads = PostgresCopyRows(fields: 2)
         let time = now.timeIntervalSince1970
         let due = (spec.sendAt ?? now).timeIntervalSince1970
@@ -44,8 +44,9 @@ extension SQLGatewayStore {
                 if let held = delivery.heldBecause { rows.text(held) } else { rows.null() }
                 rows.null()
             }
-            if variants {
+            if keyed {
                 if let variant = delivery.variant { rows.text(variant) } else { rows.null() }
+                if let language = delivery.language { rows.text(language) } else { rows.null() }
             }
             if shared.isOwn(delivery) {
                 payloads.startRow()
@@ -60,7 +61,7 @@ extension SQLGatewayStore {
         let copied = try connection.copy(
             """
             COPY deliveries (id, notification_id, app, token, apns_id, state, due_at, reason, finished_at\(
-                variants ? ", variant" : ""))
+                keyed ? ", variant, language" : ""))
             FROM STDIN (FORMAT binary)
             """, &rows)
         guard copied == deliveries.count else {

@@ -15,4 +15,6 @@ struct LeasedRow {
     var wasQueued: Bool
     /// The experiment's variant the row was sent in its test (its payload the variant's shared one).
     var variant: String? = nil
+    /// The `"localized"` language the row was sent (its payload the language's shared one); `nil`: the default text.
+    var language: String? = nil
 }

@@ -188,7 +188,7 @@ enum QueueBatches {
         let shared = SQLValue.text(notification)
         let rows = try connection.query(
             """
-            SELECT id, token, apns_id, variant FROM deliveries
+            SELECT id, token, apns_id, variant, language FROM deliveries
             WHERE notification_id = ? AND id BETWEEN ? AND ? AND state IN ('queued', 'leased') ORDER BY id LIMIT ?
             """, [shared, .integer(first), .integer(last), .integer(Int64(limit))])
         guard !rows.isEmpty else {
@@ -237,7 +237,8 @@ enum QueueBatches {
             leased.append(
                 LeasedRow(
                     id: row[0].integer ?? 0, batch: id, notification: notification, token: row[1].text ?? "",
-                    apnsID: row[2].text ?? "", leases: leaseCount, wasQueued: wasFree, variant: row[3].text))
+                    apnsID: row[2].text ?? "", leases: leaseCount, wasQueued: wasFree, variant: row[3].text,
+                    language: row[4].text))
         }
     }
 

@@ -17,79 +17,77 @@ extension SQLGatewayStore {
         ).changes
     }
 
-    /// The payload `id`'s recipients share: the stored one, or else `candidate`, stored as it. Concurrent
-    /// appends to one campaign agree on one (PostgreSQL's second INSERT waits for the first, then reads it).
-    private func sharedPayload(for id: String, candidate: [UInt8], _ connection: any SQLConnection)
-        throws(StoreError) -> [UInt8]
-    {
+    /// The payload the recipients under `key` (a row of `table`: the notification, and its variant and
+    /// language) share: the stored one, or else `candidate`, stored as it. Concurrent appends to one campaign
+    /// agree on one (PostgreSQL's second INSERT waits for the first, then reads it).
+    private func storedOnce(
+        _ candidate: [UInt8], in table: String, key: KeyValuePairs<String, String>, _ connection: any SQLConnection
+    ) throws(StoreError) -> [UInt8] {
+        let columns = key.map(\.key).joined(separator: ", ")
+        let values = key.map { SQLValue.text($0.value) }
         // The first to store it (a single notification always) has it back from its INSERT: no second read.
         if let inserted = try connection.query(
-            """
-            INSERT INTO shared_payloads (notification_id, payload) VALUES (?, ?)
-            ON CONFLICT (notification_id) DO NOTHING RETURNING payload
-            """, [.text(id), .blob(candidate)]
+            "INSERT INTO \(table) (\(columns), payload) VALUES (\(String(repeating: "?, ", count: key.count))?) "
+                + "ON CONFLICT (\(columns)) DO NOTHING RETURNING payload", values + [.blob(candidate)]
         ).first?[0].blob {
             return inserted
         }
         guard
             let stored = try connection.query(
-                "SELECT payload FROM shared_payloads WHERE notification_id = ?", [.text(id)]
+                "SELECT payload FROM \(table) WHERE " + key.map { "\($0.key) = ?" }.joined(separator: " AND "), values
             ).first?[0].blob
-        else { throw StoreError(.inconsistent, "the shared payload vanished", context: "INSERT INTO shared_payloads") }
+        else { throw StoreError(.inconsistent, "the shared payload vanished", context: "INSERT INTO \(table)") }
         return stored
     }
 
-    /// The payload the recipients of `id` sent `variant` in an experiment's test share: the stored one, or
-    /// else `candidate`, stored as it (as ``sharedPayload(for:candidate:_:)`` for a notification's).
-    private func variantPayload(
-        for id: String, variant: String, candidate: [UInt8], _ connection: any SQLConnection
-    ) throws(StoreError) -> [UInt8] {
-        if let inserted = try connection.query(
-            """
-            INSERT INTO variant_payloads (notification_id, variant, payload) VALUES (?, ?, ?)
-            ON CONFLICT (notification_id, variant) DO NOTHING RETURNING payload
-            """, [.text(id), .text(variant), .blob(candidate)]
-        ).first?[0].blob {
-            return inserted
+    /// Sets `shared`'s payloads for the keys (variant, language) of `deliveries` it lacks: the stored ones, or
+    /// else each key's first recipient's without data of its own, stored. Answers whether any recipient names a
+    /// variant or a language (then its rows are inserted with those columns).
+    private func share(
+        _ deliveries: ArraySlice<NewDelivery>, of id: String, into shared: inout SharedPayloads,
+        _ connection: any SQLConnection
+    ) throws(StoreError) -> Bool {
+        var keyed = false
+        for delivery in deliveries {
+            guard delivery.variant != nil || delivery.language != nil else {
+                if shared.notification == nil, !delivery.personalized {
+                    shared.notification = try storedOnce(
+                        delivery.payload, in: "shared_payloads", key: ["notification_id": id], connection)
+                }
+                continue
+            }
+            keyed = true
+            guard !delivery.personalized, shared.payload(for: delivery) == nil else { continue }
+            if let language = delivery.language {
+                let variant = delivery.variant ?? ""
+                shared.languages[variant, default: [:]][language] = try storedOnce(
+                    delivery.payload, in: "language_payloads",
+                    key: ["notification_id": id, "variant": variant, "language": language], connection)
+            } else if let variant = delivery.variant {
+                shared.variants[variant] = try storedOnce(
+                    delivery.payload, in: "variant_payloads", key: ["notification_id": id, "variant": variant],
+                    connection)
+            }
         }
-        guard
-            let stored = try connection.query(
-                "SELECT payload FROM variant_payloads WHERE notification_id = ? AND variant = ?",
-                [.text(id), .text(variant)]
-            ).first?[0].blob
-        else {
-            throw StoreError(.inconsistent, "the variant's payload vanished", context: "INSERT INTO variant_payloads")
-        }
-        return stored
+        return keyed
     }
 
     /// Inserts recipients with multi-row INSERTs (PostgreSQL: COPY, from ``rowsToCopy`` on); returns the
     /// smallest new row id, or for an SQLite page a bound at or below it (all new rows are at or above it, no
-    /// other row of the notification is). A recipient whose payload is `shared` (set from the first recipient when nil)
-    /// gets no row in `payloads`, nor does one sent an experiment's variant with the variant's payload (`shared`'s
-    /// `variants`, each set from its first recipient). The new rows' ids are added to `newIDs` where they are known (PostgreSQL
-    /// and a few rows; an SQLite page sets it to nil).
+    /// other row of the notification is). A recipient whose payload is its `shared` one (the notification's, its
+    /// variant's or its language's, each set from its first recipient without data of its own: ``share``) gets no
+    /// row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL and a few rows;
+    /// an SQLite page sets it to nil).
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout SharedPayloads, now: Date,
         tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
-        if shared.notification == nil, let candidate = deliveries.first?.payload {
-            shared.notification = try sharedPayload(for: spec.id, candidate: candidate, connection)
-        }
-        var variants = false
-        for delivery in deliveries {
-            guard let variant = delivery.variant else { continue }
-            variants = true
-            if shared.variants[variant] == nil {
-                shared.variants[variant] = try variantPayload(
-                    for: spec.id, variant: variant, candidate: delivery.payload, connection)
-            }
-        }
+        let keyed = try share(deliveries, of: spec.id, into: &shared, connection)
         if deliveries.count >= Self.rowsToCopy, let postgres = connection as? PostgresConnection {
             return try copy(
-                deliveries, of: spec, shared: shared, variants: variants, now: now, tallies: &tallies,
+                deliveries, of: spec, shared: shared, keyed: keyed, now: now, tallies: &tallies,
                 newIDs: &newIDs, into: postgres)
         }
         // SQLite (one writer, in this transaction) numbers new rows above the largest id: for a page, that
@@ -110,13 +108,13 @@ extension SQLGatewayStore {
             let (start, end) = (deliveries.startIndex + chunk.lowerBound, deliveries.startIndex + chunk.upperBound)
             let values = Self.rowValues(
                 deliveries[start..<end], notification: notification, app: app, time: time, due: due,
-                variants: variants, skipped: &skipped)
+                keyed: keyed, skipped: &skipped)
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
             // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { shared.isOwn($0) }
             let returning = ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
             let rows = try connection.query(
-                Self.insertDeliveries(end - start, variants: variants) + returning, values)
+                Self.insertDeliveries(end - start, keyed: keyed) + returning, values)
             if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
                 first = min(first ?? lowest, lowest)
                 newIDs? += rows.compactMap { $0[0].integer }
@@ -131,14 +129,15 @@ extension SQLGatewayStore {
         return first
     }
 
-    /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:variants:)``'s columns), queued
-    /// or skipped (counted in `skipped`) as each says; with `variants`, each row's experiment variant last.
+    /// The values of an `INSERT INTO deliveries` of `deliveries` (``insertText(_:keyed:)``'s columns), queued
+    /// or skipped (counted in `skipped`) as each says; with `keyed`, each row's experiment variant and language
+    /// last.
     private static func rowValues(
         _ deliveries: ArraySlice<NewDelivery>, notification: SQLValue, app: SQLValue, time: SQLValue, due: SQLValue,
-        variants: Bool, skipped: inout Int
+        keyed: Bool, skipped: inout Int
     ) -> [SQLValue] {
         var values: [SQLValue] = []
-        values.reserveCapacity(deliveries.count * (variants ? 9 : 8))
+        values.reserveCapacity(deliveries.count * (keyed ? 10 : 8))
         for delivery in deliveries {
             values.append(notification)
             values.append(app)
@@ -158,7 +157,10 @@ extension SQLGatewayStore {
                 values.append(delivery.heldBecause.sql)
                 values.append(.null)
             }
-            if variants { values.append(delivery.variant.sql) }
+            if keyed {
+                values.append(delivery.variant.sql)
+                values.append(delivery.language.sql)
+            }
         }
         return values
     }
@@ -190,24 +192,23 @@ extension SQLGatewayStore {
     private static let queuedState = SQLValue.text(DeliveryState.queued.rawValue)
     private static let skippedState = SQLValue.text(DeliveryState.skipped.rawValue)
 
-    /// `INSERT INTO deliveries … VALUES` with `count` rows (with `variants`, an experiment's: its variant
-    /// column too), written once per row count (a few: see ``StatementShapes``).
-    private static func insertDeliveries(_ count: Int, variants: Bool) -> String {
-        (variants ? variantInsertStatements[count] : insertStatements[count])
-            ?? insertText(count, variants: variants)
+    /// `INSERT INTO deliveries … VALUES` with `count` rows (with `keyed`, rows naming an experiment's variant
+    /// or a language: those columns too), written once per row count (a few: see ``StatementShapes``).
+    private static func insertDeliveries(_ count: Int, keyed: Bool) -> String {
+        (keyed ? keyedInsertStatements[count] : insertStatements[count]) ?? insertText(count, keyed: keyed)
     }
 
     private static let insertStatements = Dictionary(
-        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0, variants: false)) })
+        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0, keyed: false)) })
 
-    private static let variantInsertStatements = Dictionary(
-        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0, variants: true)) })
+    private static let keyedInsertStatements = Dictionary(
+        uniqueKeysWithValues: StatementShapes.sizes.map { ($0, insertText($0, keyed: true)) })
 
-    private static func insertText(_ count: Int, variants: Bool) -> String {
-        variants
+    private static func insertText(_ count: Int, keyed: Bool) -> String {
+        keyed
             ? "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at, "
-                + "variant) VALUES "
-                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+                + "variant, language) VALUES "
+                + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
             : "INSERT INTO deliveries (notification_id, app, token, apns_id, state, due_at, reason, finished_at) "
                 + "VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
     }

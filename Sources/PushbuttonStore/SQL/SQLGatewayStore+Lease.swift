@@ -28,13 +28,13 @@ extension SQLGatewayStore {
         throws(StoreError) -> (leased: [LeasedDelivery], skipped: Int)
     {
         let token = UUID().uuidString.lowercased()
-        let (rows, payloads, specs, sharedBy, byVariant, skipped) = try with { connection throws(StoreError) in
+        let (rows, payloads, specs, sharedBy, byKey, skipped) = try with { connection throws(StoreError) in
             // A lease is committed without waiting for the disk: a killed process loses nothing the kernel has,
             // and a lease lost with the machine's power is an expired lease (its rows due again, same
             // apns-ids). Outcomes, intake and everything else stay durable.
             try dialect.transactionWithoutWaitingForDisk(connection) {
                 () throws(StoreError) -> (
-                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], [VariantPayload], Int
+                    [LeasedRow], [Int64: [UInt8]], [String: [SQLValue]], [String: [UInt8]], [KeyedPayload], Int
                 ) in
                 let taken = try QueueBatches.lease(
                     limit: limit, token: token, until: now + duration, now: now, dialect: dialect,
@@ -48,18 +48,18 @@ extension SQLGatewayStore {
                     free, specs: specs, now: now, dialect: dialect, connection)
                 let payloads = try Self.ownPayloads(of: rows, connection)
                 let sharedBy = try sharedPayloads(of: rows, without: payloads, connection)
-                let byVariant = try Self.variantPayloads(of: rows, without: payloads, connection)
+                let byKey = try keyedPayloads(of: rows, without: payloads, connection)
                 var tallies = CampaignTallies()
                 tallies.lease(rows, specs: specs)
                 tallies.skip(skipped, specs: specs, reason: FrequencyCap.skippedReason)
                 try tallies.write(into: connection)
                 if !skipped.isEmpty { try finishSkipped(skipped, token: token, now: now, connection) }
-                return (rows, payloads, specs, sharedBy, byVariant, skipped.count + held)
+                return (rows, payloads, specs, sharedBy, byKey, skipped.count + held)
             }
         }
         return (
             Self.leased(
-                rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy, byVariant: byVariant),
+                rows, token: token, payloads: payloads, specs: specs, sharedBy: sharedBy, byKey: byKey),
             skipped
         )
     }
@@ -135,13 +135,15 @@ extension SQLGatewayStore {
         return specs
     }
 
-    /// The shared payloads of the notifications with a row without its own (not in `payloads`).
+    /// The shared payloads of the notifications with a row without its own (not in `payloads`) sent the
+    /// default text outside an experiment's test (the others' are keyed: ``keyedPayloads(of:without:_:)``).
     private func sharedPayloads(
         of rows: [LeasedRow], without payloads: [Int64: [UInt8]], _ connection: any SQLConnection
     ) throws(StoreError) -> [String: [UInt8]] {
         var sharedBy: [String: [UInt8]] = [:]
         var last: String?
-        for row in rows where payloads.isEmpty || payloads[row.id] == nil {
+        for row in rows where row.variant == nil && row.language == nil && (payloads.isEmpty || payloads[row.id] == nil)
+        {
             let notification = row.notification
             guard notification != last else { continue }
             last = notification
@@ -160,21 +162,26 @@ extension SQLGatewayStore {
         return sharedBy
     }
 
-    /// The shared payloads of the experiment variants the rows without their own were sent: one read per
-    /// notification and variant a lease holds.
-    private static func variantPayloads(
+    /// The shared payloads of the experiment variants and languages the rows without their own were sent: each
+    /// read once per process (kept in ``headers``) or, past what it keeps, once per lease.
+    private func keyedPayloads(
         of rows: [LeasedRow], without payloads: [Int64: [UInt8]], _ connection: any SQLConnection
-    ) throws(StoreError) -> [VariantPayload] {
-        var found: [VariantPayload] = []
-        for row in rows where row.variant != nil && (payloads.isEmpty || payloads[row.id] == nil) {
-            guard let variant = row.variant, VariantPayload.find(row.notification, variant, in: found) == nil
-            else { continue }
-            let payload =
-                try connection.query(
-                    "SELECT payload FROM variant_payloads WHERE notification_id = ? AND variant = ?",
-                    [.text(row.notification), .text(variant)]
-                ).first?[0].blob ?? []
-            found.append(VariantPayload(notification: row.notification, variant: variant, payload: payload))
+    ) throws(StoreError) -> [KeyedPayload] {
+        var found: [KeyedPayload] = []
+        for row in rows
+        where (row.variant != nil || row.language != nil) && (payloads.isEmpty || payloads[row.id] == nil) {
+            guard KeyedPayload.find(for: row, in: found) == nil else { continue }
+            var keyed = KeyedPayload(
+                notification: row.notification, variant: row.variant, language: row.language, payload: [])
+            if let kept = headers.keyed(for: row) {
+                keyed.payload = kept
+            } else if let stored = try connection.query(
+                "SELECT payload FROM \(keyed.stored.table) WHERE \(keyed.stored.columns)", keyed.stored.values
+            ).first?[0].blob {
+                keyed.payload = stored
+                headers.keep(keyed: keyed)
+            }
+            found.append(keyed)
         }
         return found
     }
@@ -184,7 +191,7 @@ extension SQLGatewayStore {
     /// without a lookup.
     private static func leased(
         _ rows: [LeasedRow], token: String, payloads: [Int64: [UInt8]], specs: [String: [SQLValue]],
-        sharedBy: [String: [UInt8]], byVariant: [VariantPayload]
+        sharedBy: [String: [UInt8]], byKey: [KeyedPayload]
     ) -> [LeasedDelivery] {
         var made: [String: (headers: LeaseHeaders, payload: [UInt8])] = [:]
         var last: (headers: LeaseHeaders, payload: [UInt8])?
@@ -211,8 +218,8 @@ extension SQLGatewayStore {
             }
             last = shared
             var payload = payloads.isEmpty ? shared.payload : payloads[row.id] ?? shared.payload
-            if let variant = row.variant, payloads.isEmpty || payloads[row.id] == nil {
-                payload = VariantPayload.find(notification, variant, in: byVariant) ?? payload
+            if row.variant != nil || row.language != nil, payloads.isEmpty || payloads[row.id] == nil {
+                payload = KeyedPayload.find(for: row, in: byKey) ?? payload
             }
             leased.append(
                 LeasedDelivery(

@@ -358,6 +358,26 @@ enum StoreMigrations {
             """
         ),
         AudienceCoveringSchema.migration,
+        (
+            "66-language-payloads",
+            """
+            -- A recipient of a notification with "localized" text whose device reads one of its languages (issue
+            -- 35) names the language in its delivery row and is sent that language's payload, stored once per
+            -- notification (and experiment variant; '' outside a test) as the default text's and each variant's
+            -- are: a campaign in 5 languages stores 5 payloads, not one per recipient. A keyed table of its own
+            -- beside shared_payloads and variant_payloads, not one re-keyed table for all: nothing is copied, and
+            -- an older process reads the rows it knows as before. It does not read the language: see Install.md
+            -- (no localized sends until every older process is replaced).
+            ALTER TABLE deliveries ADD COLUMN language TEXT;
+            CREATE TABLE language_payloads (
+                notification_id TEXT NOT NULL REFERENCES notifications (id),
+                variant TEXT NOT NULL,
+                language TEXT NOT NULL,
+                payload {BLOB} NOT NULL,
+                PRIMARY KEY (notification_id, variant, language)
+            );
+            """
+        ),
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
