@@ -412,7 +412,7 @@ if [ -n "$events" ]; then
     awk -v s="$store" '$1 == s { r[$2, $3] = $4; c[$2, $3] = $5; d[$2, $3] = $6; p[$2, $3] = $7; if ($2 > n) n = $2 }
       END {
         for (i = 1; i <= n; i++) printf "%s %s %s %s %s %s %s %s\n", r[i, "on"] / r[i, "off"], r[i, "off"], r[i, "on"],
-          c[i, "on"] / c[i, "off"], d[i, "on"] / c[i, "off"], (c[i, "on"] + p[i, "on"]) / (c[i, "off"] + p[i, "off"]), c[i, "off"], d[i, "on"]
+          c[i, "on"] / c[i, "off"], d[i, "on"] / c[i, "off"], (d[i, "on"] + p[i, "on"]) / (c[i, "off"] + p[i, "off"]), c[i, "off"], d[i, "on"]
       }' "$work/events.txt" | sort -n >"$work/events-$store.txt"
     printf '   %-58s %.2f / %.2f / %.2f× (off %.0f, on %.0f recipients/s, medians)\n' "$store, rate on ÷ off" \
       "$(head -1 "$work/events-$store.txt" | cut -d' ' -f1)" "$(cut -d' ' -f1 "$work/events-$store.txt" | median)" \
@@ -422,7 +422,7 @@ if [ -n "$events" ]; then
       "$store, gateway CPU a recipient on ÷ off" "$(cut -d' ' -f4 "$work/events-$store.txt" | median)" \
       "$(cut -d' ' -f5 "$work/events-$store.txt" | median)" "$(cut -d' ' -f7 "$work/events-$store.txt" | median)" \
       "$(cut -d' ' -f8 "$work/events-$store.txt" | median)"
-    [ "$store" = postgres ] && printf '   %-58s %.2f×\n' "postgres, gateway + PostgreSQL CPU on ÷ off" \
+    [ "$store" = postgres ] && printf '   %-58s %.2f×\n' "postgres, gateway + PostgreSQL CPU on (to the last event) ÷ off" \
       "$(cut -d' ' -f6 "$work/events-$store.txt" | median)"
   done
   if [ -s "$work/failures.txt" ]; then

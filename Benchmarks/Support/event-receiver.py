@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -37,6 +38,12 @@ def signed(header, body):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as the gateway's client expects of a backend
+
+    def setup(self):
+        super().setup()
+        # A 200's status line and headers may go out in two writes: without this, Nagle's algorithm and the
+        # client's delayed acknowledgements could hold each answer ~40 ms (see scripts/tap-receiver.py).
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def answer(self, status, body=b""):
         self.send_response(status)
