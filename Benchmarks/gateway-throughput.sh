@@ -11,6 +11,11 @@
 #  3. the server's peak memory (VmHWM) during each campaign;
 #  4. CPU per recipient of every process on the path (gateway, PostgreSQL's server processes, the mock; send and
 #     the mock), from /proc: on a machine of few cores their sum is what decides the rate.
+# GATEWAY_EVENTS=1: instead of send against a campaign, each round runs the campaign with the event stream off
+#  and on (every event type, `"webhook": {"events": {"batch": 100}}`, to Benchmarks/Support/event-receiver.py on
+#  127.0.0.1, which checks each batch's signature), the order swapped every other round; each store's on ÷ off
+#  rate and CPU, and the events received against those expected (a `notification.sent` per recipient and one
+#  `campaign.finished`): a shortfall or a bad batch fails the run. GATEWAY_EVENTS_BATCH: events per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${GATEWAY_CAMPAIGN_COUNT:-1000000}
@@ -63,11 +68,14 @@ pg_ticks() {
 }
 per_recipient() { echo "$1 * 1000000 / $(getconf CLK_TCK) / $count" | bc -l; } # ticks -> µs each
 
-config() { # store workers
+config() { # store workers [receiver-port: the event stream on, to it]
+  local webhook=
+  [ -n "${3:-}" ] && webhook="\"webhook\": {\"url\": \"http://127.0.0.1:$3/events\", \"secret\": \"$events_secret\",
+    \"events\": {\"batch\": ${GATEWAY_EVENTS_BATCH:-100}}},"
   cat >"$work/gateway.json" <<JSON
 {
   "listen": {"host": "127.0.0.1", "port": 0},
-  "store": "$1",
+  "store": "$1", $webhook
   "workers": {"count": $2, "batchSize": ${GATEWAY_BATCH:-1000}, "pollMilliseconds": 20},
   "limits": {"maxBodyBytes": 8388608, "maxRecipients": 10000},
   "apps": [{"id": "chat", "topic": "com.example.chatter", "manifest": "manifest.json",
@@ -94,7 +102,7 @@ stop_serve() {
   wait "$serve_pid" 2>/dev/null || true
 }
 
-if [ -z "${GATEWAY_CAMPAIGN_ONLY:-}" ]; then
+if [ -z "${GATEWAY_CAMPAIGN_ONLY:-}${GATEWAY_EVENTS:-}" ]; then
 # 1. Intake. wrk posts one notification per request (a fresh token from a counter, so nothing collapses).
 config "sqlite:$work/intake.db" 2
 start_serve
@@ -173,17 +181,83 @@ delivered_count() {
     sed -nE 's/.*"delivered": ?([0-9]+).*/\1/p'
 }
 
+# GATEWAY_EVENTS=1: the stream's receiver, a fresh one for each campaign with the stream on (its counts start at 0).
+events=${GATEWAY_EVENTS:-}
+events_secret=pb_webhook_benchmark_secret_0123456789
+receiver_pid=
+receiver_port=
+start_receiver() {
+  rm -f "$work/receiver.port"
+  python3 Benchmarks/Support/event-receiver.py "$events_secret" "$work/receiver.port" 2>"$work/receiver.err" &
+  receiver_pid=$!
+  pids+=($receiver_pid)
+  for _ in $(seq 100); do [ -s "$work/receiver.port" ] && break; sleep 0.05; done
+  receiver_port=$(cat "$work/receiver.port")
+}
+stop_receiver() {
+  kill "$receiver_pid" 2>/dev/null || true
+  wait "$receiver_pid" 2>/dev/null || true
+}
+receiver_counts() { curl -s "http://127.0.0.1:$receiver_port/counts"; }
+
+# After the last delivery of a campaign with the stream on (started at $1, $2 s before): waits until the receiver
+# has every event (a `notification.sent` a recipient and the `campaign.finished`) or none came for
+# GATEWAY_EVENTS_STALL s (default 60); sets drained_cpu (the gateway's µs a recipient, to then) and events_line,
+# and records a shortfall in failures.txt.
+stream_drain() {
+  local expected=$((count + 1)) distinct=0 seen=-1 still=0 stall=$((${GATEWAY_EVENTS_STALL:-60} * 5))
+  while [ "$distinct" -lt "$expected" ] && [ "$still" -lt "$stall" ]; do
+    distinct=$(receiver_counts | sed -nE 's/.*"distinct": ?([0-9]+).*/\1/p')
+    distinct=${distinct:-0}
+    if [ "$distinct" = "$seen" ]; then still=$((still + 1)); else still=0; seen=$distinct; fi
+    [ "$distinct" -lt "$expected" ] && sleep 0.2
+  done
+  drained_cpu=$(per_recipient "$(awk '{ print $14 + $15 }' "/proc/$serve_pid/stat")")
+  local receiver_cpu
+  receiver_cpu=$(per_recipient "$(ticks "$receiver_pid")")
+  receiver_counts >"$work/counts.json"
+  events_line=$(python3 - "$work/counts.json" "$count" "$(echo "$1 + $2" | bc -l)" "$receiver_cpu" \
+    "$drained_cpu" 2>&1 <<'PY'
+import json, sys
+counts, count, delivered_at = json.load(open(sys.argv[1])), int(sys.argv[2]), float(sys.argv[3])
+receiver_cpu, gateway_cpu = float(sys.argv[4]), float(sys.argv[5])
+kinds = counts["distinct_by_type"]
+problems = []
+if kinds != {"notification.sent": count, "campaign.finished": 1}:
+    problems.append("distinct events by type %s, expected notification.sent %d and campaign.finished 1" % (kinds, count))
+# A campaign whose queue empties before its last page is in finishes then (documented): noted, not a failure.
+early = ((counts["finished"] or {}).get("counts") or {}).get("delivered", count)
+if counts["bad_batches"]:
+    problems.append("%d bad batches (%s)" % (counts["bad_batches"], counts["bad_reason"]))
+lag = counts["last_at"] - delivered_at if counts["last_at"] else float("nan")
+print("events %d of %d (%s), %d batches, %d repeats; the last %.1f s after the last delivery; "
+      "gateway %.1f µs each to then, receiver %.1f µs"
+      % (counts["distinct"], count + 1, ", ".join("%s %d" % kv for kv in sorted(kinds.items())), counts["batches"],
+         counts["repeats"], lag, gateway_cpu, receiver_cpu))
+if early != count:
+    print("(campaign.finished came early, at %d delivered: its queue emptied before the last page was in)" % early)
+for problem in problems:
+    print("FAILED: " + problem)
+PY
+  )
+  if grep -q FAILED <<<"$events_line"; then
+    printf 'round %s, %s: %s\n' "$round" "$store" "$(grep FAILED <<<"$events_line" | tr '\n' ' ')" >>"$work/failures.txt"
+  fi
+}
+
 # GATEWAY_INTAKE_ONLY=1: no workers, and each campaign's figures end when its last page is in (the intake's
 # own rate and CPU, the gateway's and PostgreSQL's, per recipient).
 intake_only=${GATEWAY_INTAKE_ONLY:-}
-campaign() { # label store-url sqlite|postgres
-  config "$2" "$([ -n "$intake_only" ] && echo 0 || echo "${GATEWAY_WORKERS:-8}")"
+campaign() { # label store-url sqlite|postgres [receiver-port: the event stream on, to it]
+  config "$2" "$([ -n "$intake_only" ] && echo 0 || echo "${GATEWAY_WORKERS:-8}")" "${4:-}"
   start_serve
   local started id pages perf_pid= pg_before mock_before
+  drained_cpu=
   pg_before=$(pg_ticks)
   mock_before=$(ticks "$mock_pid")
-  # GATEWAY_PERF=FILE: a CPU profile of the server during the (first) campaign, for `perf report -i FILE`.
-  if [ -n "${GATEWAY_PERF:-}" ] && [ ! -e "$GATEWAY_PERF" ]; then
+  # GATEWAY_PERF=FILE: a CPU profile of the server during the (first) campaign, for `perf report -i FILE` (with
+  # GATEWAY_EVENTS, the first with the stream on, to its last event).
+  if [ -n "${GATEWAY_PERF:-}" ] && [ ! -e "$GATEWAY_PERF" ] && { [ -z "$events" ] || [ -n "${4:-}" ]; }; then
     perf record -F 499 -g -p "$serve_pid" -o "$GATEWAY_PERF" >/dev/null 2>&1 &
     perf_pid=$!
   fi
@@ -212,8 +286,6 @@ campaign() { # label store-url sqlite|postgres
   done
   local elapsed rate peak
   elapsed=$(echo "$(date +%s.%N) - $started" | bc -l)
-  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
-  if [ -n "$stat_pid" ]; then kill -INT "$stat_pid"; wait "$stat_pid" 2>/dev/null || true; fi
   rate=$(echo "$count / $elapsed" | bc -l)
   peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status")
   local ticks cpu
@@ -221,10 +293,23 @@ campaign() { # label store-url sqlite|postgres
   cpu=$(echo "$ticks * 1000000 / $(getconf CLK_TCK) / $count" | bc -l)
   local mock_cpu pg_cpu
   mock_cpu=$(per_recipient $(($(ticks "$mock_pid") - mock_before)))
+  [ -n "${4:-}" ] && stream_drain "$started" "$elapsed"
+  if [ -n "$perf_pid" ]; then kill -INT "$perf_pid"; wait "$perf_pid" 2>/dev/null || true; fi
+  if [ -n "$stat_pid" ]; then kill -INT "$stat_pid"; wait "$stat_pid" 2>/dev/null || true; fi
   stop_serve
   sleep 0.5 # the server's backends exit when the gateway's connections close, and are reaped
   pg_cpu=0
   [ "$3" = postgres ] && pg_cpu=$(per_recipient $(($(pg_ticks) - pg_before)))
+  if [ -n "$events" ]; then # no send run: each arm against the other, in the summary
+    printf '   %-58s %12.0f   peak %s MiB, %.1f µs CPU each (pages in at %.0f/s)\n' "$1" \
+      "$rate" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
+    printf '   %-58s %12s   gateway %.1f + PostgreSQL %.1f + mock %.1f = %.1f µs\n' \
+      "  CPU per recipient, every process" "" "$cpu" "$pg_cpu" "$mock_cpu" "$(echo "$cpu + $pg_cpu + $mock_cpu" | bc -l)"
+    # store round arm rate gateway-µs (to the last delivery) gateway-µs (to the last event) PostgreSQL-µs
+    printf '%s %s %s %.1f %.2f %.2f %.2f\n' "$3" "$round" "$([ -n "${4:-}" ] && echo on || echo off)" "$rate" "$cpu" \
+      "${drained_cpu:-$cpu}" "$pg_cpu" >>"$work/events.txt"
+    return
+  fi
   printf '   %-58s %12.0f   %.2f of pushbutton send, peak %s MiB, %.1f µs CPU each (pages in at %.0f/s)\n' "$1" \
     "$rate" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" "$cpu" "$(echo "$count / $posted" | bc -l)"
   printf '%s %.3f %s\n' "$3" "$(echo "$rate / $direct_rate" | bc -l)" "$peak" >>"$work/ratios.txt"
@@ -264,7 +349,7 @@ pg_statements() { # database
   printf '\n   PostgreSQL, deliveries (table | inserted | updated | of them HOT | dead now)\n'
   psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$1" -AtF ' | ' -c "
     SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_dead_tup FROM pg_stat_user_tables
-    WHERE relname IN ('deliveries', 'queue_batches') ORDER BY relname" | sed 's/^/   /'
+    WHERE relname IN ('deliveries', 'queue_batches', 'stream_events') ORDER BY relname" | sed 's/^/   /'
 }
 
 stores=()
@@ -276,25 +361,78 @@ fi
 label_suffix=${intake_only:+", intake only"}
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
   "$count" "${GATEWAY_UPLOADS:-4}" "${GATEWAY_WORKERS:-8}" "${GATEWAY_BATCH:-1000}"
-printf '   %-58s %12s   %s\n' "sender" "recipients/s" "ratio"
+[ -n "$events" ] && printf '   (the stream: every event type, batches of %s, to a receiver on 127.0.0.1 that checks each signature)\n' \
+  "${GATEWAY_EVENTS_BATCH:-100}"
+printf '   %-58s %12s   %s\n' "sender" "recipients/s" "$([ -n "$events" ] && echo "server" || echo "ratio")"
+# One campaign on $store (this round's database; suffix $1 in its label), with the stream on when a receiver's
+# port is given ($2).
+store_campaign() { # label-suffix [receiver-port]
+  if [ "$store" = sqlite ]; then
+    campaign "pushbutton serve, SQLite$label_suffix$1" "sqlite:$work/campaign-$round.db" sqlite "${2:-}"
+    rm -f "$work/campaign-$round.db"*
+  else
+    local database=bench$round${2:+_events}
+    psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE $database" >/dev/null
+    [ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
+      psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$database" -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
+    campaign "pushbutton serve, PostgreSQL (one process)$label_suffix$1" \
+      "postgres://postgres@127.0.0.1:$pg_port/$database" postgres "${2:-}"
+    [ -n "${GATEWAY_PG_STATEMENTS:-}" ] && [ "$round" = 1 ] && pg_statements "$database"
+    psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "DROP DATABASE $database" >/dev/null
+  fi
+}
+# The stream's arm: a campaign with a fresh receiver, then the events it got.
+events_campaign() {
+  start_receiver
+  store_campaign ", stream on" "$receiver_port"
+  stop_receiver
+  sed 's/^/     /' <<<"$events_line"
+}
+
 for round in $(seq "$rounds"); do
   [ "$rounds" -gt 1 ] && printf '   round %d of %d (load average %s)\n' "$round" "$rounds" "$(cut -d' ' -f1 /proc/loadavg)"
   for store in "${stores[@]}"; do
-    direct_send
-    if [ "$store" = sqlite ]; then
-      campaign "pushbutton serve, SQLite$label_suffix" "sqlite:$work/campaign-$round.db" sqlite
-      rm -f "$work/campaign-$round.db"*
+    if [ -z "$events" ]; then
+      direct_send
+      store_campaign ""
+    elif [ $((round % 2)) = 1 ]; then
+      store_campaign ", stream off"
+      events_campaign
     else
-      psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench$round" >/dev/null
-      [ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
-        psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "bench$round" -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
-      campaign "pushbutton serve, PostgreSQL (one process)$label_suffix" \
-        "postgres://postgres@127.0.0.1:$pg_port/bench$round" postgres
-      [ -n "${GATEWAY_PG_STATEMENTS:-}" ] && [ "$round" = 1 ] && pg_statements "bench$round"
-      psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "DROP DATABASE bench$round" >/dev/null
+      events_campaign
+      store_campaign ", stream off"
     fi
   done
 done
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+if [ -n "$events" ]; then
+  printf '\n   %-58s %s\n' "each store over $rounds round(s), stream on ÷ off of a round" \
+    "rate: min / median / max; gateway CPU a recipient: median"
+  for store in "${stores[@]}"; do
+    awk -v s="$store" '$1 == s { r[$2, $3] = $4; c[$2, $3] = $5; d[$2, $3] = $6; p[$2, $3] = $7; if ($2 > n) n = $2 }
+      END {
+        for (i = 1; i <= n; i++) printf "%s %s %s %s %s %s %s %s\n", r[i, "on"] / r[i, "off"], r[i, "off"], r[i, "on"],
+          c[i, "on"] / c[i, "off"], d[i, "on"] / c[i, "off"], (d[i, "on"] + p[i, "on"]) / (c[i, "off"] + p[i, "off"]), c[i, "off"], d[i, "on"]
+      }' "$work/events.txt" | sort -n >"$work/events-$store.txt"
+    printf '   %-58s %.2f / %.2f / %.2f× (off %.0f, on %.0f recipients/s, medians)\n' "$store, rate on ÷ off" \
+      "$(head -1 "$work/events-$store.txt" | cut -d' ' -f1)" "$(cut -d' ' -f1 "$work/events-$store.txt" | median)" \
+      "$(tail -1 "$work/events-$store.txt" | cut -d' ' -f1)" "$(cut -d' ' -f2 "$work/events-$store.txt" | median)" \
+      "$(cut -d' ' -f3 "$work/events-$store.txt" | median)"
+    printf '   %-58s %.2f× to the last delivery, %.2f× to the last event (off %.1f µs, on %.1f µs to the last event)\n' \
+      "$store, gateway CPU a recipient on ÷ off" "$(cut -d' ' -f4 "$work/events-$store.txt" | median)" \
+      "$(cut -d' ' -f5 "$work/events-$store.txt" | median)" "$(cut -d' ' -f7 "$work/events-$store.txt" | median)" \
+      "$(cut -d' ' -f8 "$work/events-$store.txt" | median)"
+    [ "$store" = postgres ] && printf '   %-58s %.2f×\n' "postgres, gateway + PostgreSQL CPU on (to the last event) ÷ off" \
+      "$(cut -d' ' -f6 "$work/events-$store.txt" | median)"
+  done
+  if [ -s "$work/failures.txt" ]; then
+    printf '\n   FAILED: not every event arrived, or not as sent:\n'
+    sed 's/^/   /' "$work/failures.txt"
+    exit 1
+  fi
+  printf '\n   (every event arrived, signed: a notification.sent per recipient and the campaign.finished)\n'
+  exit 0
+fi
 if [ "$rounds" -gt 1 ]; then
   printf '\n   %-58s %s\n' "each store over $rounds rounds" "ratio to the send run before it: min / median / max, peak MiB max"
   for store in "${stores[@]}"; do
