@@ -39,14 +39,25 @@ import Testing
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             key = try P256PrivateKey.generate()
             // Below the ephemeral range (StablePort): between the stop and the hold no outgoing connection can take it.
-            let mock = try await MockAPNs.start(
-                MockAPNsConfiguration(
-                    port: try StablePort.next(), security: .h2c,
-                    keys: [try MockProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: key)]))
-            port = mock.port
-            let environment = mock.environment
-            await mock.stop()
-            held = Locked(try HeldPort(port, letServerListen: true))
+            // Another test process on the machine (CI beside a local run) picks from the same range, so a port it
+            // took between the check and the bind is passed over for the next (once in 5 loaded runs: EADDRINUSE).
+            var stopped: (port: Int, environment: APNsEnvironment, held: HeldPort)?
+            for _ in 0..<5 where stopped == nil {
+                do {
+                    let mock = try await MockAPNs.start(
+                        MockAPNsConfiguration(
+                            port: try StablePort.next(), security: .h2c,
+                            keys: [try MockProviderKey(keyID: "KEY1234567", teamID: "TEAM123456", privateKey: key)]))
+                    let environment = mock.environment
+                    await mock.stop()
+                    stopped = (mock.port, environment, try HeldPort(mock.port, letServerListen: true))
+                } catch let error as POSIXError where error.code == .EADDRINUSE {
+                    continue
+                }
+            }
+            let (chosen, environment, hold) = try #require(stopped, "five ports in a row were taken")
+            port = chosen
+            held = Locked(hold)
             store = try SQLGatewayStore.sqlite(path: directory + "/gateway.db", now: APNsOutageTests.t0)
             _ = try store.enqueue(
                 NotificationSpec(

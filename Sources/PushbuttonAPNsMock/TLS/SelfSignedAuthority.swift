@@ -93,7 +93,7 @@ public struct SelfSignedAuthority: Sendable {
             throw MockAPNsError(.certificateGeneration, "OpenSSL could not write PEM: \(OpenSSLErrors.last())")
         }
         unlink(path)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             throw MockAPNsError(.certificateFiles, "cannot create '\(path)': \(String(cString: strerror(errno)))")
         }
