@@ -9,12 +9,9 @@ cd "$(dirname "$0")/.."
 devices=${AUDIENCE_DEVICES:-1000000}
 rounds=${AUDIENCE_ROUNDS:-5}
 work=$(mktemp -d)
-pg_dir=
+. Benchmarks/Support/postgres.sh
 cleanup() {
-  if [ -n "$pg_dir" ]; then
-    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$pg_dir"
-  fi
+  stop_postgres
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -34,11 +31,6 @@ if [ -n "${AUDIENCE_POSTGRES:-}" ]; then
   uptime
   exit 0
 fi
-pg_dir=$(mktemp -d)
-chown postgres:postgres "$pg_dir"
-pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-  -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir" start >/dev/null
+start_postgres
 "$bin" "postgres://postgres@127.0.0.1:$pg_port/postgres" "$devices" "$rounds"
 uptime

@@ -23,15 +23,12 @@ seconds=${GATEWAY_INTAKE_SECONDS:-5}
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
-pg_dir=
+. Benchmarks/Support/postgres.sh
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   sleep 0.3
   for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
-  if [ -n "$pg_dir" ]; then
-    runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -m immediate stop >/dev/null 2>&1 || true
-    rm -rf "$pg_dir"
-  fi
+  stop_postgres
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -326,18 +323,13 @@ campaign() { # label store-url sqlite|postgres [receiver-port: the event stream 
 # rounds alternating send and campaign, store after store; GATEWAY_ROUNDS (default 1) rounds, then each store's
 # ratios as min / median / max.
 rounds=${GATEWAY_ROUNDS:-1}
-pg_port=
-start_postgres() {
-  pg_dir=$(mktemp -d)
-  chown postgres:postgres "$pg_dir"
-  pg_port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/initdb -D "$pg_dir/data" -U postgres --auth=trust -E UTF8 >/dev/null
-  # GATEWAY_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements), printed after the first campaign.
-  local pg_options="-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_dir"
-  [ -n "${GATEWAY_PG_STATEMENTS:-}" ] &&
-    pg_options+=" -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on"
-  runuser -u postgres -- /usr/lib/postgresql/15/bin/pg_ctl -D "$pg_dir/data" -l "$pg_dir/log" -w \
-    -o "$pg_options" start >/dev/null
+# GATEWAY_PG_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements), printed after the first campaign.
+start_gateway_postgres() {
+  if [ -n "${GATEWAY_PG_STATEMENTS:-}" ]; then
+    start_postgres -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on
+  else
+    start_postgres
+  fi
 }
 pg_statements() { # database
   printf '\n   PostgreSQL, by statement (execution + planning ms, calls, rows; the most expensive first)\n'
@@ -356,7 +348,7 @@ stores=()
 [ -z "${GATEWAY_POSTGRES_ONLY:-}" ] && stores+=(sqlite)
 if [ -z "${GATEWAY_SQLITE_ONLY:-}" ]; then
   stores+=(postgres)
-  start_postgres
+  start_gateway_postgres
 fi
 label_suffix=${intake_only:+", intake only"}
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
