@@ -41,6 +41,12 @@
         /// On the loop's clock (``ClientLoop/now``), as every timer of the connection.
         @exclusivity(unchecked) private var lastReceived: Duration
         @exclusivity(unchecked) private var pingSentAt: Duration?
+        /// Set when a stream timed out with nothing from the server since that request was made, until anything
+        /// arrives: the PING sent then tells whether the connection is alive. Meanwhile it takes no new stream: on
+        /// a dead (black-holed) connection the request would be lost with it, an attempt spent on a request that
+        /// never reached APNs. A connection that answered anything during the request's time is slow, not dead,
+        /// and keeps taking requests (``silentSince(_:)``).
+        @exclusivity(unchecked) private(set) var inDoubt = false
         /// Whether frames were submitted since the last flush.
         @exclusivity(unchecked) private(set) var needsFlush = false
         /// Streams closed since requests were last submitted in the middle of a read.
@@ -69,11 +75,13 @@
         var activeStreams: Int { streams.count }
         /// Whether the connection may still take streams (or will, once it is ready).
         var isUsable: Bool { state != .closed && !goingAway }
+        /// Ready and not in doubt: a request it takes goes out on a connection known to carry.
+        var isLive: Bool { state == .ready && !inDoubt }
 
         /// Streams this connection can open now: the server's limit (1 until its SETTINGS arrive, as APNs
         /// starts), our own limit, minus those open.
         var capacity: Int {
-            guard state == .ready, !goingAway, let session else { return 0 }
+            guard state == .ready, !goingAway, !inDoubt, let session else { return 0 }
             let remote =
                 settingsReceived
                 ? Int(nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)) : 1
@@ -237,6 +245,7 @@
             }
             lastReceived = loop.now()
             pingSentAt = nil  // anything from the server shows the connection is alive
+            inDoubt = false  // what waits goes out on it at the loop's next dispatch
         }
 
         /// Moves nghttp2's frames to the socket; closes the connection once a GOAWAY has been served.
@@ -472,6 +481,7 @@
             guard let session else { return }
             var timedOut = false
             for (streamID, stream) in streams where !stream.isFinished && now >= stream.deadline {
+                if silentSince(stream.deadline - stream.timeout) { inDoubt = true }
                 stream.fail("no response within \(stream.timeout)")
                 nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_CANCEL.rawValue)
                 timedOut = true
@@ -489,6 +499,10 @@
             }
             if timedOut || pingSentAt == now { flush() }
         }
+
+        /// Whether nothing arrived from the server since `start` (a timed-out request's start, on the loop's clock):
+        /// the sign of a dead connection, where a slow one still answers other streams or its PINGs meanwhile.
+        func silentSince(_ start: Duration) -> Bool { lastReceived <= start }
 
         /// Closes the socket. Streams still open are reported lost (`reason`), so the client retries them
         /// with the same `apns-id`; nil closes a drained connection quietly.

@@ -162,7 +162,7 @@
             consecutiveFailures += 1
             let delay = Duration.milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
             nextConnectAllowed = now() + delay
-            if !connections.contains(where: { $0 !== connection && $0.state == .ready }) {
+            if !connections.contains(where: { $0 !== connection && $0.isLive }) {
                 failWaiting("stream lost: \(reason)", kind: .unreachable)
             }
         }
@@ -315,7 +315,7 @@
         private func failConnectAttempt(_ reason: String) {
             consecutiveFailures += 1
             nextConnectAllowed = now() + .milliseconds(min(5000, 50 << min(consecutiveFailures, 7)))
-            if !connections.contains(where: { $0.state == .ready }) {
+            if !connections.contains(where: { $0.isLive }) {
                 failWaiting("stream lost: \(reason)", kind: .unreachable)
             }
         }
@@ -331,8 +331,9 @@
         }
 
         private func expireWaiting(now: Duration) {
-            // Never sent; with no connection up, because none could be made (a black-holed connect).
-            let kind: APNsError.Kind = connections.contains { $0.state == .ready } ? .transport : .unreachable
+            // Never sent; with no live connection, because none could be made (a black-holed connect) or the one
+            // there went silent (in doubt, its PING unanswered).
+            let kind: APNsError.Kind = connections.contains { $0.isLive } ? .transport : .unreachable
             for stream in waiting[waitingHead...] where !stream.isFinished && now >= stream.deadline {
                 stream.fail("no connection could take the request within \(stream.timeout)", kind: kind)
             }
