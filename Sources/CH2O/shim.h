@@ -73,6 +73,8 @@ typedef struct pb_http_server {
     h2o_socket_t *listener;
     SSL_CTX *ssl;
     int port;
+    /// The bound listening socket, until the loop's thread makes it h2o's listener.
+    int listen_fd;
     atomic_int stopping;
     pb_http_request_cb on_request;
     void *callback_context;
@@ -423,7 +425,17 @@ static inline pb_http_server_t *pb_http_server_create(const char *address, int p
     getsockname(fd, (struct sockaddr *)&addr, &length);
     server->port = ntohs(addr.sin_port);
     fcntl(fd, F_SETFL, O_NONBLOCK);
+    server->listen_fd = fd;
+    return server;
+}
 
+/// Makes the loop, its context, the answers' queue and the listener: on the thread that will run the loop
+/// (pb_http_server_run), before anything else touches the server. h2o keeps its socket buffers' prototype per
+/// thread (`__thread h2o_socket_buffer_prototype`): a socket created on another thread (the context's and the
+/// answers' queues read an eventfd through one) has its empty input buffer inside that thread's storage, takes
+/// and returns its buffers through that thread's free list from the loop's thread, and reads freed memory once
+/// that thread has ended: the test process crashed in the loop's read and in malloc (issue 31).
+static inline void pb_http_server_prepare_loop(pb_http_server_t *server) {
     server->loop = h2o_evloop_create();
     h2o_context_init(&server->context, server->loop, &server->config);
     server->accept.ctx = &server->context;
@@ -431,15 +443,15 @@ static inline pb_http_server_t *pb_http_server_create(const char *address, int p
     server->accept.ssl_ctx = server->ssl;
     server->queue = h2o_multithread_create_queue(server->loop);
     h2o_multithread_register_receiver(server->queue, &server->receiver, pb_http_deliver);
-    server->listener = h2o_evloop_socket_create(server->loop, fd, H2O_SOCKET_FLAG_DONT_READ);
+    server->listener = h2o_evloop_socket_create(server->loop, server->listen_fd, H2O_SOCKET_FLAG_DONT_READ);
     server->listener->data = server;
     h2o_timeout_init(server->loop, &server->accept_retry, 100);
     server->accept_retry_entry.cb = pb_http_accept_retry;
     h2o_socket_read_start(server->listener, pb_http_on_accept);
-    return server;
 }
 
-/// Runs the loop on the calling thread until pb_http_server_stop; then stops accepting.
+/// Runs the loop on the calling thread (the one that called pb_http_server_prepare_loop) until
+/// pb_http_server_stop; then stops accepting.
 static inline void pb_http_server_run(pb_http_server_t *server) {
     while (!atomic_load(&server->stopping)) h2o_evloop_run(server->loop, 1000);
     if (h2o_timeout_is_linked(&server->accept_retry_entry)) h2o_timeout_unlink(&server->accept_retry_entry);

@@ -58,8 +58,9 @@ struct BlackHoledConnectionTests {
         #expect(afterTimeout > firstAttempt)
         backoffs.advance(by: .seconds(1))  // the retry is due: it waits for the PING
         await Poll.until(every: .milliseconds(2)) { attempts.withLock { $0.count } == 3 }
-        // Had the retry gone out on the dead connection, its headers would be held by now; it waits instead.
-        for _ in 0..<1000 { await Task.yield() }
+        // An early sign (the client's loop may not have turned yet): nothing more held. The proof is the attempts
+        // below: a retry sent on the dead connection is lost with it, and a third attempt follows. (A wait of 1,000
+        // yields here took up to a minute in the whole suite, where other tests' work holds the cooperative threads.)
         #expect(relay.heldBytes == afterTimeout, "no request goes out on a connection in doubt")
         // The PING times out (5 s), before the retry's own deadline (10 s): the connection closes, and the retry goes
         // out on a new one.

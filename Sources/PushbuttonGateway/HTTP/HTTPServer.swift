@@ -83,12 +83,19 @@ public final class HTTPServer: Sendable {
         let exit = ThreadExit()
         thread = exit
         let address = UInt(bitPattern: server)
+        // The loop's h2o parts are made on its own thread (see pb_http_server_prepare_loop); the server answers
+        // nothing, and cannot be stopped, until they are: waited for here (a thread's start, well under a ms).
+        let prepared = DispatchSemaphore(value: 0)
         let runner = Thread {
             pb_thread_set_name("pb-http-loop")
-            pb_http_server_run(UnsafeMutablePointer(bitPattern: address))
+            let server = UnsafeMutablePointer<pb_http_server_t>(bitPattern: address)
+            pb_http_server_prepare_loop(server)
+            prepared.signal()
+            pb_http_server_run(server)
             exit.signal()
         }
         runner.start()
+        prepared.wait()
     }
 
     /// Stops accepting, ends the loop thread, then the handler threads once the requests they hold are answered.
