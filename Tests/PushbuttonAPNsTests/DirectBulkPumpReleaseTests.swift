@@ -1,6 +1,7 @@
 import Foundation
 import Pushbutton
 import PushbuttonSupport
+import PushbuttonTestSupport
 import Testing
 
 @testable import PushbuttonAPNs
@@ -20,6 +21,11 @@ import Testing
             await client.send(polling: channel, maximumInFlight: 4) { collected.add($0, $1, $2) }
             #expect(collected.count == 20)
         }
+        // The transport's thread resumes the caller from inside the pump and lets go of it as that call returns:
+        // a moment later, which a loaded machine can stretch (1 run of the whole suite read the input still
+        // referred to). What this guards against is a pump that is never let go (it once kept itself alive by
+        // its spare deliveries, and every batch's notifications with it): waited for, without a signal to wait on.
+        await Poll.until(every: .milliseconds(5), within: .seconds(30)) { released == nil && handlerState == nil }
         #expect(released == nil, "the input is still referred to after the send returned")
         #expect(handlerState == nil, "the result handler is still referred to after the send returned")
     }
