@@ -130,17 +130,31 @@ struct EventStreamRelayTests {
         return Set((0..<count).map { "notification.sent:a-\($0)" })
     }
 
-    /// The relay of one process: 100 events a request, the time `now` says.
-    static func relay(
-        _ store: SQLGatewayStore, _ receiver: Receiver, threads: HandlerThreads, clock: ManualClock,
+    /// Starts the relay of one process (100 events a request, the time `now` says) on store threads of its own.
+    static func start(
+        _ store: SQLGatewayStore, _ receiver: Receiver, clock: ManualClock = ManualClock(),
         now: @escaping @Sendable () -> Date
-    ) -> EventStreamRelay {
-        EventStreamRelay(
+    ) -> (Task<Void, Never>, HandlerThreads) {
+        let threads = HandlerThreads(count: 2, name: "pb-test")
+        let relay = EventStreamRelay(
             store: store,
             webhook: WebhookNotifier(
                 WebhookConfiguration(url: "http://127.0.0.1:9/events", secret: "s"), sender: receiver),
             stream: EventStreamConfiguration(types: [.sent], batch: 100), threads: threads, now: now,
             clock: AnyDurationClock(clock), lease: 60)
+        return (Task { await relay.run() }, threads)
+    }
+
+    /// Stops a relay (cancelled, it gives back what it did not post) and its store threads.
+    static func stop(_ running: Task<Void, Never>, _ threads: HandlerThreads) async {
+        running.cancel()
+        await running.value
+        await threads.stop()
+    }
+
+    /// Whether `receiver` acknowledged each of `expected` exactly once.
+    static func eachOnce(_ receiver: Receiver, _ expected: Set<String>) -> Bool {
+        receiver.acknowledged.count == expected.count && Set(receiver.acknowledged) == expected
     }
 
     /// Events nobody holds or will post again (a claim far in the future finds none).
@@ -156,15 +170,11 @@ struct EventStreamRelayTests {
         let expected = try Self.seed(store, count: 4_500)
         // Every request waits until four are in flight: five leases (1,000 each, the last 500), four at once.
         let receiver = Receiver(hold: 4)
-        let threads = HandlerThreads(count: 2, name: "pb-test")
-        let relay = Self.relay(store, receiver, threads: threads, clock: ManualClock(), now: { Self.t0 })
-        let running = Task { await relay.run() }
+        let (running, threads) = Self.start(store, receiver, now: { Self.t0 })
         await receiver.wait { receiver.acknowledged.count >= expected.count }
-        running.cancel()
-        await running.value
-        await threads.stop()
+        await Self.stop(running, threads)
         #expect(receiver.mostInFlight == 4)
-        #expect(receiver.acknowledged.count == expected.count && Set(receiver.acknowledged) == expected)
+        #expect(Self.eachOnce(receiver, expected))
         #expect(try Self.left(store) == 0)
     }
 
@@ -175,11 +185,9 @@ struct EventStreamRelayTests {
         let store = try await Blocking.run { try database.open() }
         let expected = try Self.seed(store, count: 2_500)
         let receiver = Receiver(hold: 3, failing: 1)
-        let threads = HandlerThreads(count: 2, name: "pb-test")
         let clock = ManualClock()
         let now = Locked(Self.t0)
-        let relay = Self.relay(store, receiver, threads: threads, clock: clock, now: { now.withLock { $0 } })
-        let running = Task { await relay.run() }
+        let (running, threads) = Self.start(store, receiver, clock: clock, now: { now.withLock { $0 } })
         // The first request failed: its lease's events back off (a second at most), the other leases are
         // posted; each poll after that finds what is due (the leases in flight hold theirs for a minute).
         while receiver.acknowledged.count < expected.count {
@@ -188,10 +196,8 @@ struct EventStreamRelayTests {
             clock.advance(by: .milliseconds(200))
             await Task.yield()
         }
-        running.cancel()
-        await running.value
-        await threads.stop()
-        #expect(receiver.acknowledged.count == expected.count && Set(receiver.acknowledged) == expected)
+        await Self.stop(running, threads)
+        #expect(Self.eachOnce(receiver, expected))
         #expect(try Self.left(store) == 0)
     }
 
@@ -203,26 +209,18 @@ struct EventStreamRelayTests {
         let expected = try Self.seed(one, count: 2_500)
         // The first process leases everything (three leases in flight) and never hears back: it is dead.
         let dead = Receiver(hold: 3, hang: true)
-        let deadThreads = HandlerThreads(count: 2, name: "pb-test")
-        let deadRelay = Self.relay(one, dead, threads: deadThreads, clock: ManualClock(), now: { Self.t0 })
-        let dying = Task { await deadRelay.run() }
+        let (dying, deadThreads) = Self.start(one, dead, now: { Self.t0 })
         await dead.wait { dead.inFlight == 3 }
         // Another process, once the leases ran out unrenewed, posts every event.
         let receiver = Receiver()
-        let threads = HandlerThreads(count: 2, name: "pb-test")
-        let relay = Self.relay(two, receiver, threads: threads, clock: ManualClock(), now: { Self.t0 + 61 })
-        let running = Task { await relay.run() }
+        let (running, threads) = Self.start(two, receiver, now: { Self.t0 + 61 })
         await receiver.wait { receiver.acknowledged.count >= expected.count }
-        running.cancel()
-        await running.value
+        await Self.stop(running, threads)
         // The dead process's late answers change nothing: the events are another's now, and gone.
         dead.release()
-        dying.cancel()
-        await dying.value
-        await deadThreads.stop()
-        await threads.stop()
+        await Self.stop(dying, deadThreads)
         #expect(dead.acknowledged.isEmpty)
-        #expect(receiver.acknowledged.count == expected.count && Set(receiver.acknowledged) == expected)
+        #expect(Self.eachOnce(receiver, expected))
         #expect(try Self.left(two) == 0)
     }
 }
