@@ -64,6 +64,7 @@ struct EventStreamRelayTests {
             var mostInFlight = 0
             var requests = 0
             var acknowledged: [String] = []
+            var mostEvents = 0
             var open = false
             var released = false
         }
@@ -81,6 +82,8 @@ struct EventStreamRelayTests {
         var acknowledged: [String] { state.withLock { $0.acknowledged } }
         var inFlight: Int { state.withLock { $0.inFlight } }
         var mostInFlight: Int { state.withLock { $0.mostInFlight } }
+        /// The most events one acknowledged request carried.
+        var mostEvents: Int { state.withLock { $0.mostEvents } }
 
         func release() {
             state.withLock { $0.released = true }
@@ -109,7 +112,10 @@ struct EventStreamRelayTests {
                 .compactMap {
                     $0.objectValue?["id"]?.stringValue
                 }
-            state.withLock { $0.acknowledged += ids ?? [] }
+            state.withLock { state in
+                state.acknowledged += ids ?? []
+                state.mostEvents = max(state.mostEvents, ids?.count ?? 0)
+            }
             return 200
         }
     }
@@ -174,6 +180,7 @@ struct EventStreamRelayTests {
         await receiver.wait { receiver.acknowledged.count >= expected.count }
         await Self.stop(running, threads)
         #expect(receiver.mostInFlight == 4)
+        #expect(receiver.mostEvents == 100, "`batch` events a request at most")
         #expect(Self.eachOnce(receiver, expected))
         #expect(try Self.left(store) == 0)
     }
