@@ -12,10 +12,11 @@
 #  4. CPU per recipient of every process on the path (gateway, PostgreSQL's server processes, the mock; send and
 #     the mock), from /proc: on a machine of few cores their sum is what decides the rate.
 # GATEWAY_EVENTS=1: instead of send against a campaign, each round runs the campaign with the event stream off
-#  and on (every event type, `"webhook": {"events": {"batch": 100}}`, to Benchmarks/Support/event-receiver.py on
+#  and on (every event type, `"webhook": {"events": {}}`, to Benchmarks/Support/event-receiver.py on
 #  127.0.0.1, which checks each batch's signature), the order swapped every other round; each store's on ÷ off
 #  rate and CPU, and the events received against those expected (a `notification.sent` per recipient and one
-#  `campaign.finished`): a shortfall or a bad batch fails the run. GATEWAY_EVENTS_BATCH: events per request.
+#  `campaign.finished`): a shortfall or a bad batch fails the run. GATEWAY_EVENTS_BATCH: events per request
+#  (`"batch"`; unset: the build's default, 1000 since issue 35's relay, 100 before).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${GATEWAY_CAMPAIGN_COUNT:-1000000}
@@ -68,7 +69,7 @@ per_recipient() { echo "$1 * 1000000 / $(getconf CLK_TCK) / $count" | bc -l; } #
 config() { # store workers [receiver-port: the event stream on, to it]
   local webhook=
   [ -n "${3:-}" ] && webhook="\"webhook\": {\"url\": \"http://127.0.0.1:$3/events\", \"secret\": \"$events_secret\",
-    \"events\": {\"batch\": ${GATEWAY_EVENTS_BATCH:-100}}},"
+    \"events\": {${GATEWAY_EVENTS_BATCH:+\"batch\": $GATEWAY_EVENTS_BATCH}}},"
   cat >"$work/gateway.json" <<JSON
 {
   "listen": {"host": "127.0.0.1", "port": 0},
@@ -354,7 +355,7 @@ label_suffix=${intake_only:+", intake only"}
 printf '\n2. a %d-recipient campaign, end to end to the mock APNs (pages of 10,000, %s at a time; %s workers x %s; 2 connections)\n' \
   "$count" "${GATEWAY_UPLOADS:-4}" "${GATEWAY_WORKERS:-8}" "${GATEWAY_BATCH:-1000}"
 [ -n "$events" ] && printf '   (the stream: every event type, batches of %s, to a receiver on 127.0.0.1 that checks each signature)\n' \
-  "${GATEWAY_EVENTS_BATCH:-100}"
+  "${GATEWAY_EVENTS_BATCH:-the default}"
 printf '   %-58s %12s   %s\n' "sender" "recipients/s" "$([ -n "$events" ] && echo "server" || echo "ratio")"
 # One campaign on $store (this round's database; suffix $1 in its label), with the stream on when a receiver's
 # port is given ($2).

@@ -13,13 +13,13 @@ public struct EventStreamConfiguration: Sendable, Hashable {
     public var batch: Int
 
     /// A stream of `types` to `url` (nil: the webhook's), `batch` events per request.
-    public init(url: String? = nil, types: Set<StreamEvent.Kind> = Set(StreamEvent.Kind.allCases), batch: Int = 100) {
+    public init(url: String? = nil, types: Set<StreamEvent.Kind> = Set(StreamEvent.Kind.allCases), batch: Int = 1000) {
         self.url = url
         self.types = types
         self.batch = batch
     }
 
-    /// `"events": {"url": …, "types": [...], "batch": 100}` of the webhook's settings (`true`: every type to
+    /// `"events": {"url": …, "types": [...], "batch": 1000}` of the webhook's settings (`true`: every type to
     /// the webhook's URL); nil when absent or `false`.
     static func read(_ webhook: ConfigReader, diagnostics: inout [Diagnostic]) -> EventStreamConfiguration? {
         guard let value = webhook.members["events"] else { return nil }

@@ -23,6 +23,8 @@ struct EventRelay<Event: Sendable>: Sendable {
     let threads: HandlerThreads
     let now: @Sendable () -> Date
     var batchSize = 200
+    /// Leases posted side by side at most while there is a backlog (1: one at a time, as the webhook's are).
+    var concurrency = 1
     /// How long a lease lasts unrenewed: a dead process's events wait this long before another posts them.
     var lease: TimeInterval = 60
     /// What the polls and the store-failure backoff sleep on (a `ManualClock` in tests).
@@ -37,28 +39,63 @@ struct EventRelay<Event: Sendable>: Sendable {
         var failure: String?
     }
 
-    /// Relays until cancelled; a failure is reported once per run of failures.
+    /// Relays until cancelled; a failure is reported once per run of failures. While claims come back full (a
+    /// backlog), the next lease is claimed at once and up to ``concurrency`` leases are posted side by side;
+    /// once caught up (or while posts fail) it is one lease at a time again, polling when there is none.
     func run() async {
-        var failing = false
-        while !Task.isCancelled {
-            var pass = Pass()
-            do { pass = try await relayBatch() } catch { pass.failure = "\(error)" }
-            if let failure = pass.failure, !failing {
-                FileHandle.standardError.write(Data("pushbutton serve: \(name): \(failure)\n".utf8))
+        await withTaskGroup(of: Pass.self) { group in
+            var (failing, running) = (false, 0)
+            // Reports a pass's failure once per run of failures; true when the pass failed.
+            func settle(_ pass: Pass) -> Bool {
+                if let failure = pass.failure, !failing {
+                    FileHandle.standardError.write(Data("pushbutton serve: \(name): \(failure)\n".utf8))
+                }
+                failing = pass.failure != nil
+                return failing
             }
-            failing = pass.failure != nil
-            if pass.posted == 0 || failing { try? await clock.sleep(for: pollInterval) }
+            while !Task.isCancelled {
+                var (claimed, storeFailed) = (0, false)
+                do {
+                    let leased = try await claimBatch()
+                    claimed = leased.events.count
+                    if claimed > 0 {
+                        group.addTask { await post(leased) }
+                        running += 1
+                    } else if running == 0 {
+                        _ = settle(Pass())
+                    }
+                } catch {
+                    storeFailed = settle(Pass(failure: "\(error)"))
+                }
+                let backlog = claimed == batchSize && !failing
+                if backlog && running < concurrency { continue }
+                if running > 0, let pass = await group.next() {
+                    running -= 1
+                    if !settle(pass) && !storeFailed && (backlog || pass.posted > 0) { continue }
+                }
+                if claimed == 0 || failing { try? await clock.sleep(for: pollInterval) }
+            }
+            // Cancelled: each running lease gives back what it did not post.
+            while let pass = await group.next() { _ = settle(pass) }
         }
     }
 
-    /// Leases one batch and posts it.
-    func relayBatch() async throws(StoreError) -> Pass {
+    /// Leases up to ``batchSize`` events.
+    private func claimBatch() async throws(StoreError) -> LeasedEvents<Event> {
         let (claim, limit, duration, at) = (self.claim, batchSize, lease, now())
-        let leased = try await threads.perform { () throws(StoreError) in try claim(limit, duration, at) }
-        guard !leased.events.isEmpty else { return Pass() }
+        return try await threads.perform { () throws(StoreError) in try claim(limit, duration, at) }
+    }
+
+    /// Posts a lease's events, renewing the lease while the posts take; a store failure ends the pass with it.
+    private func post(_ leased: LeasedEvents<Event>) async -> Pass {
         let renewal = renew(leased.lease)
         defer { renewal.cancel() }
         var pass = Pass()
+        do { try await post(leased, into: &pass) } catch { pass.failure = "\(error)" }
+        return pass
+    }
+
+    private func post(_ leased: LeasedEvents<Event>, into pass: inout Pass) async throws(StoreError) {
         var waiting = posts(leased.events)[...]
         while let post = waiting.first, !Task.isCancelled {
             waiting = waiting.dropFirst()
@@ -70,7 +107,7 @@ struct EventRelay<Event: Sendable>: Sendable {
                 try await finish(post.ids, leased.lease)
                 report("dropped \(post.request.headers["Idempotency-Key"] ?? "") for good: \(reason)")
             case .retry(let reason):
-                // The receiver is failing: this post waits out its backoff and the rest of the batch with it.
+                // The receiver is failing: this post waits out its backoff and the rest of the lease with it.
                 let failures = (post.ids.compactMap { leased.failures[$0] }.max() ?? 0) + 1
                 let at = now().addingTimeInterval(WebhookNotifier.backoff(afterFailure: failures).seconds)
                 try await giveBack(post.ids, leased.lease, at: at, failed: true)
@@ -81,7 +118,6 @@ struct EventRelay<Event: Sendable>: Sendable {
         }
         // Cancelled (the gateway stops): what was not posted is claimable again at once.
         try await giveBack(waiting.flatMap(\.ids), leased.lease, at: now(), failed: false)
-        return pass
     }
 
     private func finish(_ ids: [Int64], _ lease: EventLease) async throws(StoreError) {

@@ -4,11 +4,17 @@ import PushbuttonReceiver
 import PushbuttonStore
 import PushbuttonSupport
 
-/// Posts the event stream's rows from the store's leases (``EventRelay``), a batch per request:
+/// Posts the event stream's rows from the store's leases (``EventRelay``), `batch` events per request:
 /// `{"events": [{"id", "type", "at", "app", …}, …]}`, signed and retried as every webhook request is. Rows are
 /// removed only once the receiver acknowledged their batch; a batch whose process died is posted again by
 /// another after its lease runs out (each event keeps its `id`, so the receiver drops the repeat).
 struct EventStreamRelay: Sendable {
+    /// Events leased at once, at most (posted `batch` a request): a backlog costs a claim per 1,000, not per
+    /// request; a claim takes what is there, so an idle stream's events go out at once in a small one.
+    static let leaseSize = 1000
+    /// Leases posted side by side while there is a backlog.
+    static let concurrency = 4
+
     let relay: EventRelay<StreamEvent>
 
     init(
@@ -23,14 +29,16 @@ struct EventStreamRelay: Sendable {
                 try store.leaseStreamEvents(limit: limit, duration: duration, now: at)
             },
             posts: { events in
-                guard let first = events.first, let last = events.last else { return [] }
-                let body: JSONValue = .object(["events": .array(events.map(Self.json))])
-                return [
-                    .init(
-                        ids: events.map(\.rowID),
-                        request: webhook.request(url: url, body: body, key: "events:\(first.rowID)-\(last.rowID)"))
-                ]
-            }, webhook: webhook, threads: threads, now: now, batchSize: stream.batch, lease: lease, clock: clock)
+                stride(from: 0, to: events.count, by: stream.batch).map { start in
+                    let batch = events[start..<min(start + stream.batch, events.count)]
+                    let body: JSONValue = .object(["events": .array(batch.map(Self.json))])
+                    let (first, last) = (batch[batch.startIndex].rowID, batch[batch.endIndex - 1].rowID)
+                    return .init(
+                        ids: batch.map(\.rowID),
+                        request: webhook.request(url: url, body: body, key: "events:\(first)-\(last)"))
+                }
+            }, webhook: webhook, threads: threads, now: now, batchSize: Self.leaseSize,
+            concurrency: Self.concurrency, lease: lease, clock: clock)
     }
 
     /// Relays until cancelled.
