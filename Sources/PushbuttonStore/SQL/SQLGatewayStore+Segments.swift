@@ -2,11 +2,11 @@ import Foundation
 
 /// Segments in SQL (``SegmentSQL``): counts and keyset pages of the devices they reach, and saved segments.
 extension SQLGatewayStore: SegmentStore {
-    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition. A segment led by a
-    /// rare tag (``TagLead``) starts from the tag's devices in the tag index and tests the rest on their rows;
-    /// any other reads every active device, on SQLite over the index of the active devices' segment columns alone
-    /// (migration 62; its planner otherwise took a leaf's own index, then the table for the rest, row by row: 4×
-    /// slower for a version range), unless the devices must be of one user (the user's index finds their few).
+    /// How many active devices `segment` reaches: one `COUNT(*)` with the compiled condition over the audience
+    /// table (migration 69: a narrow row per active device). A segment whose devices must be of one user starts
+    /// from the user's devices (the devices' user index), one led by a rare tag (``TagLead``) from the tag's
+    /// devices in the tag index, each testing the segment on those devices' audience rows; any other reads every
+    /// audience row of the app.
     public func countDevices(app: String, segment: Segment, now: Date) throws(StoreError) -> Int {
         try countDevices(app: app, segment: segment, now: now, rareTagLimit: nil)
     }
@@ -28,37 +28,41 @@ extension SQLGatewayStore: SegmentStore {
     func countStatement(
         app: String, segment: Segment, now: Date, rareTagLimit: Int?, connection: any SQLConnection
     ) throws(StoreError) -> (sql: String, values: [SQLValue]) {
-        let oneUser = Self.namesOneUser(segment)
-        if !oneUser,
-            let lead = try TagLead.find(
-                in: segment, app: app, limit: rareTagLimit ?? TagLead.limit, connection: connection)
+        // SQLite's CROSS JOIN keeps the index of the few devices outside; PostgreSQL plans the join by its
+        // statistics (a nested loop over the audience key for a rare tag or a user).
+        if let user = Self.namedUser(segment) {
+            let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
+            return (
+                """
+                SELECT COUNT(*) FROM devices u CROSS JOIN audience d
+                WHERE u.app = ? AND u.user_id = ? AND d.app = ? AND d.token = u.token AND
+                """ + " " + compiled.condition,
+                [.text(app), .text(user), .text(app)] + compiled.values
+            )
+        }
+        if let lead = try TagLead.find(
+            in: segment, app: app, limit: rareTagLimit ?? TagLead.limit, connection: connection)
         {
-            // SQLite's CROSS JOIN keeps the tag index as the outer loop; PostgreSQL plans it as an inner join,
-            // by its statistics of the tag (a nested loop over the devices' key for a rare one).
             let compiled = SegmentSQL(lead.rest, app: app, now: now, dialect: dialect)
             return (
                 """
-                SELECT COUNT(*) FROM device_tags g CROSS JOIN devices d
-                WHERE g.app = ? AND g.tag = ? AND d.app = ? AND d.token = g.token AND d.active = 1 AND
+                SELECT COUNT(*) FROM device_tags g CROSS JOIN audience d
+                WHERE g.app = ? AND g.tag = ? AND d.app = ? AND d.token = g.token AND
                 """ + " " + compiled.condition,
                 [.text(app), .text(lead.tag), .text(app)] + compiled.values
             )
         }
         let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
-        let devices = dialect == .sqlite && !oneUser ? "devices d INDEXED BY devices_audience" : "devices d"
-        return (
-            "SELECT COUNT(*) FROM \(devices) WHERE d.app = ? AND d.active = 1 AND " + compiled.condition,
-            [.text(app)] + compiled.values
-        )
+        return ("SELECT COUNT(*) FROM audience d WHERE d.app = ? AND " + compiled.condition, [.text(app)] + compiled.values)
     }
 
-    /// Whether every device `segment` reaches is of a user it names (a `user` leaf, alone or in an `and`).
-    static func namesOneUser(_ segment: Segment) -> Bool {
-        switch segment {
-        case .user: true
-        case .and(let parts): parts.contains(where: namesOneUser)
-        default: false
-        }
+    /// The user every device `segment` reaches is of (a `user` leaf, alone or among the parts of its `and`s,
+    /// nested ones too: the first), or nil.
+    static func namedUser(_ segment: Segment) -> String? {
+        TagLead.conjuncts(of: segment).lazy.compactMap { part -> String? in
+            if case .user(let user) = part { return user }
+            return nil
+        }.first
     }
 
     /// A keyset page of the active devices `segment` reaches, in token order.
@@ -68,7 +72,7 @@ extension SQLGatewayStore: SegmentStore {
         let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
         return try read { connection throws(StoreError) in
             try connection.query(
-                "SELECT d.token, d.locale FROM devices d WHERE d.app = ? AND d.active = 1 AND d.token > ? AND "
+                "SELECT d.token, d.locale FROM audience d WHERE d.app = ? AND d.token > ? AND "
                     + compiled.condition + " ORDER BY d.token LIMIT ?",
                 [.text(app), .text(after ?? "")] + compiled.values + [.integer(Int64(limit))]
             ).compactMap { row in row[0].text.map { (token: $0, locale: row[1].text) } }
