@@ -36,6 +36,7 @@ def forms(locale):  # the likely-subtag forms SegmentSQL.chineseForms gives; the
     return [locale]
 
 def compile(seg, new, pg):
+    global AUDIENCE
     k = seg[0]
     if k in ("and", "or"):
         return "(" + (" AND " if k == "and" else " OR ").join(compile(p, new, pg) for p in seg[1]) + ")"
@@ -43,6 +44,11 @@ def compile(seg, new, pg):
     if k == "tag" and AUDIENCE:
         return ("strpos" if pg else "instr") + "(d.tags, " + q(',"' + seg[1] + '"') + ") > 0"
     if k == "seen" and AUDIENCE: return f"d.seen_at >= {NOW - seg[1] * DAY}"
+    if k == "locale" and AUDIENCE:
+        AUDIENCE = False
+        text = compile(seg, True, pg)
+        AUDIENCE = True
+        return f"(d.language = {q(seg[1].replace('_', '-').split('-')[0])} AND {text})"
     if k == "tag":
         if new:
             f = "strpos" if pg else "instr"

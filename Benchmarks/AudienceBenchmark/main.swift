@@ -114,7 +114,8 @@ do {
         audienceFloor.append(audienceTime)
         audienceFloorCPU.append(audienceCPU)
         if audienceCount != count {
-            FileHandle.standardError.write(Data("AudienceBenchmark: \(audienceCount) audience rows, \(count) active\n".utf8))
+            FileHandle.standardError.write(
+                Data("AudienceBenchmark: \(audienceCount) audience rows, \(count) active\n".utf8))
             exit(1)
         }
         for (index, (name, segment)) in segments.enumerated() {

@@ -233,7 +233,7 @@ struct AudienceCountTests {
             }
         }
         let led = try plan(rareUnder: 10)
-        #expect(led.contains { $0.hasPrefix("SEARCH g USING COVERING INDEX") }, "\(led)")
+        #expect(led.contains { $0.hasPrefix("SEARCH u USING COVERING INDEX") }, "\(led)")
         #expect(led.contains { $0.hasPrefix("SEARCH d USING PRIMARY KEY (app=? AND token=?)") }, "\(led)")
         #expect(!led.contains { $0.hasPrefix("SCAN") }, "\(led)")
         let scanned = try plan(rareUnder: 0)

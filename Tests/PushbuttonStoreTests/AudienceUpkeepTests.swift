@@ -18,7 +18,9 @@ struct AudienceUpkeepTests {
     @Test(arguments: StoreBackend.allCases)
     func registrationsTagsTapsDeactivationAndForgettingShowInTheCount(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
-        func count(_ segment: Segment) throws -> Int { try store.countDevices(app: "chat", segment: segment, now: Self.t0) }
+        func count(_ segment: Segment) throws -> Int {
+            try store.countDevices(app: "chat", segment: segment, now: Self.t0)
+        }
         var registration = DeviceRegistration(
             app: "chat", token: Self.token(1), locale: "fr-CA", appVersion: "2.1", userID: "u-1", tags: ["beta"],
             registeredAt: Self.t0 - 10 * Self.day)
@@ -33,7 +35,8 @@ struct AudienceUpkeepTests {
         #expect(try count(.lastSeenDays(7)) == 0)
 
         // A tag change.
-        _ = try store.updateTags(app: "chat", token: Self.token(1), add: ["vip"], remove: ["beta"], now: Self.t0 - 9 * Self.day)
+        _ = try store.updateTags(
+            app: "chat", token: Self.token(1), add: ["vip"], remove: ["beta"], now: Self.t0 - 9 * Self.day)
         #expect(try count(.tag("beta")) == 0)
         #expect(try count(.tag("vip")) == 1)
 
@@ -155,7 +158,10 @@ struct AudienceUpkeepTests {
             INSERT INTO devices (app, token, environment, locale, tags, registered_at, updated_at, active,
                 version_number)
             VALUES ('chat', ?, 'production', ?, ?, ?, ?, ?, -1)
-            """, [.text(token(number)), locale.map { .text($0) } ?? .null, .text(tags), registered, registered,
-            .integer(Int64(active))])
+            """,
+            [
+                .text(token(number)), locale.map { .text($0) } ?? .null, .text(tags), registered, registered,
+                .integer(Int64(active)),
+            ])
     }
 }

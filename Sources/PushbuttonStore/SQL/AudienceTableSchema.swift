@@ -84,6 +84,8 @@ enum AudienceTableSchema {
         INSERT INTO audience (\(columns))
         SELECT \(values(of: "", greatest: "{POSTGRES: GREATEST}{SQLITE: max}", find: "{POSTGRES: strpos}{SQLITE: instr}"))
         FROM devices WHERE active = 1;
+        -- Statistics of the new table for the planner at once (PostgreSQL's autovacuum would take them later).
+        ANALYZE audience;
         """
     )
 }

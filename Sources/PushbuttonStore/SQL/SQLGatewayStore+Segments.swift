@@ -28,32 +28,42 @@ extension SQLGatewayStore: SegmentStore {
     func countStatement(
         app: String, segment: Segment, now: Date, rareTagLimit: Int?, connection: any SQLConnection
     ) throws(StoreError) -> (sql: String, values: [SQLValue]) {
-        // SQLite's CROSS JOIN keeps the index of the few devices outside; PostgreSQL plans the join by its
-        // statistics (a nested loop over the audience key for a rare tag or a user).
         if let user = Self.namedUser(segment) {
-            let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
-            return (
-                """
-                SELECT COUNT(*) FROM devices u CROSS JOIN audience d
-                WHERE u.app = ? AND u.user_id = ? AND d.app = ? AND d.token = u.token AND
-                """ + " " + compiled.condition,
-                [.text(app), .text(user), .text(app)] + compiled.values
-            )
+            return led(
+                from: "devices u", where: "u.app = ? AND u.user_id = ?", [.text(app), .text(user)],
+                condition: SegmentSQL(segment, app: app, now: now, dialect: dialect), app: app)
         }
         if let lead = try TagLead.find(
             in: segment, app: app, limit: rareTagLimit ?? TagLead.limit, connection: connection)
         {
-            let compiled = SegmentSQL(lead.rest, app: app, now: now, dialect: dialect)
-            return (
-                """
-                SELECT COUNT(*) FROM device_tags g CROSS JOIN audience d
-                WHERE g.app = ? AND g.tag = ? AND d.app = ? AND d.token = g.token AND
-                """ + " " + compiled.condition,
-                [.text(app), .text(lead.tag), .text(app)] + compiled.values
-            )
+            return led(
+                from: "device_tags u", where: "u.app = ? AND u.tag = ?", [.text(app), .text(lead.tag)],
+                condition: SegmentSQL(lead.rest, app: app, now: now, dialect: dialect), app: app)
         }
         let compiled = SegmentSQL(segment, app: app, now: now, dialect: dialect)
-        return ("SELECT COUNT(*) FROM audience d WHERE d.app = ? AND " + compiled.condition, [.text(app)] + compiled.values)
+        return (
+            "SELECT COUNT(*) FROM audience d WHERE d.app = ? AND " + compiled.condition, [.text(app)] + compiled.values
+        )
+    }
+
+    /// A count of the devices `from` (aliased `u`, with their `token`) finds by an index (`where` and its values)
+    /// whose audience row meets `condition`, each looked up by its key. SQLite's CROSS JOIN keeps `from` the outer
+    /// loop; on PostgreSQL a LATERAL subquery with a LIMIT does (its planner misjudged a condition's selectivity and
+    /// hashed the whole audience instead: `vip and fr` 378–524 ms against 120–197 ms by key on a million devices).
+    private func led(from: String, where filter: String, _ keys: [SQLValue], condition: SegmentSQL, app: String)
+        -> (sql: String, values: [SQLValue])
+    {
+        let row = "d.app = ? AND d.token = u.token AND " + condition.condition
+        if dialect == .postgres {
+            return (
+                "SELECT COUNT(*) FROM \(from) CROSS JOIN LATERAL (SELECT 1 FROM audience d WHERE \(row) LIMIT 1) AS a "
+                    + "WHERE \(filter)", [.text(app)] + condition.values + keys
+            )
+        }
+        return (
+            "SELECT COUNT(*) FROM \(from) CROSS JOIN audience d WHERE \(filter) AND \(row)",
+            keys + [.text(app)] + condition.values
+        )
     }
 
     /// The user every device `segment` reaches is of (a `user` leaf, alone or among the parts of its `and`s,

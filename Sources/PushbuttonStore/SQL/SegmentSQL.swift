@@ -153,7 +153,9 @@ struct SegmentSQL {
     /// `language` of the registered locale.
     static func language(of locale: String) -> String {
         // By scalars, as SQL's substr and instr count (a `-` before a combining mark ends it there too).
-        String(String.UnicodeScalarView(locale.replacingOccurrences(of: "_", with: "-").unicodeScalars.prefix { $0 != "-" }))
+        String(
+            String.UnicodeScalarView(
+                locale.replacingOccurrences(of: "_", with: "-").unicodeScalars.prefix { $0 != "-" }))
     }
 
     /// `count` comma-separated placeholders.
