@@ -254,29 +254,9 @@ struct AudienceCountTests {
     /// them from then on, for a tap inserted as a process of the previous version does (no word of the columns).
     @Test(arguments: StoreBackend.allCases)
     func lastTapsAreFilledByTheMigrationAndKeptByTheTrigger(_ backend: StoreBackend) async throws {
-        let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == "62-audience-count" })
         let token = Self.migrationToken
-        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: before)
-                try Self.populate(old)
-                return (try SQLGatewayStore.sqlite(path: path, now: Self.t0), path)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: before)
-                try Self.populate(old)
-                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0), url)
-            }
-        }
-        let connection: any SQLConnection =
-            backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
+        let (store, connection) = try await Self.upgradedStore(
+            backend, from: "62-audience-count", populate: Self.populate)
         func count(_ segment: Segment) throws -> Int {
             try store.countDevices(app: "chat", segment: segment, now: Self.t0)
         }
@@ -295,6 +275,38 @@ struct AudienceCountTests {
     }
 
     static func migrationToken(_ number: Int) -> String { String(format: "%064x", number) }
+
+    /// A store made by the release before `migration` (the migrations before it), filled by `populate` as that
+    /// release would, then opened by this one (which applies the rest); and a connection of its own to the same
+    /// database, for writing as an older process does.
+    static func upgradedStore(
+        _ backend: StoreBackend, from migration: String,
+        populate: @escaping @Sendable (any SQLConnection) throws -> Void
+    ) async throws -> (SQLGatewayStore, any SQLConnection) {
+        let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == migration })
+        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
+            switch backend {
+            case .sqlite:
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "pushbutton-migration-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let path = directory.appendingPathComponent("gateway.db").path
+                let old = try SQLiteConnection(path: path)
+                try StoreMigrations.migrateSQLite(old.database, now: t0, through: before)
+                try populate(old)
+                return (try SQLGatewayStore.sqlite(path: path, now: t0), path)
+            case .postgres:
+                let url = try TestPostgres.shared.freshDatabase()
+                let old = try PostgresConnection(url: url)
+                try StoreMigrations.migrate(old, dialect: .postgres, now: t0, through: before)
+                try populate(old)
+                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: t0), url)
+            }
+        }
+        let connection: any SQLConnection =
+            backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
+        return (store, connection)
+    }
 
     /// Three devices of `chat` as a store before migration 62 holds them, and their taps.
     static func populate(_ connection: any SQLConnection) throws {

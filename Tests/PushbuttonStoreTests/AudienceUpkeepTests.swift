@@ -81,29 +81,9 @@ struct AudienceUpkeepTests {
 
     @Test(arguments: StoreBackend.allCases)
     func theMigrationFillsTheAudienceAndOlderProcessesWritesShowInTheCount(_ backend: StoreBackend) async throws {
-        let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == "69-audience-table" })
-        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: before)
-                try Self.populate(old)
-                return (try SQLGatewayStore.sqlite(path: path, now: Self.t0), path)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: before)
-                try Self.populate(old)
-                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0), url)
-            }
-        }
         // An older process: the statements of the release before migration 69, which knows no audience table.
-        let older: any SQLConnection =
-            backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
+        let (store, older) = try await AudienceCountTests.upgradedStore(
+            backend, from: "69-audience-table", populate: Self.populate)
         // Every count a scan of the audience rows (no tag leads: these writes leave the tag index as it is).
         func count(_ segment: Segment) throws -> Int {
             try store.countDevices(app: "chat", segment: segment, now: Self.t0, rareTagLimit: 0)
