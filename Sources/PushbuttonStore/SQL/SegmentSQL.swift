@@ -139,10 +139,10 @@ struct SegmentSQL {
         return [locale]
     }
 
-    /// `tag` as a JSON string (quoted) when a match of `[` or `,` and it in a compact JSON array of strings can
-    /// only be an element equal to it: nothing in it escaped (so no quote ends it early and no backslash makes
-    /// its closing quote part of a longer string), not empty, and not starting with `,` or `]` (what follows an
-    /// element's closing quote). Otherwise nil.
+    /// `tag` as a JSON string (quoted) when a match of `,` and it in a compact JSON array of strings whose `[` is
+    /// a `,` (the audience row's tags) can only be an element equal to it: nothing in it escaped (so no quote
+    /// ends it early and no backslash makes its closing quote part of a longer string), not empty, and not
+    /// starting with `,` or `]` (what follows an element's closing quote). Otherwise nil.
     static func plainJSONString(_ tag: String) -> String? {
         let quoted = String(decoding: JSONWriter.compact(.string(tag)), as: UTF8.self)
         guard quoted == "\"" + tag + "\"", let first = tag.first, first != ",", first != "]" else { return nil }
