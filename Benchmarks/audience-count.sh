@@ -4,6 +4,7 @@
 # SQLite (a file in a temporary directory) and PostgreSQL (a throwaway server started here). Prints `uptime`.
 # Making the devices takes minutes; to count a database made before instead, AUDIENCE_SQLITE=PATH (a copy of it is
 # counted, the file itself is left as it is) and AUDIENCE_POSTGRES=URL (counted where it is, no server started).
+# The PostgreSQL started here has shared_buffers=1GB, what Install.md recommends for a million devices' audience.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 devices=${AUDIENCE_DEVICES:-1000000}
@@ -31,6 +32,6 @@ if [ -n "${AUDIENCE_POSTGRES:-}" ]; then
   uptime
   exit 0
 fi
-start_postgres
+start_postgres -c shared_buffers=1GB
 "$bin" "postgres://postgres@127.0.0.1:$pg_port/postgres" "$devices" "$rounds"
 uptime

@@ -11,8 +11,11 @@ With --setting SQL first, it compares the counts of migration 62 without (before
 first in the session (`SET jit = off`, `PRAGMA mmap_size = 1073741824`).
 With --index NAME first (SQLite), it compares the counts of migration 62 over its index (before) and over the
 index NAME made beside it (after: `INDEXED BY NAME`, the floor too).
-Usage: audience-shapes.py [--lead | --setting SQL | --index NAME] sqlite PATH ROUNDS
-       audience-shapes.py [--lead | --setting SQL] postgres PORT DATABASE ROUNDS"""
+With --table first, it compares the counts of migrations 62 and 65 over the devices (before: on SQLite through
+their index) with those of migration 69 over the audience table (after; a user's devices found by the devices'
+user index), the floor too (a count of the active devices, of the audience rows).
+Usage: audience-shapes.py [--lead | --setting SQL | --index NAME | --table] sqlite PATH ROUNDS
+       audience-shapes.py [--lead | --setting SQL | --table] postgres PORT DATABASE ROUNDS"""
 import subprocess, sys, re, statistics, time
 LEAD = sys.argv[1] == "--lead"
 if LEAD: del sys.argv[1]
@@ -20,6 +23,9 @@ SETTING = sys.argv[2] if sys.argv[1] == "--setting" else None
 if SETTING: del sys.argv[1:3]
 INDEX = sys.argv[2] if sys.argv[1] == "--index" else None
 if INDEX: del sys.argv[1:3]
+TABLE = sys.argv[1] == "--table"
+if TABLE: del sys.argv[1]
+AUDIENCE = False  # compile for the audience table (set while compiling --table's after)
 NOW = time.time()
 DAY = 86400.0
 def q(s): return "'" + s.replace("'", "''") + "'"
@@ -30,10 +36,19 @@ def forms(locale):  # the likely-subtag forms SegmentSQL.chineseForms gives; the
     return [locale]
 
 def compile(seg, new, pg):
+    global AUDIENCE
     k = seg[0]
     if k in ("and", "or"):
         return "(" + (" AND " if k == "and" else " OR ").join(compile(p, new, pg) for p in seg[1]) + ")"
     if k == "not": return "NOT (" + compile(seg[1], new, pg) + ")"
+    if k == "tag" and AUDIENCE:
+        return ("strpos" if pg else "instr") + "(d.tags, " + q(',"' + seg[1] + '"') + ") > 0"
+    if k == "seen" and AUDIENCE: return f"d.seen_at >= {NOW - seg[1] * DAY}"
+    if k == "locale" and AUDIENCE:
+        AUDIENCE = False
+        text = compile(seg, True, pg)
+        AUDIENCE = True
+        return f"(d.language = {q(seg[1].replace('_', '-').split('-')[0])} AND {text})"
     if k == "tag":
         if new:
             f = "strpos" if pg else "instr"
@@ -114,6 +129,17 @@ def led(seg, pg):
             + f" AND d.app = 'bench' AND d.token = g.token AND d.active = 1 AND {cond};")
 
 def sql(seg, new, pg):
+    global AUDIENCE
+    if TABLE and new:
+        if seg is None: return "SELECT COUNT(*) FROM audience WHERE app = 'bench';"
+        AUDIENCE = True
+        cond = compile(seg, True, pg)
+        AUDIENCE = False
+        if seg[0] == "user":
+            return ("SELECT COUNT(*) FROM devices u CROSS JOIN audience d WHERE u.app = 'bench' AND u.user_id = "
+                    + q(seg[1]) + f" AND d.app = 'bench' AND d.token = u.token AND {cond};")
+        return f"SELECT COUNT(*) FROM audience d WHERE d.app = 'bench' AND {cond};"
+    if TABLE: new = True
     if INDEX and new:
         if seg is None:
             return f"SELECT COUNT(*) FROM devices d INDEXED BY {INDEX} WHERE d.app = 'bench' AND d.active = 1;"

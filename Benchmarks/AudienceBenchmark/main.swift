@@ -2,7 +2,8 @@ import Foundation
 import PushbuttonStore
 
 // Audience counts (issue 35): `POST /v1/apps/{app}/audience/count`'s store call on DEVICES devices, beside the
-// floor (a plain count of the app's active devices), rounds alternating floor and segment, on the store given
+// floor (a plain count of the app's active devices, in the devices table and in the audience table a segment's
+// count reads), rounds alternating floor and segment, on the store given
 // (a store that already has the app's devices, a copy of a previous run's, is counted as it is):
 //   AudienceBenchmark sqlite:PATH|postgres://… [DEVICES] [ROUNDS]
 // Prints each segment's median, min and max milliseconds and its ratio to the floor's median; on SQLite (queried in
@@ -41,11 +42,18 @@ func milliseconds(_ body: () throws -> Int) rethrows -> (Double, Double, Int) {
 let inProcess = location.hasPrefix("sqlite:")
 
 do {
-    let store =
-        location.hasPrefix("sqlite:")
-        ? try SQLGatewayStore.sqlite(path: String(location.dropFirst(7)))
-        : try SQLGatewayStore.postgres(url: location, connections: 2)
+    // Opening the store applies the migrations it lacks: a database made by an earlier build is upgraded here.
+    var opened: SQLGatewayStore?
+    let (opening, _, _) = try milliseconds {
+        opened =
+            location.hasPrefix("sqlite:")
+            ? try SQLGatewayStore.sqlite(path: String(location.dropFirst(7)))
+            : try SQLGatewayStore.postgres(url: location, connections: 2)
+        return 0
+    }
+    guard let store = opened else { exit(1) }
     let storeName = location.hasPrefix("sqlite:") ? "SQLite" : "PostgreSQL"
+    print("\(storeName): store opened (and migrated) in \(Int(opening)) ms")
     // A database that already has the devices (a copy of a previous run's file) is counted as it is: making a
     // million devices took minutes.
     let existing = try store.countActiveDevices(app: "bench")
@@ -85,6 +93,8 @@ do {
     ]
     var floor: [Double] = []
     var floorCPU: [Double] = []
+    var audienceFloor: [Double] = []
+    var audienceFloorCPU: [Double] = []
     // Each segment counted as the gateway does (a rare tag leads) and as every segment was before TagLead (a
     // scan of the active devices: no tag rare), the two in turn, which first alternating by round.
     var times = Array(repeating: [Double](), count: segments.count)
@@ -98,6 +108,16 @@ do {
         floor.append(time)
         floorCPU.append(cpu)
         all = count
+        let (audienceTime, audienceCPU, audienceCount) = try milliseconds {
+            try store.countActiveDevices(app: "bench", inAudience: true)
+        }
+        audienceFloor.append(audienceTime)
+        audienceFloorCPU.append(audienceCPU)
+        if audienceCount != count {
+            FileHandle.standardError.write(
+                Data("AudienceBenchmark: \(audienceCount) audience rows, \(count) active\n".utf8))
+            exit(1)
+        }
         for (index, (name, segment)) in segments.enumerated() {
             var found: [Int] = []
             for scan in round % 2 == 0 ? [false, true] : [true, false] {
@@ -136,6 +156,11 @@ do {
     row(
         "floor: count(*) active", "\(all)",
         [ms(base), ms(floor.min()!), ms(floor.max()!), "1.00", "", ""] + (inProcess ? [ms(median(floorCPU)), ""] : []))
+    let audienceBase = median(audienceFloor)
+    row(
+        "floor: count(*) audience rows", "\(all)",
+        [ms(audienceBase), ms(audienceFloor.min()!), ms(audienceFloor.max()!), ratio(audienceBase), "", ""]
+            + (inProcess ? [ms(median(audienceFloorCPU)), ""] : []))
     for (index, (name, _)) in segments.enumerated() {
         let values = times[index]
         row(

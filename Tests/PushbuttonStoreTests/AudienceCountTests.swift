@@ -6,10 +6,10 @@ import Testing
 
 @testable import PushbuttonStore
 
-/// Audience counts after migration 62 (tags read from the device's own tag list, last taps kept on the device by
-/// the tap log's trigger) and led by a rare tag (``TagLead``): on random devices, tags (awkward ones too), taps and
-/// expressions, every count, scanned or led, is what a plain evaluation of the segment in Swift over the same
-/// devices gives, on SQLite and PostgreSQL.
+/// Audience counts over migration 69's audience table (tags read from the device's own tag list, last taps kept
+/// on the device by the tap log's trigger) and led by a rare tag (``TagLead``) or a user: on random devices, tags
+/// (awkward ones too), taps and expressions, every count, scanned or led, is what a plain evaluation of the
+/// segment in Swift over the same devices gives, on SQLite and PostgreSQL.
 @Suite(.timeLimit(.minutes(3)))
 struct AudienceCountTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -216,8 +216,8 @@ struct AudienceCountTests {
         #expect(try lead(.tag("beta"), under: 0) == nil)
     }
 
-    /// On SQLite a led count searches the tag index for the tag's devices, then each device by its key, and reads
-    /// no other device; unled, it reads the active devices' segment index.
+    /// On SQLite a led count searches the tag index for the tag's devices, then each one's audience row by its
+    /// key, and reads no other device; unled, it reads the app's range of audience rows.
     @Test func aLedCountSearchesTheTagIndexThenEachDeviceByItsKey() async throws {
         let store = try await StoreBackend.sqlite.makeStore()
         _ = try store.register(
@@ -233,11 +233,11 @@ struct AudienceCountTests {
             }
         }
         let led = try plan(rareUnder: 10)
-        #expect(led.contains { $0.hasPrefix("SEARCH g USING COVERING INDEX") }, "\(led)")
-        #expect(led.contains { $0.hasPrefix("SEARCH d USING INDEX") }, "\(led)")
+        #expect(led.contains { $0.hasPrefix("SEARCH u USING COVERING INDEX") }, "\(led)")
+        #expect(led.contains { $0.hasPrefix("SEARCH d USING PRIMARY KEY (app=? AND token=?)") }, "\(led)")
         #expect(!led.contains { $0.hasPrefix("SCAN") }, "\(led)")
         let scanned = try plan(rareUnder: 0)
-        #expect(scanned.contains { $0.contains(" d USING COVERING INDEX devices_audience") }, "\(scanned)")
+        #expect(scanned == ["SEARCH d USING PRIMARY KEY (app=?)"], "\(scanned)")
     }
 
     /// Only a tag that cannot be mistaken in the JSON text is matched there.
@@ -254,29 +254,9 @@ struct AudienceCountTests {
     /// them from then on, for a tap inserted as a process of the previous version does (no word of the columns).
     @Test(arguments: StoreBackend.allCases)
     func lastTapsAreFilledByTheMigrationAndKeptByTheTrigger(_ backend: StoreBackend) async throws {
-        let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == "62-audience-count" })
         let token = Self.migrationToken
-        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: before)
-                try Self.populate(old)
-                return (try SQLGatewayStore.sqlite(path: path, now: Self.t0), path)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: before)
-                try Self.populate(old)
-                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0), url)
-            }
-        }
-        let connection: any SQLConnection =
-            backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
+        let (store, connection) = try await Self.upgradedStore(
+            backend, from: "62-audience-count", populate: Self.populate)
         func count(_ segment: Segment) throws -> Int {
             try store.countDevices(app: "chat", segment: segment, now: Self.t0)
         }
@@ -295,6 +275,38 @@ struct AudienceCountTests {
     }
 
     static func migrationToken(_ number: Int) -> String { String(format: "%064x", number) }
+
+    /// A store made by the release before `migration` (the migrations before it), filled by `populate` as that
+    /// release would, then opened by this one (which applies the rest); and a connection of its own to the same
+    /// database, for writing as an older process does.
+    static func upgradedStore(
+        _ backend: StoreBackend, from migration: String,
+        populate: @escaping @Sendable (any SQLConnection) throws -> Void
+    ) async throws -> (SQLGatewayStore, any SQLConnection) {
+        let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == migration })
+        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
+            switch backend {
+            case .sqlite:
+                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "pushbutton-migration-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let path = directory.appendingPathComponent("gateway.db").path
+                let old = try SQLiteConnection(path: path)
+                try StoreMigrations.migrateSQLite(old.database, now: t0, through: before)
+                try populate(old)
+                return (try SQLGatewayStore.sqlite(path: path, now: t0), path)
+            case .postgres:
+                let url = try TestPostgres.shared.freshDatabase()
+                let old = try PostgresConnection(url: url)
+                try StoreMigrations.migrate(old, dialect: .postgres, now: t0, through: before)
+                try populate(old)
+                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: t0), url)
+            }
+        }
+        let connection: any SQLConnection =
+            backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
+        return (store, connection)
+    }
 
     /// Three devices of `chat` as a store before migration 62 holds them, and their taps.
     static func populate(_ connection: any SQLConnection) throws {

@@ -120,14 +120,16 @@ extension SQLGatewayStore {
             .joined(separator: " || ") + ", ',') || ']'"
     }
 
-    /// The floor: a plain count of the app's active devices, no segment.
-    package func countActiveDevices(app: String) throws(StoreError) -> Int {
+    /// The floor: a plain count of the app's active devices, no segment; of their rows in the devices table, or
+    /// in the audience table a segment's count reads (migration 69).
+    package func countActiveDevices(app: String, inAudience: Bool = false) throws(StoreError) -> Int {
         try read { connection throws(StoreError) in
             Int(
-                try connection.query("SELECT COUNT(*) FROM devices WHERE app = ? AND active = 1", [.text(app)]).first?[
-                    0
-                ]
-                .integer ?? 0)
+                try connection.query(
+                    inAudience
+                        ? "SELECT COUNT(*) FROM audience WHERE app = ?"
+                        : "SELECT COUNT(*) FROM devices WHERE app = ? AND active = 1", [.text(app)]
+                ).first?[0].integer ?? 0)
         }
     }
 }

@@ -110,7 +110,7 @@ extension SQLGatewayStore {
             case .segment(let segment):
                 let compiled = SegmentSQL(segment, app: app, now: Date(), dialect: dialect)
                 return try connection.query(
-                    "SELECT d.token FROM devices d WHERE d.app = ? AND d.active = 1 AND " + compiled.condition
+                    "SELECT d.token FROM audience d WHERE d.app = ? AND " + compiled.condition
                         + " ORDER BY d.token LIMIT ?", [.text(app)] + compiled.values + [.integer(Int64(limit))]
                 ).compactMap { $0[0].text }
             }

@@ -1,11 +1,12 @@
 import Foundation
 import Pushbutton
 
-/// A ``Segment`` as an SQL condition on the devices table (aliased `d`), every value bound as a parameter
-/// (nothing of the expression is written into the SQL but its shape). Each leaf is true or false, never NULL (a
-/// device without a user or locale is simply not matched), so `not` is the complement within the app's active
-/// devices. Every leaf but a tapped category is a test of the device's own row (its tag list, its last taps:
-/// migration 62), so a count is one pass over the active devices with no probe of another table per device.
+/// A ``Segment`` as an SQL condition on the audience table (aliased `d`: migration 69's one narrow row per active
+/// device), every value bound as a parameter (nothing of the expression is written into the SQL but its shape).
+/// Each leaf is true or false, never NULL (a device without a user or locale is simply not matched), so `not` is
+/// the complement within the app's active devices. Every leaf but a tapped category is a test of the device's own
+/// row (its tag list, its last seen and last button tap), so a count is one pass over the audience rows with no
+/// probe of another table per device.
 struct SegmentSQL {
     /// The condition, with `?` placeholders.
     private(set) var condition = ""
@@ -45,12 +46,12 @@ struct SegmentSQL {
             condition += ")"
         case .tag(let tag):
             if let quoted = Self.plainJSONString(tag) {
-                // In the device's own tag list (compact JSON, as register and updateTags write it): a quote
-                // right after `[` or `,` starts an element, and a tag with no quote or backslash of its own, not
-                // starting with `,` or `]`, is then matched whole (see plainJSONString).
+                // In the device's own tag list (the compact JSON register and updateTags write, its `[` made a
+                // `,` in the audience row): a quote right after `,` starts an element, and a tag with no quote or
+                // backslash of its own, not starting with `,` or `]`, is then matched whole (plainJSONString).
                 let find = dialect == .postgres ? "strpos" : "instr"
-                condition += "(\(find)(d.tags, ?) > 0 OR \(find)(d.tags, ?) > 0)"
-                values += [.text("[" + quoted), .text("," + quoted)]
+                condition += "\(find)(d.tags, ?) > 0"
+                values.append(.text("," + quoted))
             } else {
                 // Any other tag by its index, a set read once and probed per device.
                 condition += "d.token IN (SELECT g.token FROM device_tags g WHERE g.app = ? AND g.tag = ?)"
@@ -74,8 +75,10 @@ struct SegmentSQL {
                     prefixes[length, default: []].append(prefix)
                 }
             }
-            condition += "(d.locale IS NOT NULL AND (d.locale IN (" + Self.placeholders(whole.count) + ")"
-            values += whole.map { .text($0) }
+            // Every spelling shares the leaf's language (its first subtag), the audience row's own column.
+            condition += "(d.language = ? AND d.locale IS NOT NULL AND (d.locale IN ("
+            condition += Self.placeholders(whole.count) + ")"
+            values += [.text(Self.language(of: locale))] + whole.map { .text($0) }
             for (length, spellings) in prefixes.sorted(by: { $0.key < $1.key }) {
                 condition += " OR substr(d.locale, 1, ?) IN (" + Self.placeholders(spellings.count) + ")"
                 values += [.integer(Int64(length))] + spellings.map { .text($0) }
@@ -91,10 +94,9 @@ struct SegmentSQL {
             values.append(.integer(version))
         case .lastSeenDays(let days):
             // Seen: its registration (or another change it made), or a tap it reported (its last, kept by the
-            // tap log's trigger).
-            let since = SQLValue.real(now.timeIntervalSince1970 - Double(days) * 86_400)
-            condition += "(d.updated_at >= ? OR (d.last_tap_at IS NOT NULL AND d.last_tap_at >= ?))"
-            values += [since, since]
+            // tap log's trigger): the later of the two, the audience row's seen_at.
+            condition += "d.seen_at >= ?"
+            values.append(.real(now.timeIntervalSince1970 - Double(days) * 86_400))
         case .tapped(let category, let withinDays):
             let since = SQLValue.real(now.timeIntervalSince1970 - Double(withinDays) * 86_400)
             guard let category else {
@@ -137,14 +139,23 @@ struct SegmentSQL {
         return [locale]
     }
 
-    /// `tag` as a JSON string (quoted) when a match of `[` or `,` and it in a compact JSON array of strings can
-    /// only be an element equal to it: nothing in it escaped (so no quote ends it early and no backslash makes
-    /// its closing quote part of a longer string), not empty, and not starting with `,` or `]` (what follows an
-    /// element's closing quote). Otherwise nil.
+    /// `tag` as a JSON string (quoted) when a match of `,` and it in a compact JSON array of strings whose `[` is
+    /// a `,` (the audience row's tags) can only be an element equal to it: nothing in it escaped (so no quote
+    /// ends it early and no backslash makes its closing quote part of a longer string), not empty, and not
+    /// starting with `,` or `]` (what follows an element's closing quote). Otherwise nil.
     static func plainJSONString(_ tag: String) -> String? {
         let quoted = String(decoding: JSONWriter.compact(.string(tag)), as: UTF8.self)
         guard quoted == "\"" + tag + "\"", let first = tag.first, first != ",", first != "]" else { return nil }
         return quoted
+    }
+
+    /// The first subtag of `locale` (before its first `-` or `_`), as migration 69 makes the audience row's
+    /// `language` of the registered locale.
+    static func language(of locale: String) -> String {
+        // By scalars, as SQL's substr and instr count (a `-` before a combining mark ends it there too).
+        String(
+            String.UnicodeScalarView(
+                locale.replacingOccurrences(of: "_", with: "-").unicodeScalars.prefix { $0 != "-" }))
     }
 
     /// `count` comma-separated placeholders.

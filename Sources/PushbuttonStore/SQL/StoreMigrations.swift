@@ -378,6 +378,7 @@ enum StoreMigrations {
             );
             """
         ),
+        AudienceTableSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
