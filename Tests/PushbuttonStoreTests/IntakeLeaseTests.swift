@@ -30,20 +30,25 @@ struct IntakeLeaseTests {
         return (handOff, wakes)
     }
 
+    /// Counts the store's commit signals; the count so far (PostgreSQL's listener raises once it has connected,
+    /// for what it may have missed: counted from after).
+    static func observeCommits(of store: SQLGatewayStore) async -> (WorkObservation, Locked<Int>, Int) {
+        let woken = Locked(0)
+        let observation = store.observeCommittedWork { woken.withLock { $0 += 1 } }
+        if let listener = store.committedWork.listener {
+            await listener.waitUntil { $0.connections >= 1 }
+            await yieldUntil { woken.withLock { $0 } >= 1 }
+        }
+        return (observation, woken, woken.withLock { $0 })
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func aNotificationCommittedWhileAWorkerIsIdleIsHandedToItLeased(_ backend: StoreBackend) async throws {
         let store = try await backend.makeStore()
         let (handOff, wakes) = Self.handOff()
         store.handOffLeases(to: handOff)
-        let woken = Locked(0)
-        let observation = store.observeCommittedWork { woken.withLock { $0 += 1 } }
+        let (observation, woken, before) = await Self.observeCommits(of: store)
         defer { observation.cancel() }
-        // PostgreSQL's listener raises once it has connected (for what it may have missed): counted from after.
-        if let listener = store.committedWork.listener {
-            await listener.waitUntil { $0.connections >= 1 }
-            await yieldUntil { woken.withLock { $0 } >= 1 }
-        }
-        let before = woken.withLock { $0 }
         let result = try await Blocking.run {
             try store.enqueue(
                 Self.spec("n1"), deliveries: [Self.delivery(1), Self.delivery(2)], idempotency: nil, now: Self.t0)
@@ -77,14 +82,8 @@ struct IntakeLeaseTests {
         let store = try await backend.makeStore()
         let (handOff, wakes) = Self.handOff(idle: 0)
         store.handOffLeases(to: handOff)
-        let woken = Locked(0)
-        let observation = store.observeCommittedWork { woken.withLock { $0 += 1 } }
+        let (observation, woken, before) = await Self.observeCommits(of: store)
         defer { observation.cancel() }
-        if let listener = store.committedWork.listener {
-            await listener.waitUntil { $0.connections >= 1 }
-            await yieldUntil { woken.withLock { $0 } >= 1 }
-        }
-        let before = woken.withLock { $0 }
         _ = try await Blocking.run {
             try store.enqueue(Self.spec("n2"), deliveries: [Self.delivery(3)], idempotency: nil, now: Self.t0)
         }

@@ -230,6 +230,8 @@ extension SQLGatewayStore {
         try enqueueRecorded(spec, deliveries: deliveries, idempotency: idempotency, now: now).result
     }
 
+    /// A single notification's few recipients come back from their `INSERT`: its record is built from the values
+    /// written (queued, or leased when handed to an idle worker), not read back.
     public func enqueueRecorded(
         _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
     ) throws(StoreError) -> (result: EnqueueResult, record: NotificationRecord?) {
