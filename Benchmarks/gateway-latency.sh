@@ -90,7 +90,7 @@ start_serve() { # bin config name
   for _ in $(seq 400); do grep -qs 'listening on' "$work/$3.out" && break; sleep 0.05; done
   local url
   url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/$3.out" | head -1)
-  [ -n "$url" ] || { cat "$work/$3.err"; exit 1; }
+  [ -n "$url" ] || { echo "$1 serve did not start:"; cat "$work/$3.out" "$work/$3.err"; exit 1; }
   serve_pids+=($pid)
   serve_urls+=("$url")
 }
@@ -187,7 +187,7 @@ for store in $stores; do
       fi
       # Counted from here: not the migrations at start.
       if [ "$store" = postgres ] && [ -n "${LATENCY_PG_STATEMENTS:-}" ]; then
-        psql -h 127.0.0.1 -p "$pg_port" -U postgres -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
+        psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "bench_${index}_$rate" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
       fi
       run_gateway "$label" "$rate"
       if [ "$store" = postgres ] && [ -n "${LATENCY_PG_STATEMENTS:-}" ]; then pg_statements "bench_${index}_$rate"; fi
