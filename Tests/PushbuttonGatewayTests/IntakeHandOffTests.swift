@@ -48,7 +48,10 @@ struct IntakeHandOffTests {
         #expect(try await Self.post(fence, to: gateway, key: nil).status == 202)
         #expect(await setup.arrivals.next() == fence)
         #expect(gateway.workers.handOff.counts.handedOff == 2, "the first and the fence, not the retry")
-        #expect(gateway.workers.signal.wakes(.signalled) == 0, "nothing was queued for a lease")
+        // (PostgreSQL's listener raises the signal whenever it connects, for what it may have missed.)
+        if location != "postgres" {
+            #expect(gateway.workers.signal.wakes(.signalled) == 0, "nothing was queued for a lease")
+        }
         #expect(gateway.workers.signal.wakes(.timedOut) == 0)
         await gateway.stop()
         await setup.mock.stop()
