@@ -16,7 +16,9 @@
 # LATENCY_SECONDS per rate (default 30); QUICK=1: 3 s per rate and 3 s idle. GATEWAY_BIN=PATH: the pushbutton
 # whose `serve` is measured (a build from before, say); GATEWAY_BIN_BEFORE=PATH adds that build's gateway rows
 # next to this one's in the same run (the mock and the floor always come from this tree's release build).
-# LATENCY_STORES="sqlite postgres" (default both). The gateways run with the documented defaults but for the
+# LATENCY_STORES="sqlite postgres" (default both). LATENCY_PG_STATEMENTS=1: PostgreSQL's statements per notification
+# (pg_stat_statements, all calls on the run's database divided by the notifications posted) after each run, and the
+# most called ones. The gateways run with the documented defaults but for the
 # store (2 workers, batches of 500, the default poll interval).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,7 +90,7 @@ start_serve() { # bin config name
   for _ in $(seq 400); do grep -qs 'listening on' "$work/$3.out" && break; sleep 0.05; done
   local url
   url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/$3.out" | head -1)
-  [ -n "$url" ] || { cat "$work/$3.err"; exit 1; }
+  [ -n "$url" ] || { echo "$1 serve did not start:"; cat "$work/$3.out" "$work/$3.err"; exit 1; }
   serve_pids+=($pid)
   serve_urls+=("$url")
 }
@@ -127,6 +129,21 @@ run_gateway() { # label rate
     sleep 0.1
   done
   python3 Benchmarks/Support/latency-table.py "$1" "$load" "$record" "$(floor_file "$2")"
+  notifications=$expected
+}
+
+# Statements per notification on database $1 (LATENCY_PG_STATEMENTS=1), from pg_stat_statements.
+pg_statements() {
+  local sql="FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '$1')"
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$1" -AtF ' ' -c "
+    SELECT sum(calls), round(sum(total_exec_time + total_plan_time)) $sql" | {
+    read -r calls ms
+    printf '   statements: %.1f a notification (%s calls, %s ms in the server, %s notifications)\n' \
+      "$(echo "$calls / $notifications" | bc -l)" "$calls" "$ms" "$notifications"
+  }
+  psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "$1" -AtF ' | ' -c "
+    SELECT round(calls::numeric / $notifications, 2), regexp_replace(left(query, 100), '\s+', ' ', 'g')
+    $sql ORDER BY calls DESC LIMIT 14" | sed 's/^/     /'
 }
 
 idle_cpu() { # label
@@ -153,14 +170,27 @@ for store in $stores; do
         start_serve "${builds[$index]}" "$work/gateway.json" serve
         label="${labels[$index]}, SQLite"
       else
-        [ -n "$pg_dir" ] || start_postgres
+        if [ -z "$pg_dir" ]; then
+          if [ -n "${LATENCY_PG_STATEMENTS:-}" ]; then
+            start_postgres -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.max=1000
+          else
+            start_postgres
+          fi
+        fi
         psql -h 127.0.0.1 -p "$pg_port" -U postgres -qc "CREATE DATABASE bench_${index}_$rate" >/dev/null
+        [ -n "${LATENCY_PG_STATEMENTS:-}" ] &&
+          psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "bench_${index}_$rate" -qc "CREATE EXTENSION pg_stat_statements" >/dev/null
         config "$work/gateway.json" "postgres://postgres@127.0.0.1:$pg_port/bench_${index}_$rate"
         start_serve "${builds[$index]}" "$work/gateway.json" serve-a
         start_serve "${builds[$index]}" "$work/gateway.json" serve-b
         label="${labels[$index]}, PostgreSQL x2"
       fi
+      # Counted from here: not the migrations at start.
+      if [ "$store" = postgres ] && [ -n "${LATENCY_PG_STATEMENTS:-}" ]; then
+        psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "bench_${index}_$rate" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
+      fi
       run_gateway "$label" "$rate"
+      if [ "$store" = postgres ] && [ -n "${LATENCY_PG_STATEMENTS:-}" ]; then pg_statements "bench_${index}_$rate"; fi
       if [ "$rate" = "$(echo "$rates" | awk '{ print $NF }')" ]; then idle_cpu "$label"; fi
       stop_serves
     done

@@ -127,6 +127,8 @@ public final class Gateway: Sendable {
         // A process without workers has no one to wake (and needs no LISTEN connection).
         let wakeOnCommit =
             configuration.workers.count > 0 ? store.observeCommittedWork { signal.raise() } : WorkObservation {}
+        // A single notification committed while a worker waits idle goes to it leased, without a second transaction.
+        if configuration.workers.count > 0 { store.handOffLeases(to: workers.handOff) }
         let background = Task {
             await workers.run()
         }

@@ -38,6 +38,13 @@ public protocol GatewayStore: EventLeaseStore {
     func enqueue(_ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date)
         throws(StoreError) -> EnqueueResult
 
+    /// ``enqueue(_:deliveries:idempotency:now:)``, answering a notification created with its record as committed
+    /// when the store has it at hand (a single notification's few recipients, built from the values written), so
+    /// the caller need not read it back; `nil` otherwise (a replay, a campaign, a scheduled send).
+    func enqueueRecorded(
+        _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
+    ) throws(StoreError) -> (result: EnqueueResult, record: NotificationRecord?)
+
     /// Adds recipients to an open campaign (one page of its streamed list) in one transaction: `produce` is
     /// called once and hands each recipient to `emit` as it renders it, so a page is never held whole in
     /// memory. Returns how many were added, or `nil` (nothing called) when the campaign is unknown or not open.
@@ -117,6 +124,11 @@ public protocol GatewayStore: EventLeaseStore {
     /// connection comes back after a drop. A hint, not a guarantee: a worker still polls now and then.
     func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation
 
+    /// Lets a single notification committed while one of this process's workers waits idle be leased in its
+    /// intake's own transaction and handed to that worker in memory (``LeaseHandOff``), instead of waking the
+    /// workers to lease it in a transaction of their own.
+    func handOffLeases(to handOff: LeaseHandOff)
+
     /// Calls `heard` (on any thread; keep it quick) with the notifications whose outcomes another process
     /// recorded, of those stored with ``NotificationSpec/wakesWaiters`` (PostgreSQL: a `NOTIFY` sent after the
     /// recording transaction's commit, heard on a `LISTEN` connection of this store's while anyone observes), or with
@@ -163,6 +175,16 @@ extension GatewayStore {
     public func observeCommittedWork(_ wake: @escaping @Sendable () -> Void) -> WorkObservation {
         WorkObservation {}
     }
+
+    /// A store that reads a notification back once it is committed.
+    public func enqueueRecorded(
+        _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
+    ) throws(StoreError) -> (result: EnqueueResult, record: NotificationRecord?) {
+        (try enqueue(spec, deliveries: deliveries, idempotency: idempotency, now: now), nil)
+    }
+
+    /// A store that leases only when asked: nothing is handed over (the workers are woken or poll).
+    public func handOffLeases(to handOff: LeaseHandOff) {}
 
     /// A store that cannot tell (one process: its recorder wakes the waiting requests itself).
     public func observeRecordedOutcomes(_ heard: @escaping @Sendable (_ notifications: [String]?) -> Void)

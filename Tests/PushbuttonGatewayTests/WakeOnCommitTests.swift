@@ -29,7 +29,10 @@ struct WakeOnCommitTests {
         let token = GatewayFixture.token(1)
         #expect(try await setup.post(token, to: gateway) == 202)
         #expect(await setup.arrivals.next() == token)
-        #expect(gateway.workers.signal.wakes(.signalled) >= 1)
+        // Leased in the intake's transaction and handed to a worker: no commit signal, no lease of its own.
+        #expect(gateway.workers.handOff.counts.handedOff == 1)
+        #expect(gateway.workers.signal.wakes(.handedOver) == 1)
+        #expect(gateway.workers.signal.wakes(.signalled) == 0, "no worker was woken to lease")
         #expect(gateway.workers.signal.wakes(.timedOut) == 0, "the fallback poll's clock never moved")
         await gateway.stop()
         await setup.mock.stop()

@@ -208,12 +208,16 @@ final class NotificationIntake: Sendable {
         spec.heldToFrequencyCap = timing.heldToFrequencyCap(campaign: false)
         spec.quietHours = timing.quietHoursHold(campaign: false, app: app.configuration)
         let key = idempotencyKey.map { IdempotencyKey(key: $0, fingerprint: fingerprint(app, request.bytes)) }
-        let result = try storing { () throws(StoreError) in
-            try store.enqueue(spec, deliveries: deliveries, idempotency: key, now: now())
+        let (result, record) = try storing { () throws(StoreError) in
+            try store.enqueueRecorded(spec, deliveries: deliveries, idempotency: key, now: now())
         }
         switch result {
         case .created:
             metrics.accepted(app.id, deliveries.count)
+            // As committed, when the store has it at hand: no read back.
+            if let record {
+                return AcceptedNotification(record: try scheduled(record), warnings: compiled.warnings, replayed: false)
+            }
             return try accepted(id: id, warnings: compiled.warnings, replayed: false)
         case .replayed(let first, let same):
             guard same else { throw Self.idempotencyConflict() }

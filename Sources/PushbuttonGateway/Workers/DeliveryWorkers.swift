@@ -36,6 +36,8 @@ final class DeliveryWorkers: Sendable {
     let drain: DrainState
     /// Raised when work is committed; idle workers wait on it.
     let signal: WorkSignal
+    /// A single notification leased in its intake's transaction, handed to an idle worker here in memory.
+    let handOff: LeaseHandOff
     /// Each app's circuit breaker: while its APNs cannot be reached, its recipients are held, not failed.
     let circuits: [String: APNsCircuit]
     /// Decides experiments' test phases when due (issue 36); nil: this process decides none.
@@ -53,6 +55,7 @@ final class DeliveryWorkers: Sendable {
         self.drain = drain
         self.clock = clock
         self.signal = signal
+        handOff = LeaseHandOff(leaseSeconds: options.lease.seconds) { signal.handedOver() }
         self.store = store
         self.apps = apps
         self.options = options
@@ -94,24 +97,40 @@ final class DeliveryWorkers: Sendable {
         // The last batch's outcomes on their way into the store; awaited before the next batch's are handed
         // in, and before the worker ends.
         var recording: Task<Void, Never>?
+        // The generation read before this worker's last lease that found nothing, and when its idle wait was
+        // to end: while no raise came since, a lease would find nothing again (only a hand-off, or the due time
+        // or poll the wait ends at, brings work), so after a handed-over notification it waits again at once.
+        var quiet: (since: UInt64, until: Date)?
         while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
             let seen = signal.generation
+            let handOffs = signal.handOffs
             let unreachable = unreachableApps()
-            do {
-                let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
-                leased = try await threads.perform { () throws(StoreError) in
-                    try store.lease(limit: limit, duration: duration, now: at, excludingApps: unreachable)
-                }
-                storeFailures = 0
-            } catch {
-                storeFailures += 1
-                if storeFailures == 1 {
-                    FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
-                }
-                try? await clock.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
+            if let handed = handOff.take(now: now()), !handed.isEmpty {
+                leased = handed
+            } else if let idle = quiet, idle.since == seen, unreachable.isEmpty,
+                idle.until.timeIntervalSince(now()) > Self.quietMargin
+            {
+                let wake = await waitIdle(after: seen, handOffs: handOffs, timeout: idle.until.timeIntervalSince(now()))
+                if wake != .handedOver { quiet = nil }
                 continue
+            } else {
+                quiet = nil
+                do {
+                    let (limit, duration, at) = (options.batchSize, options.lease.seconds, now())
+                    leased = try await threads.perform { () throws(StoreError) in
+                        try store.lease(limit: limit, duration: duration, now: at, excludingApps: unreachable)
+                    }
+                    storeFailures = 0
+                } catch {
+                    storeFailures += 1
+                    if storeFailures == 1 {
+                        FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
+                    }
+                    try? await clock.sleep(for: min(options.pollInterval * storeFailures, .seconds(5)))
+                    continue
+                }
             }
             if Task.isCancelled || drain.isDraining {
                 await release(leased)
@@ -121,10 +140,14 @@ final class DeliveryWorkers: Sendable {
                 await decideExperiments()
             }
             if leased.isEmpty {
-                await recording?.value
-                recording = nil
+                // The last batch's outcomes go on recording meanwhile: a notification handed over now is sent
+                // without waiting for their commit.
                 let timeout = idleTimeout(await idleTimeout(), passedOver: !unreachable.isEmpty)
-                _ = await signal.wait(after: seen, timeout: timeout)
+                quiet = (seen, now() + timeout.seconds)
+                // Only a hand-off keeps the queue known empty: after a raise, the poll or a due time, lease again.
+                if await waitIdle(after: seen, handOffs: handOffs, timeout: timeout.seconds) != .handedOver {
+                    quiet = nil
+                }
                 continue
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).
@@ -148,7 +171,20 @@ final class DeliveryWorkers: Sendable {
         // Stopping: a recording that fails now is given up, not retried (its leases run out, as after a crash).
         recorder.stopRetrying()
         await recording?.value
+        // No more hand-offs; those not taken are given back to the queue.
+        await release(handOff.close())
     }
+
+    /// Waits, counted idle (so an intake may hand this worker a notification), until a raise after `seen`, a
+    /// hand-off after `handOffs`, or `timeout` seconds.
+    private func waitIdle(after seen: UInt64, handOffs: UInt64, timeout: TimeInterval) async -> WorkSignal.Wake {
+        handOff.setIdle(true)
+        defer { handOff.setIdle(false) }
+        return await signal.wait(after: seen, handOffs: handOffs, timeout: .seconds(max(0, timeout)))
+    }
+
+    /// Less of an idle wait than this left is not waited again without a lease (a due time is then at hand).
+    static let quietMargin: TimeInterval = 0.01
 
     /// Renews `tokens`' leases every third of the lease's length until cancelled. A renewal that fails (the
     /// database away) is tried again at the next; if the lease runs out meanwhile, it is as after a crash.

@@ -16,6 +16,8 @@ final class WorkSignal: Sendable {
         case timedOut
         /// The waiting task was cancelled (the workers are stopping).
         case cancelled
+        /// A notification leased at its intake was handed to the workers (``handedOver()``).
+        case handedOver
     }
 
     private struct Waiter {
@@ -25,6 +27,7 @@ final class WorkSignal: Sendable {
 
     private struct State {
         var generation: UInt64 = 0
+        var handOffs: UInt64 = 0
         var waiters: [Int: Waiter] = [:]
         var nextWaiter = 0
         var wakes: [Wake: Int] = [:]
@@ -40,6 +43,10 @@ final class WorkSignal: Sendable {
 
     /// How many raises there have been; read before leasing and handed to ``wait(after:timeout:)``.
     var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// How many hand-offs there have been (``handedOver()``); read with ``generation`` before a worker looks
+    /// for work.
+    var handOffs: UInt64 { state.withLock { $0.handOffs } }
 
     /// How many waits ended each way, so far (for tests and metrics: a wake by ``Wake/timedOut`` that found
     /// work means a signal was lost).
@@ -57,23 +64,31 @@ final class WorkSignal: Sendable {
         wake(all: true)
     }
 
-    private func wake(all: Bool) {
+    /// A notification was handed to the workers already leased (``LeaseHandOff``): one waiting worker wakes to
+    /// take it. The generation stays: nothing was queued that a lease could find, so a worker that found the
+    /// queue empty before need not lease again.
+    func handedOver() {
+        wake(all: false, handOff: true)
+    }
+
+    private func wake(all: Bool, handOff: Bool = false) {
+        let reason: Wake = handOff ? .handedOver : .signalled
         let woken = state.withLock { state -> [Waiter] in
-            state.generation &+= 1
+            if handOff { state.handOffs &+= 1 } else { state.generation &+= 1 }
             let ids = all ? Array(state.waiters.keys) : state.waiters.keys.min().map { [$0] } ?? []
             let woken = ids.compactMap { state.waiters.removeValue(forKey: $0) }
-            state.wakes[.signalled, default: 0] += woken.count
+            state.wakes[reason, default: 0] += woken.count
             return woken
         }
         for waiter in woken {
             waiter.timer?.cancel()
-            waiter.continuation.resume(returning: .signalled)
+            waiter.continuation.resume(returning: reason)
         }
     }
 
-    /// Waits until a raise after generation `seen` (at once if there was one already), `timeout` passes, or
-    /// the task is cancelled.
-    func wait(after seen: UInt64, timeout: Duration) async -> Wake {
+    /// Waits until a raise after generation `seen` (at once if there was one already), a hand-off after
+    /// `handOffs` (when given), `timeout` passes, or the task is cancelled.
+    func wait(after seen: UInt64, handOffs: UInt64? = nil, timeout: Duration) async -> Wake {
         let id = state.withLock { state -> Int in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
@@ -81,7 +96,8 @@ final class WorkSignal: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
                 let registered = state.withLock { state -> Bool in
-                    guard state.generation == seen, !Task.isCancelled else { return false }
+                    guard state.generation == seen, handOffs.map({ $0 == state.handOffs }) ?? true, !Task.isCancelled
+                    else { return false }
                     state.waiters[id] = Waiter(continuation: continuation)
                     return true
                 }

@@ -29,11 +29,16 @@ enum QueueBatches {
     /// Makes batches of the queued recipients of `notification` with an id from `first` on (a page's or a
     /// notification's, just inserted in this transaction: no other row of it is there), due at `due`: from
     /// their `ids` when known (PostgreSQL, with no read of the rows; a recipient skipped at intake in a
-    /// batch is passed over by the lease), else read back (an SQLite page, in process).
+    /// batch is passed over by the lease), else read back (an SQLite page, in process). With `leasedTo` (ids
+    /// known, no due times of their own), the batches are made held by that lease (a lease at intake,
+    /// ``LeaseHandOff``), taken once.
     static func create(
         notification: String, from first: Int64, ids: [Int64]?, due: Date, ownDue: Bool = false,
-        _ connection: any SQLConnection
+        leasedTo lease: (token: String, until: Date)? = nil, _ connection: any SQLConnection
     ) throws(StoreError) {
+        guard lease == nil || (ids != nil && !ownDue) else {
+            throw StoreError(.inconsistent, "a lease at intake needs the rows' ids", context: "queue_batches")
+        }
         if ownDue {
             try createByDueTime(notification: notification, from: first, connection)
             return
@@ -48,13 +53,18 @@ enum QueueBatches {
                     .text(notification), .integer(sorted[start]), .integer(sorted[end - 1]),
                     .integer(Int64(end - start)), SQLGatewayStore.time(due),
                 ]
+                if let lease { values += [.text(lease.token), SQLGatewayStore.time(lease.until), .integer(1)] }
                 start = end
             }
-            for chunk in StatementShapes.chunks(values.count / 5) {
+            let (columns, row) =
+                lease == nil
+                ? ("", "(?, ?, ?, ?, ?)") : (", lease_token, lease_until, leases", "(?, ?, ?, ?, ?, ?, ?, ?)")
+            let width = lease == nil ? 5 : 8
+            for chunk in StatementShapes.chunks(values.count / width) {
                 try connection.query(
-                    "INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at) VALUES "
-                        + Array(repeating: "(?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "),
-                    Array(values[5 * chunk.lowerBound..<5 * chunk.upperBound]))
+                    "INSERT INTO queue_batches (notification_id, first_id, last_id, size, due_at\(columns)) VALUES "
+                        + Array(repeating: row, count: chunk.count).joined(separator: ", "),
+                    Array(values[width * chunk.lowerBound..<width * chunk.upperBound]))
             }
             return
         }
@@ -258,10 +268,19 @@ enum QueueBatches {
     }
 
     /// Removes those of `batches` (as ``lock(held:dialect:_:)`` answered them) with no recipient left
-    /// queued or leased, in the outcome's transaction.
-    static func removeFinished(_ batches: [[SQLValue]], _ connection: any SQLConnection) throws(StoreError) {
+    /// queued or leased, in the outcome's transaction. A batch every id of whose range is among `finished`
+    /// (recorded in this transaction) is removed without a look at its rows.
+    static func removeFinished(_ batches: [[SQLValue]], finished: Set<Int64> = [], _ connection: any SQLConnection)
+        throws(StoreError)
+    {
         for batch in batches {
             guard let id = batch[0].integer else { continue }
+            if let first = batch[2].integer, let last = batch[3].integer, last - first < Int64(finished.count),
+                (first...last).allSatisfy(finished.contains)
+            {
+                try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)])
+                continue
+            }
             let unfinished = try connection.query(
                 """
                 SELECT 1 FROM deliveries WHERE notification_id = ? AND id BETWEEN ? AND ?

@@ -1,20 +1,25 @@
 import Foundation
+import PushbuttonSupport
 
 /// Intake: notifications and campaigns into the queue (with their recipients, skipped when their device is
 /// inactive), a campaign's pages appended, and a campaign cancelled.
 extension SQLGatewayStore {
     /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
     /// transaction, so no worker ever sees them queued.
-    private func skipInactive(notification id: String, from first: Int64, now: Date, _ connection: any SQLConnection)
-        throws(StoreError) -> Int
-    {
-        try connection.run(
-            """
+    /// With `returningIDs`, the skipped rows' ids too (a lease at intake leaves them out).
+    private func skipInactive(
+        notification id: String, from first: Int64, now: Date, returningIDs: Bool = false,
+        _ connection: any SQLConnection
+    ) throws(StoreError) -> (count: Int, ids: Set<Int64>) {
+        let update = """
             UPDATE deliveries SET state = 'skipped', reason = 'DeviceInactive', finished_at = ?
             WHERE notification_id = ? AND id >= ? AND state = 'queued' AND EXISTS (
                 SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token AND d.active = 0)
-            """, [Self.time(now), .text(id), .integer(first)]
-        ).changes
+            """
+        let values: [SQLValue] = [Self.time(now), .text(id), .integer(first)]
+        guard returningIDs else { return (try connection.run(update, values).changes, []) }
+        let ids = Set(try connection.query(update + " RETURNING id", values).compactMap { $0[0].integer })
+        return (ids.count, ids)
     }
 
     /// The payload the recipients under `key` (a row of `table`: the notification, and its variant and
@@ -78,10 +83,12 @@ extension SQLGatewayStore {
     /// variant's or its language's, each set from its first recipient without data of its own: ``share``) gets no
     /// row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL and a few rows;
     /// an SQLite page sets it to nil).
+    /// `byApnsID`, when given, gets each new row's id by its apns-id (rows to lease at intake).
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout SharedPayloads, now: Date,
-        tallies: inout CampaignTallies, newIDs: inout [Int64]?, into connection: any SQLConnection
+        tallies: inout CampaignTallies, newIDs: inout [Int64]?, byApnsID: inout [String: Int64]?,
+        into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         let keyed = try share(deliveries, of: spec.id, into: &shared, connection)
@@ -112,12 +119,16 @@ extension SQLGatewayStore {
             // Only recipients with a payload of their own need their row id matched (RETURNING's order is not
             // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { shared.isOwn($0) }
-            let returning = ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
+            let returning =
+                ownPayloads || byApnsID != nil ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
             let rows = try connection.query(
                 Self.insertDeliveries(end - start, keyed: keyed) + returning, values)
             if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
                 first = min(first ?? lowest, lowest)
                 newIDs? += rows.compactMap { $0[0].integer }
+            }
+            if byApnsID != nil {
+                for row in rows { if let id = row[0].integer, let apnsID = row[1].text { byApnsID?[apnsID] = id } }
             }
             guard ownPayloads else { continue }
             try Self.insertOwnPayloads(of: deliveries[start..<end], shared: shared, inserted: rows, connection)
@@ -216,6 +227,14 @@ extension SQLGatewayStore {
     public func enqueue(
         _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
     ) throws(StoreError) -> EnqueueResult {
+        try enqueueRecorded(spec, deliveries: deliveries, idempotency: idempotency, now: now).result
+    }
+
+    /// A single notification's few recipients come back from their `INSERT`: its record is built from the values
+    /// written (queued, or leased when handed to an idle worker), not read back.
+    public func enqueueRecorded(
+        _ spec: NotificationSpec, deliveries: [NewDelivery], idempotency: IdempotencyKey?, now: Date
+    ) throws(StoreError) -> (result: EnqueueResult, record: NotificationRecord?) {
         // Counted while it waits for the connection too: the commits of a burst wake the workers once.
         committedWork.intakeBegan()
         defer { committedWork.intakeEnded() }
@@ -223,33 +242,62 @@ extension SQLGatewayStore {
         // Committed with the notifications that arrive while an earlier group commits (one transaction and one
         // fsync for the group); answered once it is durable. Other processes are told after the commit, not by a
         // NOTIFY inside it (see PostgresNotifier: that serialised every intake's commit behind the fsyncs).
-        let result = try notificationIntake.submit(request, weight: max(1, deliveries.count), run: enqueueGroup)
-        if case .created = result, !deliveries.isEmpty { committedWorkHere() }
-        return result
+        let answer = try notificationIntake.submit(request, weight: max(1, deliveries.count), run: enqueueGroup)
+        // Handed to an idle worker already leased: nothing is due for anyone else to wake for.
+        if case .created = answer.result, !deliveries.isEmpty, !answer.handedOff { committedWorkHere() }
+        return (answer.result, answer.record)
     }
 
     /// A group of notifications in one transaction; should it fail, each in its own (one bad request does
     /// not fail the others).
-    private func enqueueGroup(_ requests: [EnqueuedNotification]) -> [Result<EnqueueResult, StoreError>] {
+    private func enqueueGroup(_ requests: [EnqueuedNotification])
+        -> [Result<IntakeAnswer, StoreError>]
+    {
         if requests.count > 1 {
-            let together = Result { () throws(StoreError) -> [EnqueueResult] in
+            let together = Result { () throws(StoreError) -> [IntakeAnswer] in
                 try enqueueTogether(requests[...])
             }
             if case .success(let results) = together { return results.map { .success($0) } }
         }
         return requests.indices.map { index in
-            Result { () throws(StoreError) -> EnqueueResult in try enqueueTogether(requests[index...index])[0] }
+            Result { () throws(StoreError) -> IntakeAnswer in
+                try enqueueTogether(requests[index...index])[0]
+            }
         }
     }
 
-    /// `requests` in one transaction.
-    private func enqueueTogether(_ requests: ArraySlice<EnqueuedNotification>) throws(StoreError) -> [EnqueueResult] {
-        try with { connection throws(StoreError) in
-            try connection.transaction { () throws(StoreError) -> [EnqueueResult] in
-                var results: [EnqueueResult] = []
-                for request in requests { results.append(try enqueue(request, connection)) }
-                return results
+    /// `requests` in one transaction; those leased at intake are handed to the workers once it has committed,
+    /// or their claims on the workers given back if it did not.
+    private func enqueueTogether(_ requests: ArraySlice<EnqueuedNotification>) throws(StoreError)
+        -> [IntakeAnswer]
+    {
+        let handOff = self.handOff.withLock { $0 }
+        var leases: [IntakeLease?] = []
+        let results: [IntakeAnswer]
+        do {
+            results = try with { connection throws(StoreError) in
+                try connection.transaction { () throws(StoreError) -> [IntakeAnswer] in
+                    var results: [IntakeAnswer] = []
+                    for request in requests {
+                        var lease: IntakeLease?
+                        results.append(try enqueue(request, connection, handOff: handOff, lease: &lease))
+                        leases.append(lease)
+                    }
+                    return results
+                }
             }
+        } catch {
+            for _ in leases.compactMap({ $0 }) { handOff?.unclaim() }
+            throw error
+        }
+        for case let lease? in leases {
+            headers.keep(spec: lease.headers, for: lease.notification)
+            handOff?.hand(lease.leased, until: lease.until)
+        }
+        return zip(results, leases).map { answer, lease in
+            var answer = answer
+            answer.handedOff = lease != nil
+            return answer
         }
     }
 
@@ -258,6 +306,17 @@ extension SQLGatewayStore {
     func enqueue(_ request: EnqueuedNotification, _ connection: any SQLConnection) throws(StoreError)
         -> EnqueueResult
     {
+        var lease: IntakeLease?
+        return try enqueue(request, connection, handOff: nil, lease: &lease).result
+    }
+
+    /// ``enqueue(_:_:)``, with its recipients leased in this transaction (`lease`, to hand over after the
+    /// commit) when it may be (``IntakeLease/possible(for:)``) and `handOff` has an idle worker for it; such a
+    /// notification's record is answered as committed.
+    private func enqueue(
+        _ request: EnqueuedNotification, _ connection: any SQLConnection, handOff: LeaseHandOff?,
+        lease: inout IntakeLease?
+    ) throws(StoreError) -> IntakeAnswer {
         let (spec, deliveries, idempotency, now) = (request.spec, request.deliveries, request.idempotency, request.now)
         if let idempotency {
             let inserted = try connection.run(
@@ -276,7 +335,7 @@ extension SQLGatewayStore {
                 guard let first = row.first, let id = first[0].text else {
                     throw StoreError(.inconsistent, "the idempotency key vanished", context: "enqueue")
                 }
-                return .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint)
+                return IntakeAnswer(result: .replayed(id: id, sameRequest: first[1].text == idempotency.fingerprint))
             }
         }
         try connection.query(
@@ -294,19 +353,47 @@ extension SQLGatewayStore {
         var shared = SharedPayloads()
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
+        // A single notification's few recipients: their ids come back from the INSERT (for the lease at intake
+        // and the 202, built from what was written instead of read back).
+        let recordable = IntakeLease.possible(for: request)
+        let handOff = recordable ? handOff : nil
+        var byApnsID: [String: Int64]? = recordable ? [:] : nil
         let first = try insert(
             deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
-            into: connection)
+            byApnsID: &byApnsID, into: connection)
+        var skipped = (count: 0, ids: Set<Int64>())
         if let first {
-            let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
-            if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped) }
-            try QueueBatches.create(
-                notification: spec.id, from: first, ids: newIDs, due: spec.sendAt ?? now,
-                ownDue: Self.timesOwnDue(deliveries[...]), connection)
-            try Self.markThrottled(spec, connection)
+            skipped = try skipInactive(
+                notification: spec.id, from: first, now: now, returningIDs: recordable, connection)
+            if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped.count) }
         }
-        try tallies.write(into: connection)
-        return .created(id: spec.id)
+        var leasedTo: (token: String, until: Date)?
+        if first != nil, let handOff, skipped.count < deliveries.count, handOff.claim() {
+            leasedTo = (UUID().uuidString.lowercased(), now + handOff.leaseSeconds)
+        }
+        do {
+            if let first {
+                try QueueBatches.create(
+                    notification: spec.id, from: first, ids: newIDs, due: spec.sendAt ?? now,
+                    ownDue: Self.timesOwnDue(deliveries[...]), leasedTo: leasedTo, connection)
+                try Self.markThrottled(spec, connection)
+            }
+            try tallies.write(into: connection)
+        } catch {
+            // Claimed, but the rows are not leased: the worker is free again.
+            if leasedTo != nil { handOff?.unclaim() }
+            throw error
+        }
+        var answer = IntakeAnswer(result: .created(id: spec.id))
+        if let byApnsID {
+            answer.record = NotificationRecord(
+                committed: request, ids: byApnsID, skipped: skipped.ids, leased: leasedTo != nil)
+            if let leasedTo {
+                lease = IntakeLease(
+                    request, ids: byApnsID, skipped: skipped.ids, token: leasedTo.token, until: leasedTo.until)
+            }
+        }
+        return answer
     }
 
     public func append(
@@ -454,6 +541,7 @@ extension SQLGatewayStore {
         var shared = SharedPayloads()
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
+        var unmatched: [String: Int64]?
         var skippedAtIntake = false
         var ownDue = false
         try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
@@ -464,13 +552,13 @@ extension SQLGatewayStore {
             if !ownDue { ownDue = Self.timesOwnDue(deliveries) }
             if let lowest = try insert(
                 deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
-                into: connection)
+                byApnsID: &unmatched, into: connection)
             {
                 first = min(first ?? lowest, lowest)
             }
         }
         if let first {
-            let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection)
+            let skipped = try skipInactive(notification: spec.id, from: first, now: now, connection).count
             tallies.move(spec.id, from: .queued, to: .skipped, skipped)
             var ids = ownDue ? nil : newIDs
             if ids == nil, skipped == 0, !skippedAtIntake, !ownDue {

@@ -24,7 +24,7 @@ extension SQLGatewayStore {
                 var tallies = CampaignTallies()
                 tallies.finish(results, recorded: wasRecorded, campaigns: try campaignKinds(of: results, connection))
                 try tallies.write(into: connection)
-                try QueueBatches.removeFinished(batches, connection)
+                try QueueBatches.removeFinished(batches, finished: recorded, connection)
                 // What follows from the recorded outcomes commits with them: a crash cannot keep the one and
                 // lose the other.
                 var events = WebhookEventRows(enabled: webhookEvents, now: now)

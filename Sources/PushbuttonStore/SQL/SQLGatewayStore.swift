@@ -18,10 +18,13 @@ public final class SQLGatewayStore: GatewayStore {
     let intake = GroupCommit<AppendedPage, PageAppendResult?>(maximumWeight: 30_000)
     /// Single notifications, committed in groups as SQLite's pages are (on PostgreSQL too: one transaction, one
     /// fsync and one `NOTIFY` for the notifications that arrive while the one before commits).
-    let notificationIntake: GroupCommit<EnqueuedNotification, EnqueueResult>
+    let notificationIntake: GroupCommit<EnqueuedNotification, IntakeAnswer>
     /// Groups of single notifications committing at once on PostgreSQL: with one, a group's round trips (five
     /// a notification) capped each process's intake under load (~200/s measured at load average 20).
     static let postgresIntakeLeaders = 4
+    /// This process's idle workers, to whom a single notification's intake hands its recipients leased
+    /// (``handOffLeases(to:)``); nil: every intake queues and wakes the workers.
+    let handOff = Locked<LeaseHandOff?>(nil)
     /// Who is woken when an intake commits (``observeCommittedWork(_:)``).
     let committedWork: CommittedWork
     /// PostgreSQL: sends the `NOTIFY`s that tell other processes of commits, after those commits; nil on SQLite.
