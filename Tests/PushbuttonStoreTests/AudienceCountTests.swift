@@ -284,25 +284,7 @@ struct AudienceCountTests {
         populate: @escaping @Sendable (any SQLConnection) throws -> Void
     ) async throws -> (SQLGatewayStore, any SQLConnection) {
         let before = try #require(StoreMigrations.migrations.firstIndex { $0.name == migration })
-        let (store, location) = try await Blocking.run { () throws -> (SQLGatewayStore, String) in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: t0, through: before)
-                try populate(old)
-                return (try SQLGatewayStore.sqlite(path: path, now: t0), path)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: t0, through: before)
-                try populate(old)
-                return (try SQLGatewayStore.postgres(url: url, connections: 2, now: t0), url)
-            }
-        }
+        let (store, location) = try await UpgradedStore.open(backend, before: before, now: t0, populate: populate)
         let connection: any SQLConnection =
             backend == .sqlite ? try SQLiteConnection(path: location) : try PostgresConnection(url: location)
         return (store, connection)

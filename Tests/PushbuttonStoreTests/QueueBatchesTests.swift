@@ -154,25 +154,7 @@ struct QueueBatchesTests {
     func theMigrationMakesBatchesOfAPopulatedQueue(_ backend: StoreBackend) async throws {
         let before = StoreMigrations.migrations.firstIndex { $0.name == "9q-queue-batches" } ?? 0
         #expect(StoreMigrations.migrations[before - 1].name == "8i-deliveries-without-notification-check")
-        let store = try await Blocking.run { () throws -> SQLGatewayStore in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: before)
-                try Self.populate(old)
-                return try SQLGatewayStore.sqlite(path: path, now: Self.t0)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: before)
-                try Self.populate(old)
-                return try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0)
-            }
-        }
+        let store = try await UpgradedStore.open(backend, before: before, now: Self.t0, populate: Self.populate).store
         // c1: 600 queued, one lease expired at t0 + 30, one held to t0 + 90, two delivered; n1: one queued.
         // Runs of one state and lease end: the queued, the expired lease, the held one, the queued.
         #expect(try Self.batches(store).map { $0[0].text ?? "" } == ["c1", "c1", "c1", "c1", "n1"])

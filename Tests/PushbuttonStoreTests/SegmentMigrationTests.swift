@@ -24,25 +24,8 @@ struct SegmentMigrationTests {
     @Test(arguments: StoreBackend.allCases)
     func olderDevicesGetTheirVersionNumbered(_ backend: StoreBackend) async throws {
         #expect(Self.before > 0)
-        let store = try await Blocking.run { () throws -> SQLGatewayStore in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: Self.before)
-                try Self.populate(old)
-                return try SQLGatewayStore.sqlite(path: path, now: Self.t0)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: Self.before)
-                try Self.populate(old)
-                return try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0)
-            }
-        }
+        let store = try await UpgradedStore.open(backend, before: Self.before, now: Self.t0, populate: Self.populate)
+            .store
         let atLeast2 = try #require(AppVersionNumber.parse("2"))
         #expect(
             try store.countDevices(app: "chat", segment: .appVersion(.less, version: atLeast2), now: Self.t0) == 1)

@@ -15,25 +15,8 @@ struct SlimSchemaMigrationTests {
     @Test(arguments: StoreBackend.allCases)
     func aPopulatedStoreKeepsItsRecipientsAndCountsThemFromTallies(_ backend: StoreBackend) async throws {
         #expect(Self.before == 5)
-        let store = try await Blocking.run { () throws -> SQLGatewayStore in
-            switch backend {
-            case .sqlite:
-                let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                    "pushbutton-migration-\(UUID().uuidString)")
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let path = directory.appendingPathComponent("gateway.db").path
-                let old = try SQLiteConnection(path: path)
-                try StoreMigrations.migrateSQLite(old.database, now: Self.t0, through: Self.before)
-                try Self.populate(old)
-                return try SQLGatewayStore.sqlite(path: path, now: Self.t0)
-            case .postgres:
-                let url = try TestPostgres.shared.freshDatabase()
-                let old = try PostgresConnection(url: url)
-                try StoreMigrations.migrate(old, dialect: .postgres, now: Self.t0, through: Self.before)
-                try Self.populate(old)
-                return try SQLGatewayStore.postgres(url: url, connections: 2, now: Self.t0)
-            }
-        }
+        let store = try await UpgradedStore.open(backend, before: Self.before, now: Self.t0, populate: Self.populate)
+            .store
         let campaign = try #require(try store.notification(id: "c1", limit: 10, after: 0))
         #expect(campaign.counts == [.queued: 3, .leased: 1, .delivered: 2, .rejected: 1])
         #expect(campaign.deliveries.map(\.apnsID) == (1...7).map { "c1-\($0)" })
