@@ -12,7 +12,13 @@ package struct AnyDurationClock: Sendable {
     private let runAfter: @Sendable (Duration, @escaping @Sendable () -> Void) -> Void
 
     package init<C: Clock>(_ clock: C) where C.Duration == Duration, C: Sendable {
-        sleepFor = { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
+        // The wall clock's sleeps on a Dispatch timer a cancellation removes (see DispatchSleep); another clock's
+        // on itself.
+        if clock is ContinuousClock {
+            sleepFor = { duration in try await DispatchSleep.sleep(for: duration) }
+        } else {
+            sleepFor = { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
+        }
         startStopwatch = {
             let start = clock.now
             return { start.duration(to: clock.now) }

@@ -194,7 +194,7 @@ final class DeliveryWorkers: Sendable {
         while !Task.isCancelled {
             // On the real clock, not the workers' injected one: a renewal is not an idle wait, and a test that moves
             // the workers' clock when they wait would count it as one (and hang waiting for a send it then skipped).
-            do { try await Task.sleep(for: lease / 3) } catch { return }
+            do { try await AnyDurationClock.continuous.sleep(for: lease / 3) } catch { return }
             let until = now() + lease.seconds
             _ = try? await threads.perform { () throws(StoreError) in try store.renewLeases(tokens, until: until) }
         }
