@@ -7,9 +7,15 @@
 set -uo pipefail
 limit=${TEST_PROCESS_LIMIT_SECONDS:-1200}
 log=$(mktemp /tmp/swift-test-watchdog.XXXXXX)
-trap 'rm -f "$log"' EXIT
+# The run's own temporary directory (TMPDIR, like /tmp: sticky and open to the test's PostgreSQL user), removed
+# with everything the tests left in it: the stores, clusters, browser profiles and Foundation's atomic-write
+# directories of one run were ~100 MB, and a crashed or killed run removes nothing itself. Short: PostgreSQL's
+# socket path under it must stay within 107 bytes.
+run_tmp=$(mktemp -d /tmp/pbt.XXXXXX)
+chmod 1777 "$run_tmp"
+trap 'rm -f "$log"; rm -rf "$run_tmp"' EXIT
 
-"${SWIFT:-swift}" test "$@" > >(tee "$log") 2>&1 &
+TMPDIR=$run_tmp "${SWIFT:-swift}" test "$@" > >(tee "$log") 2>&1 &
 runner=$!
 # The processes under `swift test` (the test binary among them), not another run's on the same machine.
 descendants() {
