@@ -32,16 +32,7 @@ enum AudienceBitsSchema {
             CREATE TABLE audience (
                 app TEXT NOT NULL,
                 bits INTEGER NOT NULL,
-                version_number BIGINT,
-                seen_at REAL NOT NULL,
-                last_button_at REAL,
-                language TEXT,
-                locale TEXT,
-                time_zone TEXT,
-                tags TEXT NOT NULL,
-                user_id TEXT,
-                token TEXT NOT NULL,
-                PRIMARY KEY (app, token)
+                \(AudienceTableSchema.columnDefinitions)
             ) WITHOUT ROWID;
             \(AudienceTableSchema.sqliteTriggers(columns: trigger.columns, values: trigger.values))
             INSERT INTO audience (\(fill.columns)) SELECT \(fill.values) FROM devices v WHERE v.active = 1;

@@ -27,16 +27,9 @@ enum AudienceTableSchema {
         return "substr(\(dashed), 1, \(find)(\(dashed) || '-', '-') - 1)"
     }
 
-    /// The audience table's columns, in the order of ``values(of:greatest:find:)``.
-    static let columns =
-        "app, version_number, seen_at, last_button_at, language, locale, time_zone, tags, user_id, token"
-
-    static let migration = (
-        name: "69-audience-table",
-        sql: """
-        CREATE TABLE audience (
-            app TEXT NOT NULL,
-            version_number BIGINT,
+    /// The audience table's columns after `app` and its key, as `CREATE TABLE` defines them.
+    static let columnDefinitions = """
+        version_number BIGINT,
             seen_at {REAL} NOT NULL,
             last_button_at {REAL},
             language TEXT,
@@ -46,6 +39,18 @@ enum AudienceTableSchema {
             user_id TEXT,
             token TEXT NOT NULL,
             PRIMARY KEY (app, token)
+        """
+
+    /// The audience table's columns, in the order of ``values(of:greatest:find:)``.
+    static let columns =
+        "app, version_number, seen_at, last_button_at, language, locale, time_zone, tags, user_id, token"
+
+    static let migration = (
+        name: "69-audience-table",
+        sql: """
+        CREATE TABLE audience (
+            app TEXT NOT NULL,
+            \(columnDefinitions)
         ){POSTGRES:  WITH (fillfactor = 90)}{SQLITE:  WITHOUT ROWID};
         -- PostgreSQL: room in each page for a tap's new version of its rows (HOT: no index entry, pruned in place).
         -- SQLite: a row replaced by a delete and an insert (a trigger's OR REPLACE gives way to the writing
