@@ -15,11 +15,12 @@ struct AudienceCountTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let day: TimeInterval = 86_400
 
-    /// Tags a device may have: plain ones, and ones a match in the JSON text could get wrong (quotes,
-    /// backslashes, commas, brackets, one tag inside another), which take the tag index instead.
+    /// Tags a device may have: plain ones (on SQLite first tested by their bits, AudienceBits: one character, one
+    /// beyond the BMP), and ones a match in the JSON text could get wrong (quotes, backslashes, commas, brackets,
+    /// one tag inside another), which take the tag index instead.
     static let tags = [
         "beta", "vip", "be", "eta", "a\"b", "\"beta\"", ",beta", "beta,", "]x", "[beta", "c\\", "\\", "é",
-        "x\",\"beta",
+        "a", "😀vip", "x\",\"beta",
     ]
     static let locales: [String?] = [nil, "fr", "fr-CA", "fr_FR", "fra", "en-US", "zh-TW", "zh-Hant-TW", "zh_CN"]
     static let versions: [String?] = [nil, "1.9", "2.1", "2.1.0", "2.10.3", "3", "nightly"]

@@ -39,6 +39,7 @@ struct AudienceUpkeepTests {
             app: "chat", token: Self.token(1), add: ["vip"], remove: ["beta"], now: Self.t0 - 9 * Self.day)
         #expect(try count(.tag("beta")) == 0)
         #expect(try count(.tag("vip")) == 1)
+        try store.read { connection throws(StoreError) in try Self.expectAudienceBits(connection, backend) }
 
         // A button tap: seen and tapped.
         _ = try store.record(
@@ -77,6 +78,7 @@ struct AudienceUpkeepTests {
         #expect(try count(.tag("vip")) == 0)
         #expect(try count(.and([])) == 1)
         #expect(try count(.tapped(category: nil, withinDays: 7)) == 1)
+        try store.read { connection throws(StoreError) in try Self.expectAudienceBits(connection, backend) }
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -98,11 +100,13 @@ struct AudienceUpkeepTests {
 
         try Self.insertDevice(older, number: 4, tags: #"["vip","beta"]"#, active: 1)
         #expect(try count(.tag("beta")) == 2)
+        try Self.expectAudienceBits(older, backend)
         try older.query(
             "UPDATE devices SET tags = ?, updated_at = ? WHERE app = 'chat' AND token = ?",
             [.text(#"["vip"]"#), .real(Self.t0.timeIntervalSince1970), .text(Self.token(4))])
         #expect(try count(.tag("beta")) == 1)
         #expect(try count(.lastSeenDays(1)) == 1)
+        try Self.expectAudienceBits(older, backend)
         try AudienceCountTests.insertTap(older, event: "e9", token: Self.token(2), response: "button", days: 0.5)
         #expect(try count(.tapped(category: nil, withinDays: 1)) == 1)
         #expect(try count(.lastSeenDays(1)) == 2)
@@ -118,6 +122,39 @@ struct AudienceUpkeepTests {
             "UPDATE devices SET active = 1, inactive_since = NULL WHERE app = 'chat' AND token = ?",
             [.text(Self.token(3))])
         #expect(try count(.and([])) == 2)
+        try Self.expectAudienceBits(older, backend)
+    }
+
+    @Test
+    func sqliteBitsAreTheSwiftOnesForEveryTagListAndLanguage() async throws {
+        let store = try await StoreBackend.sqlite.makeStore()
+        func bits(_ json: String, language: String? = nil) throws -> Int64? {
+            try store.read { connection throws(StoreError) in
+                try connection.query(
+                    "SELECT " + AudienceBits.sql(tags: "?1", language: "?2"),
+                    [.text(json), language.map { .text($0) } ?? .null]
+                ).first?[0].integer
+            }
+        }
+        // Short and long tags (the hash's first and last four characters overlap or leave a gap), accents
+        // composed and not, characters beyond the BMP, and lists with one tag twice.
+        let tags = [
+            "a", "ab", "abc", "abcd", "abcdefg", "abcdefgh", "newsletter", "newsletter-weekly-digest", "é", "e\u{301}",
+            "😀", "x😀y", "東京", "vip", "city-19", "interest-18",
+        ]
+        for tag in tags {
+            let json = String(decoding: JSONWriter.compact(.array([.string(tag)])), as: UTF8.self)
+            #expect(try bits(json) == AudienceBits.mask(of: tag), "\(tag)")
+            #expect(try bits("[]", language: tag) == AudienceBits.mask(of: tag), "\(tag)")
+        }
+        let list = String(decoding: JSONWriter.compact(.array(tags.map { .string($0) })), as: UTF8.self)
+        #expect(try bits(list) == AudienceBits.bits(of: tags))
+        #expect(try bits(#"["vip","beta","vip"]"#) == AudienceBits.bits(of: ["vip", "beta"]))
+        #expect(try bits("[]") == 0)
+        #expect(try bits(#"["vip"]"#, language: "fr") == AudienceBits.bits(of: ["vip", "fr"]))
+        // Not a JSON array: every bit, so that the tag list alone decides.
+        #expect(try bits("not json") == -1)
+        #expect(try bits(#"{"vip":1}"#) == -1)
     }
 
     /// Three devices of `chat` as the release before migration 69 holds them (its migrations' columns; device 3
@@ -127,6 +164,20 @@ struct AudienceUpkeepTests {
         try insertDevice(connection, number: 2, tags: #"["vip"]"#, active: 1)
         try insertDevice(connection, number: 3, tags: #"["beta"]"#, active: 0)
         try AudienceCountTests.insertTap(connection, event: "e1", token: token(1), response: "button", days: 2)
+    }
+
+    /// On SQLite, that every audience row's bits are those of its device's tags and language (``AudienceBits``).
+    static func expectAudienceBits(_ connection: any SQLConnection, _ backend: StoreBackend) throws(StoreError) {
+        guard backend == .sqlite else { return }
+        let rows = try connection.query(
+            "SELECT v.tags, a.bits, a.language FROM devices v JOIN audience a ON a.app = v.app AND a.token = v.token",
+            [])
+        #expect(!rows.isEmpty)
+        for row in rows {
+            let tags = try? JSONDecoder().decode([String].self, from: Data((row[0].text ?? "").utf8))
+            let language = row[2].text.map { [$0] } ?? []
+            #expect(tags != nil && row[1].integer == AudienceBits.bits(of: (tags ?? []) + language), "\(row)")
+        }
     }
 
     static func insertDevice(

@@ -14,24 +14,22 @@
 enum AudienceTableSchema {
     /// The audience row of a device row (`row` its columns' prefix: `NEW.` in a trigger), as the values of
     /// ``columns``; `greatest` is the dialect's two-argument maximum, `find` its position of a string in another.
-    private static func values(of row: String, greatest: String, find: String) -> String {
-        let dashed = "replace(\(row)locale, '_', '-')"
-        return "\(row)app, \(row)version_number, "
+    static func values(of row: String, greatest: String, find: String) -> String {
+        "\(row)app, \(row)version_number, "
             + "\(greatest)(\(row)updated_at, coalesce(\(row)last_tap_at, \(row)updated_at)), \(row)last_button_at, "
-            + "substr(\(dashed), 1, \(find)(\(dashed) || '-', '-') - 1), \(row)locale, \(row)time_zone, "
+            + "\(language(of: row, find: find)), \(row)locale, \(row)time_zone, "
             + "',' || substr(\(row)tags, 2, length(\(row)tags) - 2), \(row)user_id, \(row)token"
     }
 
-    /// The audience table's columns, in the order of ``values(of:greatest:find:)``.
-    private static let columns =
-        "app, version_number, seen_at, last_button_at, language, locale, time_zone, tags, user_id, token"
+    /// The audience row's `language` of a device row: its locale's first subtag (NULL without a locale).
+    static func language(of row: String, find: String) -> String {
+        let dashed = "replace(\(row)locale, '_', '-')"
+        return "substr(\(dashed), 1, \(find)(\(dashed) || '-', '-') - 1)"
+    }
 
-    static let migration = (
-        name: "69-audience-table",
-        sql: """
-        CREATE TABLE audience (
-            app TEXT NOT NULL,
-            version_number BIGINT,
+    /// The audience table's columns after `app` and its key, as `CREATE TABLE` defines them.
+    static let columnDefinitions = """
+        version_number BIGINT,
             seen_at {REAL} NOT NULL,
             last_button_at {REAL},
             language TEXT,
@@ -41,6 +39,18 @@ enum AudienceTableSchema {
             user_id TEXT,
             token TEXT NOT NULL,
             PRIMARY KEY (app, token)
+        """
+
+    /// The audience table's columns, in the order of ``values(of:greatest:find:)``.
+    static let columns =
+        "app, version_number, seen_at, last_button_at, language, locale, time_zone, tags, user_id, token"
+
+    static let migration = (
+        name: "69-audience-table",
+        sql: """
+        CREATE TABLE audience (
+            app TEXT NOT NULL,
+            \(columnDefinitions)
         ){POSTGRES:  WITH (fillfactor = 90)}{SQLITE:  WITHOUT ROWID};
         -- PostgreSQL: room in each page for a tap's new version of its rows (HOT: no index entry, pruned in place).
         -- SQLite: a row replaced by a delete and an insert (a trigger's OR REPLACE gives way to the writing
@@ -69,19 +79,7 @@ enum AudienceTableSchema {
         END $$;
         CREATE TRIGGER devices_audience AFTER INSERT OR UPDATE OR DELETE ON devices
             FOR EACH ROW EXECUTE FUNCTION devices_audience();}
-        {SQLITE: CREATE TRIGGER devices_audience_insert AFTER INSERT ON devices WHEN NEW.active = 1 BEGIN
-            DELETE FROM audience WHERE app = NEW.app AND token = NEW.token;
-            INSERT INTO audience (\(columns)) VALUES (\(values(of: "NEW.", greatest: "max", find: "instr")));
-        END;
-        CREATE TRIGGER devices_audience_update AFTER UPDATE ON devices BEGIN
-            DELETE FROM audience WHERE app = OLD.app AND token = OLD.token;
-            DELETE FROM audience WHERE app = NEW.app AND token = NEW.token;
-            INSERT INTO audience (\(columns))
-                SELECT \(values(of: "NEW.", greatest: "max", find: "instr")) WHERE NEW.active = 1;
-        END;
-        CREATE TRIGGER devices_audience_delete AFTER DELETE ON devices BEGIN
-            DELETE FROM audience WHERE app = OLD.app AND token = OLD.token;
-        END;}
+        {SQLITE: \(sqliteTriggers(columns: columns, values: values(of: "NEW.", greatest: "max", find: "instr")))}
         INSERT INTO audience (\(columns))
         SELECT \(values(of: "", greatest: "{POSTGRES: GREATEST}{SQLITE: max}", find: "{POSTGRES: strpos}{SQLITE: instr}"))
         FROM devices WHERE active = 1;
@@ -89,4 +87,25 @@ enum AudienceTableSchema {
         ANALYZE audience;
         """
     )
+
+    /// SQLite's triggers keeping the audience table: each write of a device row replaces its audience row by one
+    /// of `values` (of `NEW.`) in `columns` (a row replaced by a delete and an insert: a trigger's OR REPLACE
+    /// gives way to the writing statement's conflict policy, which an upsert of the device makes ABORT).
+    static func sqliteTriggers(columns: String, values: String) -> String {
+        """
+        CREATE TRIGGER devices_audience_insert AFTER INSERT ON devices WHEN NEW.active = 1 BEGIN
+            DELETE FROM audience WHERE app = NEW.app AND token = NEW.token;
+            INSERT INTO audience (\(columns)) VALUES (\(values));
+        END;
+        CREATE TRIGGER devices_audience_update AFTER UPDATE ON devices BEGIN
+            DELETE FROM audience WHERE app = OLD.app AND token = OLD.token;
+            DELETE FROM audience WHERE app = NEW.app AND token = NEW.token;
+            INSERT INTO audience (\(columns))
+                SELECT \(values) WHERE NEW.active = 1;
+        END;
+        CREATE TRIGGER devices_audience_delete AFTER DELETE ON devices BEGIN
+            DELETE FROM audience WHERE app = OLD.app AND token = OLD.token;
+        END;
+        """
+    }
 }

@@ -15,7 +15,7 @@ struct SegmentSQL {
 
     /// The app whose devices are selected (the subqueries of tags and taps select within it).
     private let app: SQLValue
-    /// SQLite's `instr` is PostgreSQL's `strpos`.
+    /// The store's SQL dialect (SQLite's `instr` is PostgreSQL's `strpos`; SQLite's rows have bits: AudienceBits).
     private let dialect: SQLDialect
 
     /// Compiles `segment` for `app`'s devices; `now` dates `last_seen_days` and `tapped`.
@@ -49,8 +49,8 @@ struct SegmentSQL {
                 // In the device's own tag list (the compact JSON register and updateTags write, its `[` made a
                 // `,` in the audience row): a quote right after `,` starts an element, and a tag with no quote or
                 // backslash of its own, not starting with `,` or `]`, is then matched whole (plainJSONString).
-                let find = dialect == .postgres ? "strpos" : "instr"
-                condition += "\(find)(d.tags, ?) > 0"
+                condition += "(" + bitsTest(of: tag)
+                condition += dialect == .postgres ? "strpos(d.tags, ?) > 0)" : "instr(d.tags, ?) > 0)"
                 values.append(.text("," + quoted))
             } else {
                 // Any other tag by its index, a set read once and probed per device.
@@ -76,9 +76,10 @@ struct SegmentSQL {
                 }
             }
             // Every spelling shares the leaf's language (its first subtag), the audience row's own column.
-            condition += "(d.language = ? AND d.locale IS NOT NULL AND (d.locale IN ("
+            let language = Self.language(of: locale)
+            condition += "(" + bitsTest(of: language) + "d.language = ? AND d.locale IS NOT NULL AND (d.locale IN ("
             condition += Self.placeholders(whole.count) + ")"
-            values += [.text(Self.language(of: locale))] + whole.map { .text($0) }
+            values += [.text(language)] + whole.map { .text($0) }
             for (length, spellings) in prefixes.sorted(by: { $0.key < $1.key }) {
                 condition += " OR substr(d.locale, 1, ?) IN (" + Self.placeholders(spellings.count) + ")"
                 values += [.integer(Int64(length))] + spellings.map { .text($0) }
@@ -120,6 +121,16 @@ struct SegmentSQL {
                 values += [since, app, .text(category), since]
             }
         }
+    }
+
+    /// On SQLite, a test of `text`'s bits in the audience row's Bloom filter of its tags and language
+    /// (``AudienceBits``, migration 70) and an `AND`, to come before the exact test of a tag or language: the
+    /// integer is cheap to read and compare, the tag list or language is read only where its bits are set.
+    /// Otherwise (PostgreSQL, or a text with a NUL) nothing.
+    private mutating func bitsTest(of text: String) -> String {
+        guard dialect == .sqlite, let mask = AudienceBits.mask(of: text) else { return "" }
+        values += [.integer(mask), .integer(mask)]
+        return "(d.bits & ?) = ? AND "
     }
 
     /// The spellings a `locale` leaf matches: itself and, for Chinese only, what CLDR's likely subtags make the

@@ -379,6 +379,7 @@ enum StoreMigrations {
             """
         ),
         AudienceTableSchema.migration,
+        AudienceBitsSchema.migration,
     ]
 
     /// The key of the PostgreSQL advisory lock migrations run under ("pbstore" in ASCII).
