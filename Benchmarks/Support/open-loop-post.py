@@ -7,7 +7,8 @@ the gateways given.
   open-loop-post.py RATE SECONDS SECRET TOKEN_PREFIX OUT URL [URL...]
 
 Writes one line per request to OUT: `token planned_us answered_us status` (microseconds since 1970, real-time
-clock: the mock's --record file uses the same clock; planned_us is when the request was due to start)."""
+clock: the mock's --record file uses the same clock; planned_us is when the request was due to start); a request
+with no answer has status 0 and a fifth field, what failed (the exception's class, e.g. ConnectionResetError)."""
 import asyncio
 import sys
 import time
@@ -58,11 +59,12 @@ async def main():
     async def one(index, planned):
         token = prefix + "0" * (64 - len(prefix) - 16) + "%016x" % index
         body = '{"to": {"tokens": ["%s"]}, "category": "message", "title": "Anna", "body": "Lunch?"}' % token
+        failure = ""
         try:
             status = await pools[index % len(pools)].post("/v1/apps/chat/notifications", body)
-        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
-            status = 0
-        lines.append(f"{token} {planned} {now_us()} {status}")
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
+            status, failure = 0, " " + type(error).__name__
+        lines.append(f"{token} {planned} {now_us()} {status}{failure}")
 
     loop = asyncio.get_running_loop()
     start_mono = loop.time()

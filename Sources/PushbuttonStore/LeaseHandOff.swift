@@ -9,8 +9,11 @@ import PushbuttonSupport
 ///
 /// The lease is an ordinary one: if this process dies holding it (before the worker took it, or mid-send), it
 /// runs out and any process leases the recipients again with the same `apns-id`s. An intake claims a worker
-/// only while more workers wait idle than there are recipients handed to them and not taken yet
-/// (``claim()``); otherwise it queues as before and raises the workers' signal.
+/// while more workers wait idle than there are notifications handed to them and not taken yet, or — with a
+/// ``busyBacklog`` — while fewer than that many wait for a busy worker of this process (``claim()``), which
+/// takes them all at its next turn (``take(now:limit:)``); otherwise it queues as before and raises the
+/// workers' signal. Under load (every worker busy) that spares each notification the queue: no `NOTIFY`, and
+/// no lease transaction of its own.
 public final class LeaseHandOff: Sendable {
     private struct State {
         /// Workers waiting for work now.
@@ -22,17 +25,23 @@ public final class LeaseHandOff: Sendable {
         var closed = false
         var handedOff = 0
         var takenLate = 0
+        var busyClaims = 0
     }
 
     private let state = Locked(State())
     /// How long a lease taken at intake lasts (the workers' lease length; they renew it while they send).
     public let leaseSeconds: TimeInterval
+    /// How many notifications may wait handed over for this process's busy workers (none waiting idle); 0:
+    /// only an idle worker is handed one.
+    public let busyBacklog: Int
     /// Called after recipients were handed over: wakes one idle worker.
     private let wake: @Sendable () -> Void
 
-    /// `leaseSeconds`: the workers' lease; `wake`: wakes one idle worker (without making the others lease).
-    public init(leaseSeconds: TimeInterval, wake: @escaping @Sendable () -> Void) {
+    /// `leaseSeconds`: the workers' lease; `busyBacklog`: how many notifications may wait for a busy worker;
+    /// `wake`: wakes one idle worker (without making the others lease).
+    public init(leaseSeconds: TimeInterval, busyBacklog: Int = 0, wake: @escaping @Sendable () -> Void) {
         self.leaseSeconds = leaseSeconds
+        self.busyBacklog = max(0, busyBacklog)
         self.wake = wake
     }
 
@@ -43,17 +52,24 @@ public final class LeaseHandOff: Sendable {
         state.withLock { $0.idle += idle ? 1 : -1 }
     }
 
-    /// The oldest recipients handed over and not taken yet. Those whose lease is past half its length by `now`
-    /// (no worker took them in time) are not sent from here: their lease runs out and a lease takes them again,
-    /// so they are never sent by two holders at once.
-    public func take(now: Date) -> [LeasedDelivery]? {
+    /// The recipients handed over and not taken yet, oldest first: as many notifications' as fit in `limit`
+    /// recipients (at least one's), so a worker that was busy takes what waited for it in one batch. Those whose
+    /// lease is past half its length by `now` (no worker took them in time) are not sent from here: their lease
+    /// runs out and a lease takes them again, so they are never sent by two holders at once.
+    public func take(now: Date, limit: Int = .max) -> [LeasedDelivery]? {
         state.withLock { state in
-            while !state.handed.isEmpty {
-                let first = state.handed.removeFirst()
-                if first.until.timeIntervalSince(now) >= leaseSeconds / 2 { return first.leased }
-                state.takenLate += 1
+            var taken: [LeasedDelivery] = []
+            while let first = state.handed.first {
+                guard first.until.timeIntervalSince(now) >= leaseSeconds / 2 else {
+                    state.handed.removeFirst()
+                    state.takenLate += 1
+                    continue
+                }
+                guard taken.isEmpty || taken.count + first.leased.count <= limit else { break }
+                state.handed.removeFirst()
+                if taken.isEmpty { taken = first.leased } else { taken += first.leased }
             }
-            return nil
+            return taken.isEmpty ? nil : taken
         }
     }
 
@@ -71,12 +87,20 @@ public final class LeaseHandOff: Sendable {
         state.withLock { ($0.handedOff, $0.takenLate) }
     }
 
+    /// Claims made with no worker idle, for a busy one (``busyBacklog``), so far.
+    public var busyClaims: Int {
+        state.withLock { $0.busyClaims }
+    }
+
     // MARK: The intake's side
 
-    /// Reserves an idle worker for one notification about to be committed: `false` when none is free.
+    /// Reserves a worker for one notification about to be committed: an idle one, or else a place in the
+    /// ``busyBacklog``; `false` when neither is free (or the workers are stopping).
     func claim() -> Bool {
         state.withLock { state in
-            guard !state.closed, state.claimed + state.handed.count < state.idle else { return false }
+            let waiting = state.claimed + state.handed.count
+            guard !state.closed, waiting < max(state.idle, busyBacklog) else { return false }
+            if waiting >= state.idle { state.busyClaims += 1 }
             state.claimed += 1
             return true
         }

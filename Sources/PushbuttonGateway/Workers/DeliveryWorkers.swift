@@ -55,7 +55,9 @@ final class DeliveryWorkers: Sendable {
         self.drain = drain
         self.clock = clock
         self.signal = signal
-        handOff = LeaseHandOff(leaseSeconds: options.lease.seconds) { signal.handedOver() }
+        handOff = LeaseHandOff(
+            leaseSeconds: options.lease.seconds, busyBacklog: options.count * Self.busyBacklogPerWorker
+        ) { signal.handedOver() }
         self.store = store
         self.apps = apps
         self.options = options
@@ -107,7 +109,7 @@ final class DeliveryWorkers: Sendable {
             let seen = signal.generation
             let handOffs = signal.handOffs
             let unreachable = unreachableApps()
-            if let handed = handOff.take(now: now()), !handed.isEmpty {
+            if let handed = handOff.take(now: now(), limit: options.batchSize), !handed.isEmpty {
                 leased = handed
             } else if let idle = quiet, idle.since == seen, unreachable.isEmpty,
                 idle.until.timeIntervalSince(now()) > Self.quietMargin
@@ -182,6 +184,11 @@ final class DeliveryWorkers: Sendable {
         defer { handOff.setIdle(false) }
         return await signal.wait(after: seen, handOffs: handOffs, timeout: .seconds(max(0, timeout)))
     }
+
+    /// Single notifications that may wait, leased at intake, for each busy worker (``LeaseHandOff/busyBacklog``):
+    /// a worker takes them together at its next turn, in milliseconds under load. Bounded so a process whose
+    /// workers are held up (a slow APNs, a large batch) does not keep many from the other processes' workers.
+    static let busyBacklogPerWorker = 16
 
     /// Less of an idle wait than this left is not waited again without a lease (a due time is then at hand).
     static let quietMargin: TimeInterval = 0.01

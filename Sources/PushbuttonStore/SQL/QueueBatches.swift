@@ -273,12 +273,13 @@ enum QueueBatches {
     static func removeFinished(_ batches: [[SQLValue]], finished: Set<Int64> = [], _ connection: any SQLConnection)
         throws(StoreError)
     {
+        var done: [SQLValue] = []
         for batch in batches {
             guard let id = batch[0].integer else { continue }
             if let first = batch[2].integer, let last = batch[3].integer, last - first < Int64(finished.count),
                 (first...last).allSatisfy(finished.contains)
             {
-                try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)])
+                done.append(.integer(id))
                 continue
             }
             let unfinished = try connection.query(
@@ -286,7 +287,25 @@ enum QueueBatches {
                 SELECT 1 FROM deliveries WHERE notification_id = ? AND id BETWEEN ? AND ?
                     AND state IN ('queued', 'leased') LIMIT 1
                 """, [batch[1], batch[2], batch[3]])
-            if unfinished.isEmpty { try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)]) }
+            if unfinished.isEmpty { done.append(.integer(id)) }
+        }
+        try remove(done, connection)
+    }
+
+    /// Deletes the batches `ids`: one statement for many (an outcome of single notifications finishes a batch
+    /// each), padded to a few shapes with the last id repeated.
+    private static func remove(_ ids: [SQLValue], _ connection: any SQLConnection) throws(StoreError) {
+        var start = 0
+        while start < ids.count {
+            let end = min(start + SQLGatewayStore.rowsPerStatement, ids.count)
+            var chunk = Array(ids[start..<end])
+            chunk += Array(repeating: chunk[chunk.count - 1], count: StatementShapes.padded(chunk.count) - chunk.count)
+            try connection.query(
+                chunk.count == 1
+                    ? "DELETE FROM queue_batches WHERE id = ?"
+                    : "DELETE FROM queue_batches WHERE id IN ("
+                        + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", chunk)
+            start = end
         }
     }
 

@@ -311,8 +311,8 @@ extension SQLGatewayStore {
     }
 
     /// ``enqueue(_:_:)``, with its recipients leased in this transaction (`lease`, to hand over after the
-    /// commit) when it may be (``IntakeLease/possible(for:)``) and `handOff` has an idle worker for it; such a
-    /// notification's record is answered as committed.
+    /// commit) when it may be (``IntakeLease/possible(for:)``) and `handOff` has a worker for it (idle, or busy
+    /// within its backlog: ``LeaseHandOff/claim()``); such a notification's record is answered as committed.
     private func enqueue(
         _ request: EnqueuedNotification, _ connection: any SQLConnection, handOff: LeaseHandOff?,
         lease: inout IntakeLease?
