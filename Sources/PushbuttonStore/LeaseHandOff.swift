@@ -10,10 +10,11 @@ import PushbuttonSupport
 /// The lease is an ordinary one: if this process dies holding it (before the worker took it, or mid-send), it
 /// runs out and any process leases the recipients again with the same `apns-id`s. An intake claims a worker
 /// while more workers wait idle than there are notifications handed to them and not taken yet, or — with a
-/// ``busyBacklog`` — while fewer than that many wait for a busy worker of this process (``claim()``), which
-/// takes them all at its next turn (``take(now:limit:)``); otherwise it queues as before and raises the
-/// workers' signal. Under load (every worker busy) that spares each notification the queue: no `NOTIFY`, and
-/// no lease transaction of its own.
+/// ``busyBacklog`` — while a worker of this process is busy sending a small batch (``sending(_:)``: free again
+/// in about an APNs round trip) and fewer than that many wait for it (``claim()``); that worker takes them all
+/// at its next turn (``take(now:limit:)``). Otherwise it queues as before and raises the workers' signal (a
+/// worker busy with a campaign's large batch is not waited for: an idle one elsewhere leases it). Under load
+/// that spares each notification the queue: no `NOTIFY`, and no lease transaction of its own.
 public final class LeaseHandOff: Sendable {
     private struct State {
         /// Workers waiting for work now.
@@ -26,6 +27,8 @@ public final class LeaseHandOff: Sendable {
         var handedOff = 0
         var takenLate = 0
         var busyClaims = 0
+        /// Workers sending a batch of at most ``LeaseHandOff/smallBatch`` recipients now.
+        var sendingSmall = 0
     }
 
     private let state = Locked(State())
@@ -51,6 +54,16 @@ public final class LeaseHandOff: Sendable {
     public func setIdle(_ idle: Bool) {
         state.withLock { $0.idle += idle ? 1 : -1 }
     }
+
+    /// A worker starts sending a batch of `count` recipients (`finished`: it is done with it). While one sends
+    /// a small batch, notifications may wait for it in the ``busyBacklog``.
+    public func sending(_ count: Int, finished: Bool = false) {
+        guard count <= Self.smallBatch else { return }
+        state.withLock { $0.sendingSmall += finished ? -1 : 1 }
+    }
+
+    /// The most recipients a batch may have for its worker to be waited for (``sending(_:finished:)``).
+    public static let smallBatch = 64
 
     /// The recipients handed over and not taken yet, oldest first: as many notifications' as fit in `limit`
     /// recipients (at least one's), so a worker that was busy takes what waited for it in one batch. Those whose
@@ -95,11 +108,13 @@ public final class LeaseHandOff: Sendable {
     // MARK: The intake's side
 
     /// Reserves a worker for one notification about to be committed: an idle one, or else a place in the
-    /// ``busyBacklog``; `false` when neither is free (or the workers are stopping).
+    /// ``busyBacklog`` of a worker sending a small batch; `false` when neither is free (or the workers are
+    /// stopping).
     func claim() -> Bool {
         state.withLock { state in
             let waiting = state.claimed + state.handed.count
-            guard !state.closed, waiting < max(state.idle, busyBacklog) else { return false }
+            let backlog = state.sendingSmall > 0 ? busyBacklog : 0
+            guard !state.closed, waiting < max(state.idle, backlog) else { return false }
             if waiting >= state.idle { state.busyClaims += 1 }
             state.claimed += 1
             return true

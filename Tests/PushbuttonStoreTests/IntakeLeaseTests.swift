@@ -103,6 +103,7 @@ struct IntakeLeaseTests {
         store.handOffLeases(to: handOff)
         let (observation, woken, before) = await Self.observeCommits(of: store)
         defer { observation.cancel() }
+        handOff.sending(1)  // the one worker sends a notification: it is waited for
         for n in 5...7 {
             _ = try await Blocking.run {
                 try store.enqueue(Self.spec("n\(n)"), deliveries: [Self.delivery(n)], idempotency: nil, now: Self.t0)
@@ -125,8 +126,22 @@ struct IntakeLeaseTests {
         #expect(recorded == [true, true])
     }
 
+    @Test func onlyAWorkerSendingASmallBatchIsWaitedFor() {
+        let (handOff, _) = Self.handOff(idle: 0, busyBacklog: 3)
+        #expect(!handOff.claim(), "no worker sends: none would take it soon")
+        handOff.sending(LeaseHandOff.smallBatch + 1)
+        #expect(!handOff.claim(), "a campaign's large batch: an idle worker elsewhere leases it sooner")
+        handOff.sending(2)
+        #expect(handOff.claim())
+        handOff.unclaim()
+        handOff.sending(2, finished: true)
+        #expect(!handOff.claim())
+        #expect(handOff.busyClaims == 1)
+    }
+
     @Test func aTakeGathersWhatWaitedUpToItsLimit() {
         let (handOff, _) = Self.handOff(idle: 0, busyBacklog: 3)
+        handOff.sending(1)
         for n in 1...3 {
             #expect(handOff.claim())
             let row = LeasedDelivery(

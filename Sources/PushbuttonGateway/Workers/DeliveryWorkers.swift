@@ -154,6 +154,9 @@ final class DeliveryWorkers: Sendable {
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).
             if leased.count >= options.batchSize { signal.raise() }
+            // Until its next turn (this send, and the last batch's recording), a worker with a small batch is
+            // waited for: single notifications handed over meanwhile are its next batch.
+            handOff.sending(leased.count)
             // The lease is renewed while the batch is sent and its outcomes recorded: a batch slower than the lease
             // (APNs throttling, a slow machine) is not leased again and sent twice meanwhile.
             let renewal = Task { await self.keepLeased(Set(leased.map(\.leaseToken))) }
@@ -167,6 +170,7 @@ final class DeliveryWorkers: Sendable {
                 renewal.cancel()
                 await giveBack(held)
             }
+            handOff.sending(leased.count, finished: true)
             // All held (an app's APNs unreachable): not leased again at once.
             if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
@@ -185,9 +189,9 @@ final class DeliveryWorkers: Sendable {
         return await signal.wait(after: seen, handOffs: handOffs, timeout: .seconds(max(0, timeout)))
     }
 
-    /// Single notifications that may wait, leased at intake, for each busy worker (``LeaseHandOff/busyBacklog``):
-    /// a worker takes them together at its next turn, in milliseconds under load. Bounded so a process whose
-    /// workers are held up (a slow APNs, a large batch) does not keep many from the other processes' workers.
+    /// Single notifications that may wait, leased at intake, for each worker busy with a small batch
+    /// (``LeaseHandOff/busyBacklog``): it takes them together at its next turn, in milliseconds under load.
+    /// Bounded so a process whose workers are held up (a slow APNs) does not keep many from other processes.
     static let busyBacklogPerWorker = 16
 
     /// Less of an idle wait than this left is not waited again without a lease (a due time is then at hand).

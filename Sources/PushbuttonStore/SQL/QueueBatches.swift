@@ -260,11 +260,17 @@ enum QueueBatches {
         throws(StoreError) -> [[SQLValue]]
     {
         guard !tokens.isEmpty else { return [] }
-        let sorted = tokens.sorted()
+        var values = tokens.sorted().map { SQLValue.text($0) }
+        // Padded with the last token repeated: a few statement shapes, not one per count (outcomes of single
+        // notifications handed over together carry a token each).
+        if values.count <= SQLGatewayStore.rowsPerStatement {
+            values += Array(
+                repeating: values[values.count - 1], count: StatementShapes.padded(values.count) - values.count)
+        }
         return try connection.query(
             "SELECT id, notification_id, first_id, last_id, lease_token FROM queue_batches WHERE lease_token IN ("
-                + Array(repeating: "?", count: sorted.count).joined(separator: ", ") + ") ORDER BY id"
-                + dialect.lockRow, sorted.map { .text($0) })
+                + Array(repeating: "?", count: values.count).joined(separator: ", ") + ") ORDER BY id"
+                + dialect.lockRow, values)
     }
 
     /// Removes those of `batches` (as ``lock(held:dialect:_:)`` answered them) with no recipient left
