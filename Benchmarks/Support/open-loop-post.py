@@ -26,10 +26,19 @@ class Pool:
         self.secret = secret
         self.idle = []
 
+    # The gateway closes an HTTP/1.1 connection idle for its request timeout (10 s); one kept here longer is
+    # closed first, as HTTP clients do, not reused to find it closed (a request answered by EOF, status 0).
+    IDLE_SECONDS = 5
+
     async def post(self, path, body):
-        if self.idle:
-            reader, writer = self.idle.pop()
-        else:
+        reader = writer = None
+        while self.idle:
+            reader, writer, used = self.idle.pop()
+            if time.monotonic() - used < self.IDLE_SECONDS:
+                break
+            writer.close()
+            reader = writer = None
+        if writer is None:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         data = body.encode()
         writer.write(
@@ -46,7 +55,7 @@ class Pool:
                 length = int(value)
         if length:
             await reader.readexactly(length)
-        self.idle.append((reader, writer))
+        self.idle.append((reader, writer, time.monotonic()))
         return int(status_line.split()[1])
 
 
