@@ -11,7 +11,9 @@
 #   - the floor: LatencyBenchmark, APNsClient.send in-process at the same rate against the same mock, the same
 #     two columns (the APNs answer, and the mock's arrival);
 #   - "added": the gateway's arrival latency minus the floor's, at p50 and p99;
-# and each gateway's CPU while idle over LATENCY_IDLE_SECONDS (default 10), as % of one core.
+# and each gateway's CPU while idle over LATENCY_IDLE_SECONDS (default 10), as % of one core. Under a row, the
+# requests not answered 2xx or never at the mock, by status (0: no answer, with what failed in the load
+# generator) and whether they reached the mock, and what the gateways wrote to stderr meanwhile.
 #
 # LATENCY_SECONDS per rate (default 30); QUICK=1: 3 s per rate and 3 s idle. GATEWAY_BIN=PATH: the pushbutton
 # whose `serve` is measured (a build from before, say); GATEWAY_BIN_BEFORE=PATH adds that build's gateway rows
