@@ -11,7 +11,9 @@
 #   - the floor: LatencyBenchmark, APNsClient.send in-process at the same rate against the same mock, the same
 #     two columns (the APNs answer, and the mock's arrival);
 #   - "added": the gateway's arrival latency minus the floor's, at p50 and p99;
-# and each gateway's CPU while idle over LATENCY_IDLE_SECONDS (default 10), as % of one core.
+# and each gateway's CPU while idle over LATENCY_IDLE_SECONDS (default 10), as % of one core. Under a row, the
+# requests not answered 2xx or never at the mock, by status (0: no answer, with what failed in the load
+# generator) and whether they reached the mock, and what the gateways wrote to stderr meanwhile.
 #
 # LATENCY_SECONDS per rate (default 30); QUICK=1: 3 s per rate and 3 s idle. GATEWAY_BIN=PATH: the pushbutton
 # whose `serve` is measured (a build from before, say); GATEWAY_BIN_BEFORE=PATH adds that build's gateway rows
@@ -83,6 +85,7 @@ JSON
 
 serve_pids=()
 serve_urls=()
+serve_names=()
 start_serve() { # bin config name
   "$1" serve --config "$2" >"$work/$3.out" 2>"$work/$3.err" &
   local pid=$!
@@ -93,11 +96,24 @@ start_serve() { # bin config name
   [ -n "$url" ] || { echo "$1 serve did not start:"; cat "$work/$3.out" "$work/$3.err"; exit 1; }
   serve_pids+=($pid)
   serve_urls+=("$url")
+  serve_names+=("$3")
 }
 stop_serves() {
   for pid in "${serve_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   serve_pids=()
   serve_urls=()
+  serve_names=()
+}
+
+# What the gateways running now wrote to stderr (a failed commit, a lost connection), counted by line.
+gateway_errors() {
+  local name
+  for name in "${serve_names[@]}"; do
+    [ -s "$work/$name.err" ] || continue
+    echo "     stderr of $name ($(wc -l <"$work/$name.err") lines), most frequent:"
+    sed 's/[0-9a-f]\{8\}-[0-9a-f-]\{27\}/<id>/g' "$work/$name.err" | sort | uniq -c | sort -rn | head -3 | cut -c1-160 |
+      sed 's/^/       /'
+  done
 }
 
 # Each run's tokens start with a prefix of its own (set in this shell, not a subshell: the counter must move).
@@ -190,6 +206,7 @@ for store in $stores; do
         psql -h 127.0.0.1 -p "$pg_port" -U postgres -d "bench_${index}_$rate" -qAtc "SELECT pg_stat_statements_reset()" >/dev/null
       fi
       run_gateway "$label" "$rate"
+      gateway_errors
       if [ "$store" = postgres ] && [ -n "${LATENCY_PG_STATEMENTS:-}" ]; then pg_statements "bench_${index}_$rate"; fi
       if [ "$rate" = "$(echo "$rates" | awk '{ print $NF }')" ]; then idle_cpu "$label"; fi
       stop_serves

@@ -7,7 +7,8 @@ the gateways given.
   open-loop-post.py RATE SECONDS SECRET TOKEN_PREFIX OUT URL [URL...]
 
 Writes one line per request to OUT: `token planned_us answered_us status` (microseconds since 1970, real-time
-clock: the mock's --record file uses the same clock; planned_us is when the request was due to start)."""
+clock: the mock's --record file uses the same clock; planned_us is when the request was due to start); a request
+with no answer has status 0 and a fifth field, what failed (the exception's class, e.g. ConnectionResetError)."""
 import asyncio
 import sys
 import time
@@ -25,10 +26,19 @@ class Pool:
         self.secret = secret
         self.idle = []
 
+    # The gateway closes an HTTP/1.1 connection idle for its request timeout (10 s); one kept here longer is
+    # closed first, as HTTP clients do, not reused to find it closed (a request answered by EOF, status 0).
+    IDLE_SECONDS = 5
+
     async def post(self, path, body):
-        if self.idle:
-            reader, writer = self.idle.pop()
-        else:
+        reader = writer = None
+        while self.idle:
+            reader, writer, used = self.idle.pop()
+            if time.monotonic() - used < self.IDLE_SECONDS:
+                break
+            writer.close()
+            reader = writer = None
+        if writer is None:
             reader, writer = await asyncio.open_connection(self.host, self.port)
         data = body.encode()
         writer.write(
@@ -45,7 +55,7 @@ class Pool:
                 length = int(value)
         if length:
             await reader.readexactly(length)
-        self.idle.append((reader, writer))
+        self.idle.append((reader, writer, time.monotonic()))
         return int(status_line.split()[1])
 
 
@@ -58,11 +68,12 @@ async def main():
     async def one(index, planned):
         token = prefix + "0" * (64 - len(prefix) - 16) + "%016x" % index
         body = '{"to": {"tokens": ["%s"]}, "category": "message", "title": "Anna", "body": "Lunch?"}' % token
+        failure = ""
         try:
             status = await pools[index % len(pools)].post("/v1/apps/chat/notifications", body)
-        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
-            status = 0
-        lines.append(f"{token} {planned} {now_us()} {status}")
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
+            status, failure = 0, " " + type(error).__name__
+        lines.append(f"{token} {planned} {now_us()} {status}{failure}")
 
     loop = asyncio.get_running_loop()
     start_mono = loop.time()

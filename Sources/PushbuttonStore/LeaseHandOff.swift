@@ -9,8 +9,12 @@ import PushbuttonSupport
 ///
 /// The lease is an ordinary one: if this process dies holding it (before the worker took it, or mid-send), it
 /// runs out and any process leases the recipients again with the same `apns-id`s. An intake claims a worker
-/// only while more workers wait idle than there are recipients handed to them and not taken yet
-/// (``claim()``); otherwise it queues as before and raises the workers' signal.
+/// while more workers wait idle than there are notifications handed to them and not taken yet, or — with a
+/// ``busyBacklog`` — while a worker of this process is busy sending a small batch (``sending(_:)``: free again
+/// in about an APNs round trip) and fewer than that many wait for it (``claim()``); that worker takes them all
+/// at its next turn (``take(now:limit:)``). Otherwise it queues as before and raises the workers' signal (a
+/// worker busy with a campaign's large batch is not waited for: an idle one elsewhere leases it). Under load
+/// that spares each notification the queue: no `NOTIFY`, and no lease transaction of its own.
 public final class LeaseHandOff: Sendable {
     private struct State {
         /// Workers waiting for work now.
@@ -22,17 +26,25 @@ public final class LeaseHandOff: Sendable {
         var closed = false
         var handedOff = 0
         var takenLate = 0
+        var busyClaims = 0
+        /// Workers sending a batch of at most ``LeaseHandOff/smallBatch`` recipients now.
+        var sendingSmall = 0
     }
 
     private let state = Locked(State())
     /// How long a lease taken at intake lasts (the workers' lease length; they renew it while they send).
     public let leaseSeconds: TimeInterval
+    /// How many notifications may wait handed over for this process's busy workers (none waiting idle); 0:
+    /// only an idle worker is handed one.
+    public let busyBacklog: Int
     /// Called after recipients were handed over: wakes one idle worker.
     private let wake: @Sendable () -> Void
 
-    /// `leaseSeconds`: the workers' lease; `wake`: wakes one idle worker (without making the others lease).
-    public init(leaseSeconds: TimeInterval, wake: @escaping @Sendable () -> Void) {
+    /// `leaseSeconds`: the workers' lease; `busyBacklog`: how many notifications may wait for a busy worker;
+    /// `wake`: wakes one idle worker (without making the others lease).
+    public init(leaseSeconds: TimeInterval, busyBacklog: Int = 0, wake: @escaping @Sendable () -> Void) {
         self.leaseSeconds = leaseSeconds
+        self.busyBacklog = max(0, busyBacklog)
         self.wake = wake
     }
 
@@ -43,17 +55,34 @@ public final class LeaseHandOff: Sendable {
         state.withLock { $0.idle += idle ? 1 : -1 }
     }
 
-    /// The oldest recipients handed over and not taken yet. Those whose lease is past half its length by `now`
-    /// (no worker took them in time) are not sent from here: their lease runs out and a lease takes them again,
-    /// so they are never sent by two holders at once.
-    public func take(now: Date) -> [LeasedDelivery]? {
+    /// A worker starts sending a batch of `count` recipients (`finished`: it is done with it). While one sends
+    /// a small batch, notifications may wait for it in the ``busyBacklog``.
+    public func sending(_ count: Int, finished: Bool = false) {
+        guard count <= Self.smallBatch else { return }
+        state.withLock { $0.sendingSmall += finished ? -1 : 1 }
+    }
+
+    /// The most recipients a batch may have for its worker to be waited for (``sending(_:finished:)``).
+    public static let smallBatch = 64
+
+    /// The recipients handed over and not taken yet, oldest first: as many notifications' as fit in `limit`
+    /// recipients (at least one's), so a worker that was busy takes what waited for it in one batch. Those whose
+    /// lease is past half its length by `now` (no worker took them in time) are not sent from here: their lease
+    /// runs out and a lease takes them again, so they are never sent by two holders at once.
+    public func take(now: Date, limit: Int = .max) -> [LeasedDelivery]? {
         state.withLock { state in
-            while !state.handed.isEmpty {
-                let first = state.handed.removeFirst()
-                if first.until.timeIntervalSince(now) >= leaseSeconds / 2 { return first.leased }
-                state.takenLate += 1
+            var taken: [LeasedDelivery] = []
+            while let first = state.handed.first {
+                guard first.until.timeIntervalSince(now) >= leaseSeconds / 2 else {
+                    state.handed.removeFirst()
+                    state.takenLate += 1
+                    continue
+                }
+                guard taken.isEmpty || taken.count + first.leased.count <= limit else { break }
+                state.handed.removeFirst()
+                if taken.isEmpty { taken = first.leased } else { taken += first.leased }
             }
-            return nil
+            return taken.isEmpty ? nil : taken
         }
     }
 
@@ -71,12 +100,22 @@ public final class LeaseHandOff: Sendable {
         state.withLock { ($0.handedOff, $0.takenLate) }
     }
 
+    /// Claims made with no worker idle, for a busy one (``busyBacklog``), so far.
+    public var busyClaims: Int {
+        state.withLock { $0.busyClaims }
+    }
+
     // MARK: The intake's side
 
-    /// Reserves an idle worker for one notification about to be committed: `false` when none is free.
+    /// Reserves a worker for one notification about to be committed: an idle one, or else a place in the
+    /// ``busyBacklog`` of a worker sending a small batch; `false` when neither is free (or the workers are
+    /// stopping).
     func claim() -> Bool {
         state.withLock { state in
-            guard !state.closed, state.claimed + state.handed.count < state.idle else { return false }
+            let waiting = state.claimed + state.handed.count
+            let backlog = state.sendingSmall > 0 ? busyBacklog : 0
+            guard !state.closed, waiting < max(state.idle, backlog) else { return false }
+            if waiting >= state.idle { state.busyClaims += 1 }
             state.claimed += 1
             return true
         }

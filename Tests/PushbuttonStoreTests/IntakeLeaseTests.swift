@@ -22,10 +22,10 @@ struct IntakeLeaseTests {
         NewDelivery(token: String(format: "%064x", n), apnsID: "apns-\(n)", payload: Array(#"{"aps":{}}"#.utf8))
     }
 
-    /// A hand-off with one idle worker, counting its wake-ups.
-    static func handOff(idle: Int = 1) -> (LeaseHandOff, Locked<Int>) {
+    /// A hand-off with one idle worker (and `busyBacklog` places for busy ones), counting its wake-ups.
+    static func handOff(idle: Int = 1, busyBacklog: Int = 0) -> (LeaseHandOff, Locked<Int>) {
         let wakes = Locked(0)
-        let handOff = LeaseHandOff(leaseSeconds: 30) { wakes.withLock { $0 += 1 } }
+        let handOff = LeaseHandOff(leaseSeconds: 30, busyBacklog: busyBacklog) { wakes.withLock { $0 += 1 } }
         for _ in 0..<idle { handOff.setIdle(true) }
         return (handOff, wakes)
     }
@@ -92,6 +92,71 @@ struct IntakeLeaseTests {
         #expect(woken.withLock { $0 } == before + 1)
         let leased = try await Blocking.run { try store.lease(limit: 10, duration: 30, now: Self.t0) }
         #expect(leased.map(\.apnsID) == ["apns-3"])
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func withEveryWorkerBusyNotificationsWaitLeasedInTheBacklogAndAreTakenTogether(_ backend: StoreBackend)
+        async throws
+    {
+        let store = try await backend.makeStore()
+        let (handOff, wakes) = Self.handOff(idle: 0, busyBacklog: 2)
+        store.handOffLeases(to: handOff)
+        let (observation, woken, before) = await Self.observeCommits(of: store)
+        defer { observation.cancel() }
+        handOff.sending(1)  // the one worker sends a notification: it is waited for
+        for n in 5...7 {
+            _ = try await Blocking.run {
+                try store.enqueue(Self.spec("n\(n)"), deliveries: [Self.delivery(n)], idempotency: nil, now: Self.t0)
+            }
+        }
+        #expect(handOff.counts.handedOff == 2, "the backlog holds two")
+        #expect(handOff.busyClaims == 2)
+        #expect(wakes.withLock { $0 } == 2)
+        #expect(woken.withLock { $0 } == before + 1, "the third is queued, and the workers woken for it")
+        // The busy worker's next turn takes both handed over, in one batch; a lease finds only the queued one.
+        let handed = try #require(handOff.take(now: Self.t0 + 1, limit: 10))
+        #expect(handed.map(\.apnsID) == ["apns-5", "apns-6"])
+        #expect(Set(handed.map(\.leaseToken)).count == 2, "each keeps its own lease")
+        let leased = try await Blocking.run { try store.lease(limit: 10, duration: 30, now: Self.t0 + 1) }
+        #expect(leased.map(\.apnsID) == ["apns-7"])
+        let recorded = try await Blocking.run {
+            try store.complete(
+                handed.map { CompletedDelivery($0, outcome: .delivered, attempts: 1) }, now: Self.t0 + 2)
+        }
+        #expect(recorded == [true, true])
+    }
+
+    @Test func onlyAWorkerSendingASmallBatchIsWaitedFor() {
+        let (handOff, _) = Self.handOff(idle: 0, busyBacklog: 3)
+        #expect(!handOff.claim(), "no worker sends: none would take it soon")
+        handOff.sending(LeaseHandOff.smallBatch + 1)
+        #expect(!handOff.claim(), "a campaign's large batch: an idle worker elsewhere leases it sooner")
+        handOff.sending(2)
+        #expect(handOff.claim())
+        handOff.unclaim()
+        handOff.sending(2, finished: true)
+        #expect(!handOff.claim())
+        #expect(handOff.busyClaims == 1)
+    }
+
+    @Test func aTakeGathersWhatWaitedUpToItsLimit() {
+        let (handOff, _) = Self.handOff(idle: 0, busyBacklog: 3)
+        handOff.sending(1)
+        for n in 1...3 {
+            #expect(handOff.claim())
+            let row = LeasedDelivery(
+                id: Int64(n), notificationID: "n\(n)", app: "chat", token: "t", apnsID: "a\(n)", payload: [],
+                topic: "x", pushType: "alert", priority: nil, expiration: nil, collapseID: nil, leases: 1,
+                leaseToken: "l\(n)")
+            handOff.hand([row], until: Self.t0 + 30)
+        }
+        #expect(!handOff.claim(), "the backlog is full")
+        #expect(handOff.take(now: Self.t0, limit: 2)?.map(\.apnsID) == ["a1", "a2"])
+        #expect(handOff.claim(), "a place came free")
+        handOff.unclaim()
+        #expect(handOff.take(now: Self.t0, limit: 2)?.map(\.apnsID) == ["a3"])
+        #expect(handOff.take(now: Self.t0, limit: 2) == nil)
+        #expect(handOff.busyClaims == 4)
     }
 
     @Test(arguments: StoreBackend.allCases)

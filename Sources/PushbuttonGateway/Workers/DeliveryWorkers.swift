@@ -55,7 +55,9 @@ final class DeliveryWorkers: Sendable {
         self.drain = drain
         self.clock = clock
         self.signal = signal
-        handOff = LeaseHandOff(leaseSeconds: options.lease.seconds) { signal.handedOver() }
+        handOff = LeaseHandOff(
+            leaseSeconds: options.lease.seconds, busyBacklog: options.count * Self.busyBacklogPerWorker
+        ) { signal.handedOver() }
         self.store = store
         self.apps = apps
         self.options = options
@@ -107,7 +109,7 @@ final class DeliveryWorkers: Sendable {
             let seen = signal.generation
             let handOffs = signal.handOffs
             let unreachable = unreachableApps()
-            if let handed = handOff.take(now: now()), !handed.isEmpty {
+            if let handed = handOff.take(now: now(), limit: options.batchSize), !handed.isEmpty {
                 leased = handed
             } else if let idle = quiet, idle.since == seen, unreachable.isEmpty,
                 idle.until.timeIntervalSince(now()) > Self.quietMargin
@@ -152,6 +154,9 @@ final class DeliveryWorkers: Sendable {
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).
             if leased.count >= options.batchSize { signal.raise() }
+            // Until its next turn (this send, and the last batch's recording), a worker with a small batch is
+            // waited for: single notifications handed over meanwhile are its next batch.
+            handOff.sending(leased.count)
             // The lease is renewed while the batch is sent and its outcomes recorded: a batch slower than the lease
             // (APNs throttling, a slow machine) is not leased again and sent twice meanwhile.
             let renewal = Task { await self.keepLeased(Set(leased.map(\.leaseToken))) }
@@ -165,6 +170,7 @@ final class DeliveryWorkers: Sendable {
                 renewal.cancel()
                 await giveBack(held)
             }
+            handOff.sending(leased.count, finished: true)
             // All held (an app's APNs unreachable): not leased again at once.
             if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
         }
@@ -182,6 +188,11 @@ final class DeliveryWorkers: Sendable {
         defer { handOff.setIdle(false) }
         return await signal.wait(after: seen, handOffs: handOffs, timeout: .seconds(max(0, timeout)))
     }
+
+    /// Single notifications that may wait, leased at intake, for each worker busy with a small batch
+    /// (``LeaseHandOff/busyBacklog``): it takes them together at its next turn, in milliseconds under load.
+    /// Bounded so a process whose workers are held up (a slow APNs) does not keep many from other processes.
+    static let busyBacklogPerWorker = 16
 
     /// Less of an idle wait than this left is not waited again without a lease (a due time is then at hand).
     static let quietMargin: TimeInterval = 0.01

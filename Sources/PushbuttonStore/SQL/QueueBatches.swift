@@ -260,11 +260,17 @@ enum QueueBatches {
         throws(StoreError) -> [[SQLValue]]
     {
         guard !tokens.isEmpty else { return [] }
-        let sorted = tokens.sorted()
+        var values = tokens.sorted().map { SQLValue.text($0) }
+        // Padded with the last token repeated: a few statement shapes, not one per count (outcomes of single
+        // notifications handed over together carry a token each).
+        if values.count <= SQLGatewayStore.rowsPerStatement {
+            values += Array(
+                repeating: values[values.count - 1], count: StatementShapes.padded(values.count) - values.count)
+        }
         return try connection.query(
             "SELECT id, notification_id, first_id, last_id, lease_token FROM queue_batches WHERE lease_token IN ("
-                + Array(repeating: "?", count: sorted.count).joined(separator: ", ") + ") ORDER BY id"
-                + dialect.lockRow, sorted.map { .text($0) })
+                + Array(repeating: "?", count: values.count).joined(separator: ", ") + ") ORDER BY id"
+                + dialect.lockRow, values)
     }
 
     /// Removes those of `batches` (as ``lock(held:dialect:_:)`` answered them) with no recipient left
@@ -273,12 +279,13 @@ enum QueueBatches {
     static func removeFinished(_ batches: [[SQLValue]], finished: Set<Int64> = [], _ connection: any SQLConnection)
         throws(StoreError)
     {
+        var done: [SQLValue] = []
         for batch in batches {
             guard let id = batch[0].integer else { continue }
             if let first = batch[2].integer, let last = batch[3].integer, last - first < Int64(finished.count),
                 (first...last).allSatisfy(finished.contains)
             {
-                try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)])
+                done.append(.integer(id))
                 continue
             }
             let unfinished = try connection.query(
@@ -286,7 +293,25 @@ enum QueueBatches {
                 SELECT 1 FROM deliveries WHERE notification_id = ? AND id BETWEEN ? AND ?
                     AND state IN ('queued', 'leased') LIMIT 1
                 """, [batch[1], batch[2], batch[3]])
-            if unfinished.isEmpty { try connection.query("DELETE FROM queue_batches WHERE id = ?", [.integer(id)]) }
+            if unfinished.isEmpty { done.append(.integer(id)) }
+        }
+        try remove(done, connection)
+    }
+
+    /// Deletes the batches `ids`: one statement for many (an outcome of single notifications finishes a batch
+    /// each), padded to a few shapes with the last id repeated.
+    private static func remove(_ ids: [SQLValue], _ connection: any SQLConnection) throws(StoreError) {
+        var start = 0
+        while start < ids.count {
+            let end = min(start + SQLGatewayStore.rowsPerStatement, ids.count)
+            var chunk = Array(ids[start..<end])
+            chunk += Array(repeating: chunk[chunk.count - 1], count: StatementShapes.padded(chunk.count) - chunk.count)
+            try connection.query(
+                chunk.count == 1
+                    ? "DELETE FROM queue_batches WHERE id = ?"
+                    : "DELETE FROM queue_batches WHERE id IN ("
+                        + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")", chunk)
+            start = end
         }
     }
 

@@ -4,6 +4,12 @@ import PushbuttonSupport
 /// Intake: notifications and campaigns into the queue (with their recipients, skipped when their device is
 /// inactive), a campaign's pages appended, and a campaign cancelled.
 extension SQLGatewayStore {
+    /// 1 when the inserted row's device is registered and inactive, else 0: a single notification's INSERT
+    /// returns it, so the skip's UPDATE runs only when there is one to skip.
+    static let inactiveDevice =
+        "CASE WHEN EXISTS (SELECT 1 FROM devices d WHERE d.app = deliveries.app AND d.token = deliveries.token "
+        + "AND d.active = 0) THEN 1 ELSE 0 END"
+
     /// Recipients just inserted whose device is registered and inactive are not sent: skipped, in the same
     /// transaction, so no worker ever sees them queued.
     /// With `returningIDs`, the skipped rows' ids too (a lease at intake leaves them out).
@@ -83,12 +89,13 @@ extension SQLGatewayStore {
     /// variant's or its language's, each set from its first recipient without data of its own: ``share``) gets no
     /// row in `payloads`. The new rows' ids are added to `newIDs` where they are known (PostgreSQL and a few rows;
     /// an SQLite page sets it to nil).
-    /// `byApnsID`, when given, gets each new row's id by its apns-id (rows to lease at intake).
+    /// `byApnsID`, when given, gets each new row's id by its apns-id (rows to lease at intake), and
+    /// `inactiveSeen` whether any of those rows' devices is registered inactive (else nothing is to skip).
     @discardableResult
     private func insert(
         _ deliveries: ArraySlice<NewDelivery>, of spec: NotificationSpec, shared: inout SharedPayloads, now: Date,
         tallies: inout CampaignTallies, newIDs: inout [Int64]?, byApnsID: inout [String: Int64]?,
-        into connection: any SQLConnection
+        inactiveSeen: inout Bool, into connection: any SQLConnection
     ) throws(StoreError) -> Int64? {
         guard !deliveries.isEmpty else { return nil }
         let keyed = try share(deliveries, of: spec.id, into: &shared, connection)
@@ -120,7 +127,9 @@ extension SQLGatewayStore {
             // promised, so by apns-id); the rest only tell the smallest id (unless the bound above is known).
             let ownPayloads = deliveries[start..<end].contains { shared.isOwn($0) }
             let returning =
-                ownPayloads || byApnsID != nil ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
+                byApnsID != nil
+                ? " RETURNING id, apns_id, " + Self.inactiveDevice
+                : ownPayloads ? " RETURNING id, apns_id" : bounded ? "" : " RETURNING id"
             let rows = try connection.query(
                 Self.insertDeliveries(end - start, keyed: keyed) + returning, values)
             if !bounded, let lowest = rows.compactMap({ $0[0].integer }).min() {
@@ -128,7 +137,10 @@ extension SQLGatewayStore {
                 newIDs? += rows.compactMap { $0[0].integer }
             }
             if byApnsID != nil {
-                for row in rows { if let id = row[0].integer, let apnsID = row[1].text { byApnsID?[apnsID] = id } }
+                for row in rows {
+                    if let id = row[0].integer, let apnsID = row[1].text { byApnsID?[apnsID] = id }
+                    if row.count > 2, row[2].integer == 1 { inactiveSeen = true }
+                }
             }
             guard ownPayloads else { continue }
             try Self.insertOwnPayloads(of: deliveries[start..<end], shared: shared, inserted: rows, connection)
@@ -311,8 +323,8 @@ extension SQLGatewayStore {
     }
 
     /// ``enqueue(_:_:)``, with its recipients leased in this transaction (`lease`, to hand over after the
-    /// commit) when it may be (``IntakeLease/possible(for:)``) and `handOff` has an idle worker for it; such a
-    /// notification's record is answered as committed.
+    /// commit) when it may be (``IntakeLease/possible(for:)``) and `handOff` has a worker for it (idle, or busy
+    /// within its backlog: ``LeaseHandOff/claim()``); such a notification's record is answered as committed.
     private func enqueue(
         _ request: EnqueuedNotification, _ connection: any SQLConnection, handOff: LeaseHandOff?,
         lease: inout IntakeLease?
@@ -358,11 +370,13 @@ extension SQLGatewayStore {
         let recordable = IntakeLease.possible(for: request)
         let handOff = recordable ? handOff : nil
         var byApnsID: [String: Int64]? = recordable ? [:] : nil
+        var inactiveSeen = false
         let first = try insert(
             deliveries[...], of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
-            byApnsID: &byApnsID, into: connection)
+            byApnsID: &byApnsID, inactiveSeen: &inactiveSeen, into: connection)
         var skipped = (count: 0, ids: Set<Int64>())
-        if let first {
+        // A single notification's INSERT said whether any device is inactive: without one, no UPDATE to skip.
+        if let first, byApnsID == nil || inactiveSeen {
             skipped = try skipInactive(
                 notification: spec.id, from: first, now: now, returningIDs: recordable, connection)
             if spec.kind == .campaign { tallies.move(spec.id, from: .queued, to: .skipped, skipped.count) }
@@ -542,6 +556,7 @@ extension SQLGatewayStore {
         var tallies = CampaignTallies()
         var newIDs: [Int64]? = []
         var unmatched: [String: Int64]?
+        var inactiveSeen = false
         var skippedAtIntake = false
         var ownDue = false
         try feed { (deliveries: ArraySlice<NewDelivery>) throws(StoreError) in
@@ -552,7 +567,7 @@ extension SQLGatewayStore {
             if !ownDue { ownDue = Self.timesOwnDue(deliveries) }
             if let lowest = try insert(
                 deliveries, of: spec, shared: &shared, now: now, tallies: &tallies, newIDs: &newIDs,
-                byApnsID: &unmatched, into: connection)
+                byApnsID: &unmatched, inactiveSeen: &inactiveSeen, into: connection)
             {
                 first = min(first ?? lowest, lowest)
             }
