@@ -10,7 +10,8 @@ import PushbuttonSupport
 /// The lease is an ordinary one: if this process dies holding it (before the worker took it, or mid-send), it
 /// runs out and any process leases the recipients again with the same `apns-id`s. An intake claims a worker
 /// while more workers wait idle than there are notifications handed to them and not taken yet, or — with a
-/// ``busyBacklog`` — while a worker of this process is busy sending a small batch (``sending(_:)``: free again
+/// ``busyBacklog`` — while a worker of this process is on a small batch or between batches after one
+/// (``setWaitedFor(_:)``: free again
 /// in about an APNs round trip) and fewer than that many wait for it (``claim()``); that worker takes them all
 /// at its next turn (``take(now:limit:)``). Otherwise it queues as before and raises the workers' signal (a
 /// worker busy with a campaign's large batch is not waited for: an idle one elsewhere leases it). Under load
@@ -27,8 +28,8 @@ public final class LeaseHandOff: Sendable {
         var handedOff = 0
         var takenLate = 0
         var busyClaims = 0
-        /// Workers sending a batch of at most ``LeaseHandOff/smallBatch`` recipients now.
-        var sendingSmall = 0
+        /// Workers notifications may wait for (``LeaseHandOff/setWaitedFor(_:)``).
+        var waitedFor = 0
     }
 
     private let state = Locked(State())
@@ -55,14 +56,19 @@ public final class LeaseHandOff: Sendable {
         state.withLock { $0.idle += idle ? 1 : -1 }
     }
 
-    /// A worker starts sending a batch of `count` recipients (`finished`: it is done with it). While one sends
-    /// a small batch, notifications may wait for it in the ``busyBacklog``.
-    public func sending(_ count: Int, finished: Bool = false) {
-        guard count <= Self.smallBatch else { return }
-        state.withLock { $0.sendingSmall += finished ? -1 : 1 }
+    /// A worker becomes one notifications may wait for in the ``busyBacklog`` (`true`: it is on a small batch,
+    /// or between batches after one) or stops being one (`false`: a large batch, a stall, a stop). Each `true`
+    /// is matched by one `false`.
+    public func setWaitedFor(_ waitedFor: Bool) {
+        state.withLock { $0.waitedFor += waitedFor ? 1 : -1 }
     }
 
-    /// The most recipients a batch may have for its worker to be waited for (``sending(_:finished:)``).
+    /// Whether a worker with a batch of `count` recipients is waited for (``setWaitedFor(_:)``): a small batch
+    /// is sent in about an APNs round trip; a campaign's large one is not (an idle worker elsewhere leases the
+    /// notification sooner).
+    public static func waitsFor(batchOf count: Int) -> Bool { count <= smallBatch }
+
+    /// The most recipients a batch may have for its worker to be waited for.
     public static let smallBatch = 64
 
     /// The recipients handed over and not taken yet, oldest first: as many notifications' as fit in `limit`
@@ -113,7 +119,7 @@ public final class LeaseHandOff: Sendable {
     func claim() -> Bool {
         state.withLock { state in
             let waiting = state.claimed + state.handed.count
-            let backlog = state.sendingSmall > 0 ? busyBacklog : 0
+            let backlog = state.waitedFor > 0 ? busyBacklog : 0
             guard !state.closed, waiting < max(state.idle, backlog) else { return false }
             if waiting >= state.idle { state.busyClaims += 1 }
             state.claimed += 1

@@ -103,7 +103,7 @@ struct IntakeLeaseTests {
         store.handOffLeases(to: handOff)
         let (observation, woken, before) = await Self.observeCommits(of: store)
         defer { observation.cancel() }
-        handOff.sending(1)  // the one worker sends a notification: it is waited for
+        handOff.setWaitedFor(true)  // the one worker sends a notification: it is waited for
         for n in 5...7 {
             _ = try await Blocking.run {
                 try store.enqueue(Self.spec("n\(n)"), deliveries: [Self.delivery(n)], idempotency: nil, now: Self.t0)
@@ -126,22 +126,22 @@ struct IntakeLeaseTests {
         #expect(recorded == [true, true])
     }
 
-    @Test func onlyAWorkerSendingASmallBatchIsWaitedFor() {
+    @Test func onlyAWorkerOnASmallBatchIsWaitedFor() {
         let (handOff, _) = Self.handOff(idle: 0, busyBacklog: 3)
-        #expect(!handOff.claim(), "no worker sends: none would take it soon")
-        handOff.sending(LeaseHandOff.smallBatch + 1)
-        #expect(!handOff.claim(), "a campaign's large batch: an idle worker elsewhere leases it sooner")
-        handOff.sending(2)
+        #expect(!handOff.claim(), "no worker waited for: none would take it soon")
+        #expect(!LeaseHandOff.waitsFor(batchOf: LeaseHandOff.smallBatch + 1), "a campaign's large batch")
+        #expect(LeaseHandOff.waitsFor(batchOf: 2))
+        handOff.setWaitedFor(true)  // a worker with a small batch, or between batches after one
         #expect(handOff.claim())
         handOff.unclaim()
-        handOff.sending(2, finished: true)
+        handOff.setWaitedFor(false)  // it took a large batch, stalled or stopped
         #expect(!handOff.claim())
         #expect(handOff.busyClaims == 1)
     }
 
     @Test func aTakeGathersWhatWaitedUpToItsLimit() {
         let (handOff, _) = Self.handOff(idle: 0, busyBacklog: 3)
-        handOff.sending(1)
+        handOff.setWaitedFor(true)
         for n in 1...3 {
             #expect(handOff.claim())
             let row = LeasedDelivery(

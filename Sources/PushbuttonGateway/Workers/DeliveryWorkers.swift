@@ -103,6 +103,15 @@ final class DeliveryWorkers: Sendable {
         // to end: while no raise came since, a lease would find nothing again (only a hand-off, or the due time
         // or poll the wait ends at, brings work), so after a handed-over notification it waits again at once.
         var quiet: (since: UInt64, until: Date)?
+        // Counted among the hand-off's workers on small batches from the start of a small batch until it takes a
+        // large one, is held up by an unreachable APNs, or stops: between batches too (its next lease, its idle
+        // wait), so single notifications committed meanwhile wait for it rather than go through the queue.
+        var onSmallBatch = false
+        func countOnSmallBatch(_ small: Bool) {
+            guard small != onSmallBatch else { return }
+            handOff.setWaitedFor(small)
+            onSmallBatch = small
+        }
         while !Task.isCancelled && !drain.isDraining {
             let leased: [LeasedDelivery]
             // Read before the lease: a commit the lease missed has raised the signal since, and ends the wait.
@@ -154,9 +163,9 @@ final class DeliveryWorkers: Sendable {
             }
             // A full batch: more may be due; the next idle worker leases it meanwhile (one is woken per raise).
             if leased.count >= options.batchSize { signal.raise() }
-            // Until its next turn (this send, and the last batch's recording), a worker with a small batch is
-            // waited for: single notifications handed over meanwhile are its next batch.
-            handOff.sending(leased.count)
+            // A worker with a small batch is waited for: single notifications handed over meanwhile are its next
+            // batch. One with a campaign's large batch is not (an idle one, or another process, takes them).
+            countOnSmallBatch(LeaseHandOff.waitsFor(batchOf: leased.count))
             // The lease is renewed while the batch is sent and its outcomes recorded: a batch slower than the lease
             // (APNs throttling, a slow machine) is not leased again and sent twice meanwhile.
             let renewal = Task { await self.keepLeased(Set(leased.map(\.leaseToken))) }
@@ -170,10 +179,13 @@ final class DeliveryWorkers: Sendable {
                 renewal.cancel()
                 await giveBack(held)
             }
-            handOff.sending(leased.count, finished: true)
-            // All held (an app's APNs unreachable): not leased again at once.
-            if completed.isEmpty { try? await clock.sleep(for: options.pollInterval) }
+            // All held (an app's APNs unreachable): not leased again at once, nor waited for meanwhile.
+            if completed.isEmpty {
+                countOnSmallBatch(false)
+                try? await clock.sleep(for: options.pollInterval)
+            }
         }
+        countOnSmallBatch(false)
         // Stopping: a recording that fails now is given up, not retried (its leases run out, as after a crash).
         recorder.stopRetrying()
         await recording?.value
