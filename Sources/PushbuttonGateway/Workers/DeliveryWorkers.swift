@@ -135,6 +135,8 @@ final class DeliveryWorkers: Sendable {
                     }
                     storeFailures = 0
                 } catch {
+                    // Not waited for while it backs off: an idle worker, or the queue, takes what comes meanwhile.
+                    countOnSmallBatch(false)
                     storeFailures += 1
                     if storeFailures == 1 {
                         FileHandle.standardError.write(Data("pushbutton serve: leasing failed: \(error)\n".utf8))
