@@ -11,11 +11,11 @@ import PushbuttonSupport
 /// runs out and any process leases the recipients again with the same `apns-id`s. An intake claims a worker
 /// while more workers wait idle than there are notifications handed to them and not taken yet, or — with a
 /// ``busyBacklog`` — while a worker of this process is on a small batch or between batches after one
-/// (``setWaitedFor(_:)``: free again
-/// in about an APNs round trip) and fewer than that many wait for it (``claim()``); that worker takes them all
-/// at its next turn (``take(now:limit:)``). Otherwise it queues as before and raises the workers' signal (a
-/// worker busy with a campaign's large batch is not waited for: an idle one elsewhere leases it). Under load
-/// that spares each notification the queue: no `NOTIFY`, and no lease transaction of its own.
+/// (``setWaitedFor(_:)``: free again in about an APNs round trip) and fewer than that many wait for it
+/// (``claim()``); that worker takes them all at its next turn (``take(now:limit:)``). Otherwise it queues as
+/// before and raises the workers' signal (a worker busy with a campaign's large batch is not waited for: an idle
+/// one elsewhere leases it). Under load that spares each notification the queue: no `NOTIFY`, and no lease
+/// transaction of its own.
 public final class LeaseHandOff: Sendable {
     private struct State {
         /// Workers waiting for work now.
